@@ -1,0 +1,159 @@
+// createSandbox(options): builds the whole emulator in process (state, clock, tokens, scheduler, routes) and returns
+// the Hono app with a handle. It listens nowhere until `listen()` is called; the CLI is a thin wrapper over it.
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
+import { createClock } from './lib/clock';
+import { createIds } from './lib/ids';
+import { openStore, emptyState } from './store/store';
+import { createScheduler } from './services/scheduler';
+import { createTokens } from './services/tokens';
+import { createAccount } from './services/accounts';
+import type { Deps } from './deps';
+import type { FixturesFile, SandboxOptions } from './config';
+import { FixturesSchema } from './control/schemas';
+import { controlRoutes } from './control';
+import { v2Routes } from './http/v2';
+import { jsonBody } from './http/middleware/body';
+import { errorName, sendError, toSandboxError } from './http/errors';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { SandboxError } from './domain/errors';
+import type { Env } from './http/env';
+import { registerDocs } from './http/docs';
+import { listen, type Listening } from './server';
+
+export const VERSION = '0.1.0';
+export const DEFAULT_ISPB = '99999004'; // made up: no real institution has it
+const DEFAULT_FIXTURES = new URL('../fixtures/default.json', import.meta.url);
+
+export interface Sandbox {
+  app: Hono<Env>;
+  deps: Deps;
+  /** Base URL once listening (e.g. http://127.0.0.1:4747), else undefined. */
+  readonly url: string | undefined;
+  listen(opts?: { port?: number; host?: string }): Promise<string>;
+  /** Back to the fixtures (same as POST /_sandbox/reset). */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function readFixtures(fixtures: SandboxOptions['fixtures']): FixturesFile {
+  if (fixtures && typeof fixtures === 'object') return fixtures;
+  const source = fixtures ?? DEFAULT_FIXTURES;
+  let text: string;
+  try {
+    text = readFileSync(source, 'utf8');
+  } catch (err) {
+    throw new Error(`Cannot read the fixtures file ${String(source)}: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as FixturesFile;
+  } catch (err) {
+    throw new Error(`The fixtures file ${String(source)} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function loadFixtures(deps: Deps, file: FixturesFile, webhookUrl?: string) {
+  const parsed = FixturesSchema.safeParse(file);
+  if (!parsed.success) throw new Error(`The fixtures do not match the account spec of POST /_sandbox/accounts: ${parsed.error.message}`);
+  parsed.data.accounts.forEach((spec, i) => {
+    const account = createAccount(deps, spec);
+    // --webhook-url points the default world's first endpoint somewhere.
+    if (i === 0 && webhookUrl && account.webhooks[0]) account.webhooks[0].url = webhookUrl;
+  });
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const ids = createIds(options.seed);
+  const { store, loaded } = await openStore(options.dataFile);
+  const clock = createClock(Date.now, store.state.clock);
+  if (!loaded && options.clockStart !== undefined) {
+    clock.set(typeof options.clockStart === 'number' ? options.clockStart : Date.parse(options.clockStart), options.freezeClock ?? false);
+  } else if (!loaded && options.freezeClock) clock.set(clock.nowMs(), true);
+  const scheduler = createScheduler(store, clock, ids, log);
+  const tokens = await createTokens(store, clock);
+  const deps: Deps = {
+    store,
+    clock,
+    ids,
+    log,
+    fetch: options.fetch ?? globalThis.fetch,
+    scheduler,
+    tokens,
+    settings: {
+      publicHost: options.publicHost ?? '127.0.0.1:4747',
+      ispb: options.ispb ?? DEFAULT_ISPB,
+      adminToken: options.adminToken,
+      webhookUrl: options.webhookUrl,
+    },
+  };
+  const fixtures = readFixtures(options.fixtures);
+  if (!loaded) loadFixtures(deps, fixtures, options.webhookUrl);
+  await store.flush();
+
+  const reset = async () => {
+    const signingKey = store.state.signingKey;
+    store.replace({ ...emptyState(), signingKey, clock: clock.snapshot() });
+    loadFixtures(deps, fixtures, options.webhookUrl);
+    await store.flush();
+  };
+
+  const app = new OpenAPIHono<Env>();
+  app.onError((err, c) => {
+    const error = toSandboxError(err, log);
+    const timestamp = clock.iso();
+    // POST /v2/auth keeps the service's small error body.
+    if (c.req.path === '/v2/auth') return c.json({ error: errorName(error.status), message: error.message }, error.status as ContentfulStatusCode);
+    return sendError(c, error, timestamp, c.get('traceId') ?? randomUUID());
+  });
+  app.notFound((c) => {
+    const err = new SandboxError('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}. See /docs (or /openapi.json) for the routes this sandbox serves.`, { method: c.req.method, path: c.req.path });
+    return sendError(c, err, clock.iso(), c.get('traceId') ?? randomUUID());
+  });
+
+  app.use('*', async (c, next) => {
+    const traceId = randomUUID();
+    c.set('traceId', traceId);
+    c.header('X-Trace-Id', traceId);
+    void scheduler.catchUp();
+    await next();
+    // A response that reports a change means the change is on disk.
+    if (store.persistent) {
+      store.state.clock = clock.snapshot();
+      await store.flush();
+    }
+  });
+  for (const prefix of ['/v2/*', '/v1/*', '/_sandbox/*']) app.use(prefix, jsonBody);
+
+  app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
+  app.route('/v2', v2Routes(deps));
+  app.route('/_sandbox', controlRoutes(deps, { reset, startedAt: Date.now(), version: VERSION }));
+  registerDocs(app, VERSION);
+
+  let server: Listening | null = null;
+  const sandbox: Sandbox = {
+    app,
+    deps,
+    get url() {
+      return server?.url;
+    },
+    async listen(opts = {}) {
+      if (server) return server.url;
+      server = await listen(app, opts.port ?? 4747, opts.host ?? '127.0.0.1');
+      if (!options.publicHost) deps.settings.publicHost = server.url.replace(/^https?:\/\//, '');
+      scheduler.start();
+      return server.url;
+    },
+    reset,
+    async close() {
+      scheduler.stop();
+      if (server) await server.close();
+      server = null;
+      store.state.clock = clock.snapshot();
+      await store.flush();
+    },
+  };
+  return sandbox;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// `npm start` / `npx pix-sandbox`: read the configuration once, build the sandbox, listen, print the banner.
+import { readCliConfig } from './config';
+import { createSandbox } from './app';
+
+async function main() {
+  const config = readCliConfig(process.argv.slice(2), process.env);
+  if ('help' in config) {
+    process.stdout.write(config.help);
+    return;
+  }
+  if ('error' in config) {
+    process.stderr.write(`${config.error}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const sandbox = await createSandbox(config.options);
+  const url = await sandbox.listen({ port: config.port, host: config.host });
+  const account = Object.values(sandbox.deps.store.state.accounts)[0];
+  const lines = [
+    `pix-sandbox listening on ${url}`,
+    `  v2 API      ${url}/v2`,
+    `  v1 API      ${url}/v1`,
+    `  control     ${url}/_sandbox`,
+    `  docs        ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
+    `  state       ${config.options.dataFile ? `file ${config.options.dataFile}` : 'memory (use --data FILE to keep it)'}`,
+  ];
+  if (account) {
+    lines.push(`  account     ${account.id} (${account.name})`);
+    for (const cr of account.credentials) lines.push(`  credential  client_id=${cr.clientId}  client_secret=${cr.clientSecret}  [${cr.permissions.join(', ')}${cr.subAccountAccess ? ', sub-account access' : ''}]`);
+    for (const k of account.apiKeys) lines.push(`  v1 API key  ${k.key}  [${k.permissions.join(', ')}]`);
+    for (const w of account.webhooks) lines.push(`  webhook     ${w.url ?? '(no URL yet: --webhook-url URL)'}  secret=${w.secret}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  const stop = async () => {
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  process.stderr.write(`pix-sandbox could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,94 @@
+// The one reader of process.env and argv. createSandbox() takes the same options as plain values, so a user's test
+// suite and the CLI configure the sandbox the same way.
+import { parseArgs } from 'node:util';
+
+export interface SandboxOptions {
+  /** Path of a fixtures JSON file, or the world itself. Default: fixtures/default.json of this package. */
+  fixtures?: string | FixturesFile;
+  /** Keep state in this JSON file and resume from it on restart. Default: memory only. */
+  dataFile?: string;
+  /** Seed for ids and generated values, for reproducible runs. */
+  seed?: number;
+  /** Start the sandbox clock at this instant (ISO string or epoch ms), and freeze it if `freezeClock`. */
+  clockStart?: string | number;
+  freezeClock?: boolean;
+  /** When set, every /_sandbox call needs header X-Sandbox-Token with this value. */
+  adminToken?: string;
+  /** Host (and optional port/path prefix) written into BR Code locations; no scheme. Default: the listen address. */
+  publicHost?: string;
+  /** ISPB of the sandbox's own PSP, used in e2eIds. A made-up value that is no real bank's. */
+  ispb?: string;
+  /** Points the fixtures' default webhook endpoint at this URL. */
+  webhookUrl?: string;
+  /** Where log lines go (default: stderr). Pass `() => {}` to silence. */
+  log?: (line: string) => void;
+  /** fetch used for webhook deliveries (tests can inject one). */
+  fetch?: typeof fetch;
+}
+
+export interface FixturesFile {
+  accounts: Record<string, unknown>[];
+}
+
+export interface CliConfig {
+  host: string;
+  port: number;
+  options: SandboxOptions;
+}
+
+const HELP = `pix-sandbox: a local emulator of a PIX payment-service API
+
+Usage: pix-sandbox [options]
+
+  --host HOST          listen address (HOST, default 127.0.0.1)
+  --port PORT          port, 0 = any free port (PORT, default 4747)
+  --data FILE          keep state in FILE and resume from it (SANDBOX_DATA)
+  --fixtures FILE      load this default world instead of fixtures/default.json (SANDBOX_FIXTURES)
+  --seed N             seed ids for a reproducible run (SANDBOX_SEED)
+  --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
+  --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST)
+  --freeze-clock       start with the sandbox clock frozen (SANDBOX_FREEZE_CLOCK=1)
+  --help               this text
+
+SANDBOX_ADMIN_TOKEN  when set, /_sandbox calls need header X-Sandbox-Token
+`;
+
+export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { error: string } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        data: { type: 'string' },
+        fixtures: { type: 'string' },
+        seed: { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'public-host': { type: 'string' },
+        'freeze-clock': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    return { error: `${(err as Error).message}\n\n${HELP}` };
+  }
+  if (values.help) return { help: HELP };
+  const portText = values.port ?? env.PORT ?? '4747';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return { error: `--port must be a whole number from 0 to 65535, got '${portText}'` };
+  const seedText = values.seed ?? env.SANDBOX_SEED;
+  const seed = seedText === undefined ? undefined : Number(seedText);
+  if (seed !== undefined && !Number.isInteger(seed)) return { error: `--seed must be a whole number, got '${seedText}'` };
+  const options: SandboxOptions = {
+    dataFile: values.data ?? env.SANDBOX_DATA,
+    fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
+    seed,
+    webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,
+    publicHost: values['public-host'] ?? env.SANDBOX_PUBLIC_HOST,
+    freezeClock: values['freeze-clock'] ?? env.SANDBOX_FREEZE_CLOCK === '1',
+    adminToken: env.SANDBOX_ADMIN_TOKEN || undefined,
+  };
+  return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, options: Object.freeze(options) });
+}

@@ -1,0 +1,54 @@
+// /_sandbox/clock: read, set, freeze and advance the sandbox clock. Advancing runs what falls due on the way.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../deps';
+import { controlErrors, json, jsonBody } from '../http/schemas';
+import type { Router } from '../http/env';
+
+const ClockSchema = z.object({ now: z.string().openapi({ format: 'date-time' }), frozen: z.boolean() }).openapi('Clock');
+const tags = ['Control API'];
+
+export function registerClock(app: Router, deps: Deps) {
+  const view = () => ({ now: deps.clock.iso(), frozen: deps.clock.frozen });
+
+  app.openapi(createRoute({ method: 'get', path: '/clock', tags, summary: 'Read the sandbox clock', responses: { 200: json(ClockSchema, 'Clock') } }), (c) => c.json(view(), 200));
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/clock',
+      tags,
+      summary: 'Set the clock to an instant and/or freeze or unfreeze it; moving forward runs what falls due',
+      request: {
+        body: jsonBody(
+          z.object({
+            now: z.union([z.iso.datetime({ offset: true }), z.number().int()], { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z, or epoch milliseconds' }).optional(),
+            frozen: z.boolean().optional(),
+          }),
+        ),
+      },
+      responses: { 200: json(ClockSchema, 'Clock'), ...controlErrors },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const target = body.now === undefined ? deps.clock.nowMs() : typeof body.now === 'number' ? body.now : Date.parse(body.now);
+      await deps.scheduler.setClock(target, body.frozen ?? deps.clock.frozen);
+      return c.json(view(), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/clock/advance',
+      tags,
+      summary: 'Advance the clock by some seconds, running expiries, automation and webhook retries in time order',
+      request: { body: jsonBody(z.object({ seconds: z.number({ error: 'must be a number of seconds, like 60' }).positive({ error: 'must be more than 0' }).max(366 * 86400, { error: 'must be at most one year (31622400)' }) })) },
+      responses: { 200: json(ClockSchema, 'Clock'), ...controlErrors },
+    }),
+    async (c) => {
+      const { seconds } = c.req.valid('json');
+      await deps.scheduler.advance(Math.round(seconds * 1000));
+      return c.json(view(), 200);
+    },
+  );
+}

@@ -1,0 +1,68 @@
+// The control API at /_sandbox: thin routes over the same service verbs the public API uses.
+import { createRoute, z } from '@hono/zod-openapi';
+import { timingSafeEqual } from 'node:crypto';
+import type { Deps } from '../deps';
+import { SandboxError } from '../domain/errors';
+import { createRouter } from '../http/env';
+import { json } from '../http/schemas';
+import { registerAccounts } from './accounts';
+import { registerClock } from './clock';
+
+export interface ControlHooks {
+  reset(): Promise<void>;
+  startedAt: number;
+  version: string;
+}
+
+function tokenMatches(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function controlRoutes(deps: Deps, hooks: ControlHooks) {
+  const app = createRouter();
+  const adminToken = deps.settings.adminToken;
+  if (adminToken) {
+    app.use('*', async (c, next) => {
+      if (!tokenMatches(c.req.header('x-sandbox-token'), adminToken))
+        throw new SandboxError('UNAUTHORIZED', 'This sandbox requires header X-Sandbox-Token on control calls (SANDBOX_ADMIN_TOKEN is set); send its value.');
+      await next();
+    });
+  }
+  registerAccounts(app, deps);
+  registerClock(app, deps);
+
+  app.openapi(
+    createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),
+    async (c) => {
+      await hooks.reset();
+      return c.json({ reset: true, accounts: Object.keys(deps.store.state.accounts).length }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/health',
+      tags: ['Control API'],
+      summary: 'Liveness, version, clock and state size',
+      responses: { 200: json(z.object({ status: z.literal('ok'), version: z.string(), now: z.string(), frozen: z.boolean(), uptimeSeconds: z.number(), accounts: z.number(), persistent: z.boolean(), pendingJobs: z.number() }), 'Healthy') },
+    }),
+    (c) =>
+      c.json(
+        {
+          status: 'ok' as const,
+          version: hooks.version,
+          now: deps.clock.iso(),
+          frozen: deps.clock.frozen,
+          uptimeSeconds: Math.round((Date.now() - hooks.startedAt) / 1000),
+          accounts: Object.keys(deps.store.state.accounts).length,
+          persistent: deps.store.persistent,
+          pendingJobs: deps.store.state.jobs.length,
+        },
+        200,
+      ),
+  );
+  return app;
+}

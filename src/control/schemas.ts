@@ -1,0 +1,117 @@
+// Schemas of the control API's account spec. The fixtures file is validated with the same schema, so the default
+// world is built exactly like an account created with POST /_sandbox/accounts. BRL in, cents out.
+import { z } from '@hono/zod-openapi';
+import { toCents } from '../domain/money';
+import { PERMISSIONS } from '../domain/permissions';
+import { ACCOUNT_STATUSES } from '../domain/types';
+
+const brlSigned = (what: string) =>
+  z
+    .number({ error: `must be a number in BRL, like 1000.00` })
+    .refine((v) => toCents(v) !== null, { error: `${what} must have at most 2 decimal places` })
+    .transform((v) => toCents(v)!);
+
+const brlNonNegative = (what: string) => brlSigned(what).refine((c) => c >= 0, { error: `${what} must not be negative` });
+
+const status = z.enum(ACCOUNT_STATUSES, { error: `must be one of ${ACCOUNT_STATUSES.join(', ')}` });
+const permissions = z.array(z.enum(PERMISSIONS, { error: `must be one of ${PERMISSIONS.join(', ')}` }));
+const institutionStatus = z.enum(['up', 'down', 'out_of_capacity'], { error: "must be 'up', 'down' or 'out_of_capacity'" });
+const webhookUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, like http://127.0.0.1:3000/webhooks' });
+
+export const FeesSchema = z
+  .object({
+    pix: z.object({ percent: z.number().min(0).max(100), fixed: z.number().min(0), min: z.number().min(0) }).partial().optional(),
+    withdrawal: z.object({ fixed: z.number().min(0) }).partial().optional(),
+    refund: z.object({ fixed: z.number().min(0) }).partial().optional(),
+  })
+  .openapi('Fees');
+
+export const LimitsSchema = z
+  .object({
+    withdrawalMax: brlNonNegative('withdrawalMax').nullable(),
+    dailyWithdrawalMax: brlNonNegative('dailyWithdrawalMax').nullable(),
+  })
+  .partial();
+
+export const AutomationSchema = z
+  .object({
+    completeAfterSeconds: z.number().int().min(0, { error: 'must be 0 (off) or more seconds' }),
+    autoPayAfterSeconds: z.number().int().min(0).nullable(),
+  })
+  .partial();
+
+const retrySchedule = z.array(z.number().min(0)).max(5, { error: 'at most 5 retries (the service retries up to 5 times)' });
+
+export const CredentialSpecSchema = z.object({
+  id: z.string().optional(),
+  clientId: z.string().min(8).max(128).optional(),
+  clientSecret: z.string().min(8).max(256).optional(),
+  permissions: permissions.optional(),
+  subAccountAccess: z.boolean().optional(),
+});
+
+export const SubAccountSpecSchema = z.object({
+  id: z.string().optional(),
+  reference: z.string(),
+  name: z.string().max(255).optional(),
+  status: status.optional(),
+  balance: brlSigned('balance').optional(),
+});
+
+export const WebhookSpecSchema = z.object({
+  id: z.string().optional(),
+  url: webhookUrl.nullable(),
+  subAccount: z.string().nullable().optional(),
+  secret: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
+  events: z.array(z.string()).optional(),
+});
+
+export const AccountSpecSchema = z
+  .object({
+    id: z.uuid({ error: 'must be a UUID' }).optional(),
+    name: z.string().min(1).max(255).optional(),
+    environment: z.enum(['sandbox', 'production'], { error: "must be 'sandbox' or 'production'" }).optional(),
+    status: status.optional(),
+    city: z.string().min(1).max(60).optional(),
+    balance: brlSigned('balance').optional(),
+    fees: FeesSchema.optional(),
+    limits: LimitsSchema.optional(),
+    automation: AutomationSchema.optional(),
+    webhookRetrySchedule: retrySchedule.optional(),
+    institutionChoice: z.boolean().optional(),
+    institutions: z.array(z.object({ id: z.string().optional(), name: z.string().min(1), status: institutionStatus.optional(), enabled: z.boolean().optional() })).optional(),
+    subAccounts: z.array(SubAccountSpecSchema).optional(),
+    projects: z
+      .array(
+        z.object({
+          id: z.string().optional(),
+          name: z.string().min(1).max(255),
+          color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, { error: 'must be a hex color like #1A73E8' }).optional(),
+          description: z.string().optional(),
+          logoUrl: z.string().optional(),
+          subAccount: z.string().optional(),
+        }),
+      )
+      .optional(),
+    credentials: z.array(CredentialSpecSchema).optional(),
+    apiKeys: z.array(z.object({ id: z.string().optional(), key: z.string().min(12).optional(), permissions: permissions.optional() })).optional(),
+    webhooks: z.array(WebhookSpecSchema).optional(),
+  })
+  .openapi('AccountSpec');
+
+export const AccountPatchSchema = z
+  .object({
+    name: z.string().min(1).max(255),
+    status,
+    fees: FeesSchema,
+    limits: LimitsSchema,
+    automation: AutomationSchema,
+    institutionChoice: z.boolean(),
+    webhookRetrySchedule: retrySchedule,
+  })
+  .partial()
+  .openapi('AccountPatch');
+
+export const FixturesSchema = z.object({ accounts: z.array(AccountSpecSchema) });
+
+export { brlSigned, institutionStatus, permissions, status };

@@ -1,0 +1,25 @@
+// What every service verb and route receives: built once by createSandbox(), never read from globals.
+import type { Clock } from './lib/clock';
+import type { Ids } from './lib/ids';
+import type { Store } from './store/store';
+import type { Scheduler } from './services/scheduler';
+import type { Tokens } from './services/tokens';
+
+export interface Settings {
+  /** Host (no scheme) that BR Code locations point at. */
+  publicHost: string;
+  ispb: string;
+  adminToken?: string;
+  webhookUrl?: string;
+}
+
+export interface Deps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  log: (line: string) => void;
+  fetch: typeof fetch;
+  scheduler: Scheduler;
+  tokens: Tokens;
+  settings: Settings;
+}

@@ -1,0 +1,78 @@
+// The one closed vocabulary of failures. Domain and service code throw `SandboxError` with a code from this union;
+// `http/errors.ts` alone turns it into the service's error envelope. The HTTP status lives here, next to the code,
+// so a code can never be mapped to two statuses.
+
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  MALFORMED_JSON: 400,
+  SUB_ACCOUNT_HEADER_NOT_ALLOWED: 400,
+  SUB_ACCOUNT_INVALID_REFERENCE: 400,
+  SPLIT_SUB_ACCOUNT_INACTIVE: 400,
+  SPLIT_EXCEEDS_NET_AMOUNT: 400,
+  SPLIT_PRINCIPAL_NOT_ALLOWED: 400,
+  PSP_CREDENTIAL_NOT_ELIGIBLE: 400,
+  INSUFFICIENT_BALANCE: 400,
+  WITHDRAWAL_LIMIT_EXCEEDED: 400,
+  TRANSACTION_NOT_REFUNDABLE: 400,
+  UNAUTHORIZED: 401,
+  PERMISSION_DENIED: 403,
+  SUB_ACCOUNT_FORBIDDEN: 403,
+  SUB_ACCOUNT_SUSPENDED: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  ACCOUNT_NOT_FOUND: 404,
+  SUB_ACCOUNT_NOT_FOUND: 404,
+  PROJECT_NOT_FOUND: 404,
+  TRANSACTION_NOT_FOUND: 404,
+  CREDENTIAL_NOT_FOUND: 404,
+  INSTITUTION_NOT_FOUND: 404,
+  WEBHOOK_NOT_FOUND: 404,
+  DELIVERY_NOT_FOUND: 404,
+  BALANCE_BLOCK_NOT_FOUND: 404,
+  SPLIT_SUB_ACCOUNT_NOT_FOUND: 404,
+  PSP_CREDENTIAL_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PROJECT_NAME_TAKEN: 409,
+  SUB_ACCOUNT_REFERENCE_TAKEN: 409,
+  CLIENT_ID_TAKEN: 409,
+  ACCOUNT_ID_TAKEN: 409,
+  INVALID_STATE_TRANSITION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  PSP_UNAVAILABLE: 503,
+  PSP_OUT_OF_CAPACITY: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class SandboxError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'SandboxError';
+    this.code = code;
+    this.details = details;
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const validationError = (fields: FieldError[]) =>
+  new SandboxError(
+    'VALIDATION_ERROR',
+    `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}`,
+    { fields },
+  );
+
+export const notFound = (code: ErrorCode, resource: string, id: string, hint = '') =>
+  new SandboxError(code, `No ${resource} with id '${id}' in this account${hint ? `. ${hint}` : ''}`, { resource, id });

@@ -1,0 +1,191 @@
+// Entities as they are stored. Everything is JSON-serializable (the `--data` file holds exactly this), money is
+// integer cents, times are epoch milliseconds of the sandbox clock. Response shapes are built in http/, not here.
+import type { Cents, FeeSchedule } from './money';
+
+export type Environment = 'sandbox' | 'production';
+export const ACCOUNT_STATUSES = ['approved', 'pending', 'pending_documents', 'pending_approval', 'rejected', 'suspended'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+export type InstitutionStatus = 'up' | 'down' | 'out_of_capacity';
+
+export interface Balances {
+  available: Cents;
+  held: Cents;
+  promotional: Cents;
+}
+export type Bucket = keyof Balances;
+
+/** A wallet is the main account or one sub-account. `reference` null = main account. */
+export interface Wallet {
+  id: string;
+  reference: string | null;
+  balances: Balances;
+  updatedAt: number;
+}
+
+export interface SubAccount {
+  id: string; // equals the wallet id
+  reference: string;
+  name: string;
+  status: AccountStatus;
+  createdAt: number;
+}
+
+export interface Credential {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+  permissions: string[];
+  subAccountAccess: boolean;
+  createdAt: number;
+}
+
+export interface ApiKey {
+  id: string;
+  key: string;
+  permissions: string[];
+  createdAt: number;
+}
+
+export interface Project {
+  id: string;
+  walletId: string;
+  name: string;
+  color: string;
+  description?: string;
+  logoUrl?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Institution {
+  id: string;
+  name: string;
+  status: InstitutionStatus;
+  enabled: boolean;
+}
+
+export interface Limits {
+  /** cents; null = no limit */
+  withdrawalMax: Cents | null;
+  dailyWithdrawalMax: Cents | null;
+}
+
+export interface Automation {
+  /** Refunds and withdrawals complete by themselves this many seconds after creation; 0 = never. */
+  completeAfterSeconds: number;
+  /** Charges are paid by themselves this many seconds after creation; null = never. */
+  autoPayAfterSeconds: number | null;
+}
+
+/** One movement of one bucket of one wallet. A wallet's balance is the sum of its entries, always. */
+export interface LedgerEntry {
+  id: string;
+  walletId: string;
+  bucket: Bucket;
+  amount: Cents; // signed
+  transactionId: string;
+  at: number;
+}
+
+export type TransactionType =
+  | 'payment'
+  | 'fee'
+  | 'refund'
+  | 'chargeback'
+  | 'withdrawal'
+  | 'adjustment'
+  | 'referral_commission'
+  | 'internal_transfer';
+export type TransactionStatus = 'pending' | 'completed' | 'failed' | 'cancelled';
+
+export interface Transaction {
+  id: string;
+  /** The wallet that owns it; for an internal_transfer, the sending wallet. */
+  walletId: string;
+  /** internal_transfer only: the receiving wallet (it sees the transaction too). */
+  counterpartWalletId?: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  paymentMethod: 'pix' | 'credit_card' | 'boleto';
+  amount: Cents;
+  createdAt: number;
+  updatedAt: number;
+  description?: string;
+  externalReference?: string;
+  idempotencyKey?: string;
+  customerId?: string;
+  projectId?: string;
+  metadata?: Record<string, unknown>;
+  /** The transaction this one belongs to (a fee or split leg of a payment, a refund of a payment...). */
+  relatedTransactionId?: string;
+  paidAt?: number;
+  e2eId?: string;
+  counterpartName?: string;
+  counterpartDocument?: string;
+  /** Present on PIX charges (type payment created by POST /pix). */
+  charge?: ChargeDetails;
+}
+
+export interface SplitItem {
+  subAccount: string; // reference or 'principal'
+  amount: Cents;
+}
+
+export interface ChargeDetails {
+  pixCopyPaste: string;
+  expiresAt: number;
+  pspCredentialId?: string;
+  pspPaymentId?: string;
+  split?: SplitItem[];
+  /** What settlement actually distributed (may be less than `split` when the fee changed). */
+  appliedSplit?: SplitItem[];
+  feeAmount?: Cents;
+  /** How it ended when not completed: 'expired' (cancelled by expiry), 'cancelled', 'failed'. */
+  endReason?: string;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  environment: Environment;
+  status: AccountStatus;
+  createdAt: number;
+  /** City printed in BR Codes (field 60). */
+  city: string;
+  institutionChoice: boolean;
+  fees: FeeSchedule;
+  limits: Limits;
+  automation: Automation;
+  /** Seconds of sandbox clock between webhook attempts (first retry first). */
+  webhookRetrySchedule: number[];
+  wallets: Record<string, Wallet>;
+  subAccounts: SubAccount[];
+  credentials: Credential[];
+  apiKeys: ApiKey[];
+  projects: Project[];
+  institutions: Institution[];
+  transactions: Record<string, Transaction>;
+  ledger: LedgerEntry[];
+  idempotency: Record<string, IdempotencyEntry>;
+  webhooks: WebhookEndpoint[];
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string | null;
+  /** Reference of the sub-account whose events it receives; null = the main account (and sub-accounts without their own). */
+  subAccount: string | null;
+  secret: string;
+  /** Event kinds it receives; empty = all. */
+  events: string[];
+  createdAt: number;
+}
+
+export interface IdempotencyEntry {
+  key: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  createdAt: number;
+  resourceId?: string;
+}

@@ -1,0 +1,52 @@
+// POST /v2/auth: client credentials -> access token (300 s). Its errors use the small {error, message} body
+// (http/errors.ts renders every error of this path that way).
+import { createRoute, z } from '@hono/zod-openapi';
+import { timingSafeEqual } from 'node:crypto';
+import type { Deps } from '../../../deps';
+import { SandboxError } from '../../../domain/errors';
+import { AuthErrorSchema, json, jsonBody } from '../../schemas';
+import type { Router } from '../../env';
+
+const route = createRoute({
+  method: 'post',
+  path: '/auth',
+  tags: ['v2 API'],
+  summary: 'Exchange client credentials for an access token (300 s)',
+  request: {
+    body: jsonBody(
+      z
+        .object({
+          client_id: z.string().min(1, { error: 'must not be empty' }),
+          client_secret: z.string().min(1, { error: 'must not be empty' }),
+        })
+        .openapi('AuthRequest'),
+    ),
+  },
+  responses: {
+    200: json(
+      z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int().openapi({ example: 300 }) }).openapi('AccessToken'),
+      'Access token',
+    ),
+    400: json(AuthErrorSchema, 'client_id or client_secret missing, or X-Sub-Account sent'),
+    401: json(AuthErrorSchema, 'Invalid credentials'),
+  },
+});
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function register(app: Router, deps: Deps) {
+  app.openapi(route, async (c) => {
+    if (c.req.header('x-sub-account') !== undefined)
+      throw new SandboxError('SUB_ACCOUNT_HEADER_NOT_ALLOWED', 'SUB_ACCOUNT_HEADER_NOT_ALLOWED: POST /v2/auth does not accept X-Sub-Account; remove the header.');
+    const { client_id, client_secret } = c.req.valid('json');
+    for (const account of Object.values(deps.store.state.accounts)) {
+      const credential = account.credentials.find((cr) => cr.clientId === client_id);
+      if (credential && sameSecret(credential.clientSecret, client_secret)) return c.json(await deps.tokens.issue(account.id, credential.id), 200);
+    }
+    throw new SandboxError('UNAUTHORIZED', 'Invalid client_id or client_secret. The default credentials are printed at start-up and listed in README.md.');
+  });
+}

@@ -1,0 +1,16 @@
+// The emulated v2 API, mounted at /v2.
+import type { Deps } from '../../deps';
+import { createRouter } from '../env';
+import * as account from './account/get';
+import * as auth from './auth/post';
+import { registerProjects } from './projects';
+import { registerSubAccounts } from './sub-accounts';
+
+export function v2Routes(deps: Deps) {
+  const app = createRouter();
+  auth.register(app, deps);
+  account.register(app, deps);
+  registerProjects(app, deps);
+  registerSubAccounts(app, deps);
+  return app;
+}

@@ -1,0 +1,85 @@
+// Entity -> response JSON. Money leaves as BRL numbers, times as ISO strings; absent optional fields stay absent.
+import { toBrl, type Cents } from '../domain/money';
+import { totalOf } from '../domain/ledger';
+import type { Account, Credential, Institution, Project, SubAccount, Wallet, WebhookEndpoint } from '../domain/types';
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
+
+/** `amount` in cents, `amountFormatted` in BRL: in the service's example the first is 100 times the second. */
+const money = (cents: Cents) => ({ amount: cents, amountFormatted: toBrl(cents) });
+
+export function balanceView(wallet: Wallet) {
+  return {
+    available: money(wallet.balances.available),
+    promotional: money(wallet.balances.promotional),
+    held: money(wallet.balances.held),
+    total: money(totalOf(wallet)),
+    currency: 'BRL' as const,
+    updatedAt: iso(wallet.updatedAt),
+  };
+}
+
+export const subAccountView = (s: SubAccount) => ({
+  id: s.id,
+  reference: s.reference,
+  name: s.name,
+  status: s.status,
+  createdAt: iso(s.createdAt),
+});
+
+export const projectView = (p: Project) => ({
+  id: p.id,
+  name: p.name,
+  color: p.color,
+  createdAt: iso(p.createdAt),
+  updatedAt: iso(p.updatedAt),
+  ...(p.description !== undefined ? { description: p.description } : {}),
+  ...(p.logoUrl !== undefined ? { logoUrl: p.logoUrl } : {}),
+});
+
+export const credentialView = (c: Credential) => ({
+  id: c.id,
+  clientId: c.clientId,
+  clientSecret: c.clientSecret,
+  permissions: c.permissions,
+  subAccountAccess: c.subAccountAccess,
+});
+
+export const institutionView = (i: Institution) => ({ id: i.id, name: i.name, status: i.status, enabled: i.enabled });
+
+export const webhookView = (w: WebhookEndpoint, withSecret: boolean) => ({
+  id: w.id,
+  url: w.url,
+  subAccount: w.subAccount,
+  events: w.events,
+  createdAt: iso(w.createdAt),
+  ...(withSecret ? { secret: w.secret } : {}),
+});
+
+/** The control API's view of a whole account. Secrets of webhook endpoints are shown only when they are created. */
+export function accountDetailView(a: Account, opts: { webhookSecrets: boolean }) {
+  const wallets = [{ reference: null as string | null, wallet: a.wallets[a.id]! }, ...a.subAccounts.map((s) => ({ reference: s.reference, wallet: a.wallets[s.id]! }))];
+  return {
+    id: a.id,
+    name: a.name,
+    environment: a.environment,
+    status: a.status,
+    createdAt: iso(a.createdAt),
+    institutionChoice: a.institutionChoice,
+    fees: a.fees,
+    limits: {
+      withdrawalMax: a.limits.withdrawalMax === null ? null : toBrl(a.limits.withdrawalMax),
+      dailyWithdrawalMax: a.limits.dailyWithdrawalMax === null ? null : toBrl(a.limits.dailyWithdrawalMax),
+    },
+    automation: a.automation,
+    webhookRetrySchedule: a.webhookRetrySchedule,
+    balances: wallets.map(({ reference, wallet }) => ({ subAccount: reference, walletId: wallet.id, ...balanceView(wallet) })),
+    credentials: a.credentials.map(credentialView),
+    apiKeys: a.apiKeys.map((k) => ({ id: k.id, key: k.key, permissions: k.permissions })),
+    subAccounts: a.subAccounts.map(subAccountView),
+    projects: a.projects.map((p) => ({ ...projectView(p), subAccount: a.wallets[p.walletId]?.reference ?? null })),
+    institutions: a.institutions.map(institutionView),
+    webhooks: a.webhooks.map((w) => webhookView(w, opts.webhookSecrets)),
+  };
+}

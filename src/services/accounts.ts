@@ -1,0 +1,332 @@
+// Tenants: accounts with their wallets, credentials, API keys, sub-accounts, projects and institutions. The same
+// verb builds the fixtures' default world and every account made through POST /_sandbox/accounts.
+import type { Deps } from '../deps';
+import { SandboxError } from '../domain/errors';
+import { post } from '../domain/ledger';
+import { DEFAULT_FEES, type Cents, type FeeSchedule } from '../domain/money';
+import { findSubAccount, mainWallet, PRINCIPAL, referenceProblem } from '../domain/subaccounts';
+import type {
+  Account,
+  AccountStatus,
+  ApiKey,
+  Automation,
+  Credential,
+  Environment,
+  Institution,
+  InstitutionStatus,
+  Limits,
+  Project,
+  SubAccount,
+  Transaction,
+  Wallet,
+  WebhookEndpoint,
+} from '../domain/types';
+
+export const DEFAULT_RETRY_SCHEDULE = [5, 30, 120, 600, 3600];
+export const DEFAULT_AUTOMATION: Automation = { completeAfterSeconds: 2, autoPayAfterSeconds: null };
+
+export interface AccountSpec {
+  id?: string;
+  name?: string;
+  environment?: Environment;
+  status?: AccountStatus;
+  city?: string;
+  balance?: Cents;
+  fees?: { pix?: Partial<FeeSchedule['pix']>; withdrawal?: Partial<FeeSchedule['withdrawal']>; refund?: Partial<FeeSchedule['refund']> };
+  limits?: Partial<Limits>;
+  automation?: Partial<Automation>;
+  webhookRetrySchedule?: number[];
+  institutionChoice?: boolean;
+  institutions?: { id?: string; name: string; status?: InstitutionStatus; enabled?: boolean }[];
+  subAccounts?: SubAccountSpec[];
+  projects?: { id?: string; name: string; color?: string; description?: string; logoUrl?: string; subAccount?: string }[];
+  credentials?: CredentialSpec[];
+  apiKeys?: { id?: string; key?: string; permissions?: string[] }[];
+  webhooks?: WebhookSpec[];
+}
+
+export interface SubAccountSpec {
+  id?: string;
+  reference: string;
+  name?: string;
+  status?: AccountStatus;
+  balance?: Cents;
+}
+
+export interface CredentialSpec {
+  id?: string;
+  clientId?: string;
+  clientSecret?: string;
+  permissions?: string[];
+  subAccountAccess?: boolean;
+}
+
+export interface WebhookSpec {
+  id?: string;
+  url: string | null;
+  subAccount?: string | null;
+  secret?: string;
+  events?: string[];
+}
+
+const envPrefix = (env: Environment) => (env === 'production' ? 'mp_live_' : 'mp_test_');
+
+function mergeFees(base: FeeSchedule, patch: AccountSpec['fees']): FeeSchedule {
+  return {
+    pix: { ...base.pix, ...patch?.pix },
+    withdrawal: { ...base.withdrawal, ...patch?.withdrawal },
+    refund: { ...base.refund, ...patch?.refund },
+  };
+}
+
+function allClientIds(deps: Deps): Set<string> {
+  const ids = new Set<string>();
+  for (const acc of Object.values(deps.store.state.accounts)) for (const c of acc.credentials) ids.add(c.clientId);
+  return ids;
+}
+
+function allApiKeys(deps: Deps): Set<string> {
+  const keys = new Set<string>();
+  for (const acc of Object.values(deps.store.state.accounts)) for (const k of acc.apiKeys) keys.add(k.key);
+  return keys;
+}
+
+/** Adds money to a wallet as an `adjustment` transaction (how initial balances enter the ledger, too). */
+function adjustmentTx(deps: Deps, account: Account, wallet: Wallet, amount: Cents, description: string): Transaction {
+  const now = deps.clock.nowMs();
+  const tx: Transaction = {
+    id: deps.ids.uuid(),
+    walletId: wallet.id,
+    type: 'adjustment',
+    status: 'completed',
+    paymentMethod: 'pix',
+    amount,
+    createdAt: now,
+    updatedAt: now,
+    description,
+  };
+  account.transactions[tx.id] = tx;
+  post(account, [{ walletId: wallet.id, amount, transactionId: tx.id }], now, deps.ids.uuid);
+  return tx;
+}
+
+function newWallet(id: string, reference: string | null, at: number): Wallet {
+  return { id, reference, balances: { available: 0, held: 0, promotional: 0 }, updatedAt: at };
+}
+
+function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec: CredentialSpec, taken: Set<string>): Credential {
+  const clientId = spec.clientId ?? `${envPrefix(account.environment)}${deps.ids.token(24)}`;
+  if (taken.has(clientId)) throw new SandboxError('CLIENT_ID_TAKEN', `clientId '${clientId}' is already used by a credential; omit clientId to get a generated one.`);
+  taken.add(clientId);
+  return {
+    id: spec.id ?? deps.ids.uuid(),
+    clientId,
+    clientSecret: spec.clientSecret ?? deps.ids.token(40),
+    permissions: spec.permissions ?? ['FULL_ACCESS'],
+    subAccountAccess: spec.subAccountAccess ?? false,
+    createdAt: deps.clock.nowMs(),
+  };
+}
+
+function buildSubAccount(deps: Deps, account: Account, spec: SubAccountSpec): SubAccount {
+  const problem = referenceProblem(spec.reference);
+  if (problem) throw new SandboxError('SUB_ACCOUNT_INVALID_REFERENCE', problem, { field: 'reference', value: spec.reference });
+  if (findSubAccount(account, spec.reference))
+    throw new SandboxError('SUB_ACCOUNT_REFERENCE_TAKEN', `A sub-account with reference '${spec.reference}' already exists; choose another reference.`, {
+      resource: 'sub-account',
+      field: 'reference',
+      value: spec.reference,
+    });
+  const now = deps.clock.nowMs();
+  const sub: SubAccount = {
+    id: spec.id ?? deps.ids.uuid(),
+    reference: spec.reference,
+    name: spec.name ?? spec.reference,
+    status: spec.status ?? 'approved',
+    createdAt: now,
+  };
+  account.subAccounts.push(sub);
+  account.wallets[sub.id] = newWallet(sub.id, sub.reference, now);
+  if (spec.balance) adjustmentTx(deps, account, account.wallets[sub.id]!, spec.balance, 'Initial balance');
+  return sub;
+}
+
+function walletFor(account: Account, reference: string | null | undefined, field: string): Wallet {
+  if (!reference || reference === PRINCIPAL) return mainWallet(account);
+  const sub = findSubAccount(account, reference);
+  if (!sub) throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `${field} '${reference}' is not a sub-account of this account; create it first or use one of: ${account.subAccounts.map((s) => s.reference).join(', ') || '(none)'}.`, { resource: 'sub-account', reference });
+  return account.wallets[sub.id]!;
+}
+
+export function createProjectIn(deps: Deps, account: Account, wallet: Wallet, spec: { id?: string; name: string; color?: string; description?: string; logoUrl?: string }): Project {
+  const taken = account.projects.find((p) => p.walletId === wallet.id && p.name === spec.name);
+  if (taken)
+    throw new SandboxError('PROJECT_NAME_TAKEN', `A project named '${spec.name}' already exists; choose another name.`, {
+      resource: 'project',
+      field: 'name',
+      value: spec.name,
+    });
+  const now = deps.clock.nowMs();
+  const project: Project = {
+    id: spec.id ?? deps.ids.uuid(),
+    walletId: wallet.id,
+    name: spec.name,
+    color: spec.color ?? '#1A73E8',
+    createdAt: now,
+    updatedAt: now,
+    ...(spec.description !== undefined ? { description: spec.description } : {}),
+    ...(spec.logoUrl !== undefined ? { logoUrl: spec.logoUrl } : {}),
+  };
+  account.projects.push(project);
+  return project;
+}
+
+export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec): WebhookEndpoint {
+  if (spec.subAccount && spec.subAccount !== PRINCIPAL) walletFor(account, spec.subAccount, 'subAccount');
+  return {
+    id: spec.id ?? deps.ids.uuid(),
+    url: spec.url,
+    subAccount: spec.subAccount && spec.subAccount !== PRINCIPAL ? spec.subAccount : null,
+    secret: spec.secret ?? `whsec_${deps.ids.token(32)}`,
+    events: spec.events ?? [],
+    createdAt: deps.clock.nowMs(),
+  };
+}
+
+/**
+ * Builds a whole account from a spec. Everything is checked while building a detached object; it joins the state
+ * only at the end, so a spec that fails leaves nothing behind.
+ */
+export function createAccount(deps: Deps, spec: AccountSpec): Account {
+  const now = deps.clock.nowMs();
+  const id = spec.id ?? deps.ids.uuid();
+  if (deps.store.findAccount(id)) throw new SandboxError('ACCOUNT_ID_TAKEN', `An account with id '${id}' already exists; omit id to get a generated one.`);
+  const environment = spec.environment ?? 'sandbox';
+  const account: Account = {
+    id,
+    name: spec.name ?? 'Sandbox Merchant',
+    environment,
+    status: spec.status ?? 'approved',
+    createdAt: now,
+    city: spec.city ?? 'Sao Paulo',
+    institutionChoice: spec.institutionChoice ?? false,
+    fees: mergeFees(DEFAULT_FEES, spec.fees),
+    limits: { withdrawalMax: null, dailyWithdrawalMax: null, ...spec.limits },
+    automation: { ...DEFAULT_AUTOMATION, ...spec.automation },
+    webhookRetrySchedule: spec.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE,
+    wallets: { [id]: newWallet(id, null, now) },
+    subAccounts: [],
+    credentials: [],
+    apiKeys: [],
+    projects: [],
+    institutions: [],
+    transactions: {},
+    ledger: [],
+    idempotency: {},
+    webhooks: [],
+  };
+  if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
+  for (const s of spec.subAccounts ?? []) buildSubAccount(deps, account, s);
+  for (const p of spec.projects ?? []) createProjectIn(deps, account, walletFor(account, p.subAccount, 'projects[].subAccount'), p);
+  account.institutions = (spec.institutions ?? []).map(
+    (i): Institution => ({ id: i.id ?? deps.ids.uuid(), name: i.name, status: i.status ?? 'up', enabled: i.enabled ?? true }),
+  );
+  const clientIds = allClientIds(deps);
+  const credentialSpecs = spec.credentials?.length ? spec.credentials : [{ permissions: ['FULL_ACCESS'], subAccountAccess: true }];
+  account.credentials = credentialSpecs.map((c) => buildCredential(deps, account, c, clientIds));
+  const keys = allApiKeys(deps);
+  account.apiKeys = (spec.apiKeys ?? [{}]).map((k): ApiKey => {
+    const key = k.key ?? `${envPrefix(environment)}${deps.ids.token(32)}`;
+    if (keys.has(key)) throw new SandboxError('CLIENT_ID_TAKEN', `API key '${key.slice(0, 12)}…' is already in use; omit key to get a generated one.`);
+    keys.add(key);
+    return { id: k.id ?? deps.ids.uuid(), key, permissions: k.permissions ?? ['FULL_ACCESS'], createdAt: now };
+  });
+  account.webhooks = (spec.webhooks ?? []).map((w) => buildWebhook(deps, account, w));
+  deps.store.state.accounts[id] = account;
+  deps.store.changed();
+  return account;
+}
+
+export interface AccountPatch {
+  name?: string;
+  status?: AccountStatus;
+  fees?: AccountSpec['fees'];
+  limits?: Partial<Limits>;
+  automation?: Partial<Automation>;
+  institutionChoice?: boolean;
+  webhookRetrySchedule?: number[];
+}
+
+export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch): Account {
+  const account = deps.store.account(accountId);
+  if (patch.name !== undefined) account.name = patch.name;
+  if (patch.status !== undefined) account.status = patch.status;
+  if (patch.fees) account.fees = mergeFees(account.fees, patch.fees);
+  if (patch.limits) account.limits = { ...account.limits, ...patch.limits };
+  if (patch.automation) account.automation = { ...account.automation, ...patch.automation };
+  if (patch.institutionChoice !== undefined) account.institutionChoice = patch.institutionChoice;
+  if (patch.webhookRetrySchedule) account.webhookRetrySchedule = patch.webhookRetrySchedule;
+  deps.store.changed();
+  return account;
+}
+
+export function deleteAccount(deps: Deps, accountId: string): void {
+  deps.store.account(accountId);
+  delete deps.store.state.accounts[accountId];
+  deps.store.state.jobs = deps.store.state.jobs.filter((j) => j.accountId !== accountId);
+  deps.store.changed();
+}
+
+export function addCredential(deps: Deps, accountId: string, spec: CredentialSpec): Credential {
+  const account = deps.store.account(accountId);
+  const credential = buildCredential(deps, account, spec, allClientIds(deps));
+  account.credentials.push(credential);
+  deps.store.changed();
+  return credential;
+}
+
+export function patchCredential(deps: Deps, accountId: string, credentialId: string, patch: { permissions?: string[]; subAccountAccess?: boolean }): Credential {
+  const account = deps.store.account(accountId);
+  const credential = account.credentials.find((c) => c.id === credentialId || c.clientId === credentialId);
+  if (!credential) throw new SandboxError('CREDENTIAL_NOT_FOUND', `No credential '${credentialId}' in account ${accountId}; use a credential id or clientId from GET /_sandbox/accounts/${accountId}.`, { resource: 'credential', id: credentialId });
+  if (patch.permissions) credential.permissions = patch.permissions;
+  if (patch.subAccountAccess !== undefined) credential.subAccountAccess = patch.subAccountAccess;
+  deps.store.changed();
+  return credential;
+}
+
+export function addSubAccount(deps: Deps, accountId: string, spec: SubAccountSpec): SubAccount {
+  const account = deps.store.account(accountId);
+  const sub = buildSubAccount(deps, account, spec);
+  deps.store.changed();
+  return sub;
+}
+
+export function patchSubAccount(deps: Deps, accountId: string, reference: string, patch: { status?: AccountStatus; name?: string }): SubAccount {
+  const account = deps.store.account(accountId);
+  const sub = findSubAccount(account, reference);
+  if (!sub) throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `No sub-account '${reference}' in account ${accountId}.`, { resource: 'sub-account', reference });
+  if (patch.status !== undefined) sub.status = patch.status;
+  if (patch.name !== undefined) sub.name = patch.name;
+  deps.store.changed();
+  return sub;
+}
+
+export function patchInstitution(deps: Deps, accountId: string, institutionId: string, patch: { status?: InstitutionStatus; enabled?: boolean; name?: string }): Institution {
+  const account = deps.store.account(accountId);
+  const inst = account.institutions.find((i) => i.id === institutionId);
+  if (!inst) throw new SandboxError('INSTITUTION_NOT_FOUND', `No institution '${institutionId}' in account ${accountId}.`, { resource: 'institution', id: institutionId });
+  Object.assign(inst, patch);
+  deps.store.changed();
+  return inst;
+}
+
+export function adjust(deps: Deps, accountId: string, input: { amount: Cents; subAccount?: string | null; description?: string }): Transaction {
+  const account = deps.store.account(accountId);
+  const wallet = walletFor(account, input.subAccount, 'subAccount');
+  const tx = adjustmentTx(deps, account, wallet, input.amount, input.description ?? (input.amount >= 0 ? 'Sandbox credit' : 'Sandbox debit'));
+  deps.store.changed();
+  return tx;
+}
+
+export { walletFor };

@@ -1,0 +1,40 @@
+// Projects belong to a wallet: the main account's, or the sub-account's named by X-Sub-Account.
+import type { Deps } from '../deps';
+import { notFound } from '../domain/errors';
+import type { Project } from '../domain/types';
+import type { Caller } from '../http/env';
+import { createProjectIn } from './accounts';
+
+export function createProject(deps: Deps, caller: Caller, input: { name: string; color: string; description?: string; logoUrl?: string }): Project {
+  const project = createProjectIn(deps, caller.account, caller.wallet, input);
+  deps.store.changed();
+  return project;
+}
+
+export const walletProjects = (caller: Pick<Caller, 'account' | 'wallet'>): Project[] =>
+  caller.account.projects.filter((p) => p.walletId === caller.wallet.id);
+
+export type ProjectSort = 'createdAt' | 'updatedAt' | 'name';
+
+export function listProjects(caller: Caller, q: { page: number; limit: number; sortBy: ProjectSort; sortOrder: 'asc' | 'desc' }) {
+  const dir = q.sortOrder === 'asc' ? 1 : -1;
+  const key = (p: Project) => (q.sortBy === 'name' ? p.name.toLowerCase() : p[q.sortBy]);
+  const all = walletProjects(caller).sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    return (ka < kb ? -1 : ka > kb ? 1 : a.id < b.id ? -1 : 1) * dir;
+  });
+  return {
+    items: all.slice((q.page - 1) * q.limit, q.page * q.limit),
+    total: all.length,
+    page: q.page,
+    limit: q.limit,
+    totalPages: Math.ceil(all.length / q.limit),
+  };
+}
+
+export function getProject(caller: Caller, id: string): Project {
+  const project = walletProjects(caller).find((p) => p.id === id);
+  if (!project) throw notFound('PROJECT_NOT_FOUND', 'project', id, 'List projects with GET /v2/projects.');
+  return project;
+}
