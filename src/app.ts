@@ -21,6 +21,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
 import type { Env } from './http/env';
 import { registerDocs } from './http/docs';
+import { registerLocation } from './http/location';
+import { registerChargeJobs } from './services/charges';
 import { listen, type Listening } from './server';
 
 export const VERSION = '0.1.0';
@@ -89,6 +91,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       webhookUrl: options.webhookUrl,
     },
   };
+  registerChargeJobs(deps);
   const fixtures = readFixtures(options.fixtures);
   if (!loaded) loadFixtures(deps, fixtures, options.webhookUrl);
   await store.flush();
@@ -130,6 +133,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
   app.route('/v2', v2Routes(deps));
   app.route('/_sandbox', controlRoutes(deps, { reset, startedAt: Date.now(), version: VERSION }));
+  registerLocation(app, deps);
   registerDocs(app, VERSION);
 
   let server: Listening | null = null;

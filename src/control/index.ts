@@ -7,6 +7,7 @@ import { createRouter } from '../http/env';
 import { json } from '../http/schemas';
 import { registerAccounts } from './accounts';
 import { registerClock } from './clock';
+import { registerTransactionControl } from './transactions';
 
 export interface ControlHooks {
   reset(): Promise<void>;
@@ -33,6 +34,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   }
   registerAccounts(app, deps);
   registerClock(app, deps);
+  registerTransactionControl(app, deps);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),
@@ -47,7 +49,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
       path: '/health',
       tags: ['Control API'],
       summary: 'Liveness, version, clock and state size',
-      responses: { 200: json(z.object({ status: z.literal('ok'), version: z.string(), now: z.string(), frozen: z.boolean(), uptimeSeconds: z.number(), accounts: z.number(), persistent: z.boolean(), pendingJobs: z.number() }), 'Healthy') },
+      responses: { 200: json(z.object({ status: z.literal('ok'), version: z.string(), now: z.string(), frozen: z.boolean(), uptimeSeconds: z.number(), accounts: z.number(), persistent: z.boolean(), pendingJobs: z.number(), rssBytes: z.number() }), 'Healthy') },
     }),
     (c) =>
       c.json(
@@ -60,6 +62,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
           accounts: Object.keys(deps.store.state.accounts).length,
           persistent: deps.store.persistent,
           pendingJobs: deps.store.state.jobs.length,
+          rssBytes: process.memoryUsage().rss,
         },
         200,
       ),

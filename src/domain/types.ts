@@ -1,6 +1,7 @@
 // Entities as they are stored. Everything is JSON-serializable (the `--data` file holds exactly this), money is
 // integer cents, times are epoch milliseconds of the sandbox clock. Response shapes are built in http/, not here.
 import type { Cents, FeeSchedule } from './money';
+import type { SandboxEvent } from '../webhooks/events';
 
 export type Environment = 'sandbox' | 'production';
 export const ACCOUNT_STATUSES = ['approved', 'pending', 'pending_documents', 'pending_approval', 'rejected', 'suspended'] as const;
@@ -168,6 +169,18 @@ export interface Account {
   ledger: LedgerEntry[];
   idempotency: Record<string, IdempotencyEntry>;
   webhooks: WebhookEndpoint[];
+  events: SandboxEvent[];
+  customers: Customer[];
+}
+
+export interface Customer {
+  id: string;
+  name?: string;
+  document?: string;
+  email?: string;
+  phone?: string;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface WebhookEndpoint {
@@ -187,5 +200,4 @@ export interface IdempotencyEntry {
   status: number;
   body: string;
   createdAt: number;
-  resourceId?: string;
 }

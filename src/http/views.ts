@@ -1,7 +1,7 @@
 // Entity -> response JSON. Money leaves as BRL numbers, times as ISO strings; absent optional fields stay absent.
 import { toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
-import type { Account, Credential, Institution, Project, SubAccount, Wallet, WebhookEndpoint } from '../domain/types';
+import type { Account, Credential, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
@@ -81,5 +81,52 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean })
     projects: a.projects.map((p) => ({ ...projectView(p), subAccount: a.wallets[p.walletId]?.reference ?? null })),
     institutions: a.institutions.map(institutionView),
     webhooks: a.webhooks.map((w) => webhookView(w, opts.webhookSecrets)),
+  };
+}
+
+const opt = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
+
+/** Transaction (service document 2.5): pixCopyPaste and expiresAt only while a PIX charge is pending. */
+export function transactionView(tx: Transaction) {
+  const pendingCharge = tx.status === 'pending' && tx.charge ? tx.charge : undefined;
+  return {
+    id: tx.id,
+    status: tx.status,
+    type: tx.type,
+    paymentMethod: tx.paymentMethod,
+    amount: toBrl(tx.amount),
+    currency: 'BRL' as const,
+    createdAt: iso(tx.createdAt),
+    ...opt('description', tx.description),
+    ...opt('externalReference', tx.externalReference),
+    ...opt('customerId', tx.customerId),
+    ...opt('projectId', tx.projectId),
+    ...opt('metadata', tx.metadata),
+    ...opt('pixCopyPaste', pendingCharge?.pixCopyPaste),
+    ...opt('expiresAt', isoOrUndefined(pendingCharge?.expiresAt)),
+    ...opt('paidAt', isoOrUndefined(tx.paidAt)),
+    ...opt('e2eId', tx.e2eId),
+    ...opt('counterpartName', tx.counterpartName),
+    ...opt('counterpartDocument', tx.counterpartDocument),
+    updatedAt: iso(tx.updatedAt),
+  };
+}
+
+/** PIX charge creation response (service document 2.4). */
+export function chargeView(tx: Transaction, qrCodeBase64: string | undefined) {
+  const charge = tx.charge!;
+  return {
+    id: tx.id,
+    status: tx.status,
+    amount: toBrl(tx.amount),
+    currency: 'BRL' as const,
+    pixCopyPaste: charge.pixCopyPaste,
+    ...opt('qrCodeBase64', qrCodeBase64),
+    ...opt('pspPaymentId', charge.pspPaymentId),
+    expiresAt: iso(charge.expiresAt),
+    ...opt('pspCredentialId', charge.pspCredentialId),
+    ...opt('externalReference', tx.externalReference),
+    createdAt: iso(tx.createdAt),
+    ...opt('split', charge.split?.map((l) => ({ subAccount: l.subAccount, amount: toBrl(l.amount) }))),
   };
 }

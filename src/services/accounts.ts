@@ -224,6 +224,8 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     ledger: [],
     idempotency: {},
     webhooks: [],
+    events: [],
+    customers: [],
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
   for (const s of spec.subAccounts ?? []) buildSubAccount(deps, account, s);

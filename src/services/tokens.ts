@@ -1,6 +1,6 @@
 // Access tokens: real JWTs (ES256, jose), 300 s of sandbox clock. The key pair is made once and kept in the state,
 // so tokens survive a restart with a data file; its public half is served at /.well-known/jwks.json.
-import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type KeyObject } from 'jose';
+import { CompactSign, SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type KeyObject } from 'jose';
 import type { Clock } from '../lib/clock';
 import type { Store } from '../store/store';
 import { SandboxError } from '../domain/errors';
@@ -18,6 +18,8 @@ export interface Tokens {
   issue(accountId: string, credentialId: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }>;
   verify(token: string): Promise<TokenClaims>;
   jwks(): { keys: JWK[] };
+  /** A compact JWS of `payload` with the same key (what a dynamic BR Code location answers). */
+  signJws(payload: unknown): Promise<string>;
 }
 
 const invalid = (why: string) =>
@@ -71,5 +73,7 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
       return claims;
     },
     jwks: () => ({ keys: [{ ...publicJwk, kid, alg: 'ES256', use: 'sig' }] }),
+    signJws: (payload) =>
+      new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'ES256', kid, typ: 'JOSE' }).sign(privateKey),
   };
 }

@@ -3,6 +3,8 @@ import type { Deps } from '../../deps';
 import { createRouter } from '../env';
 import * as account from './account/get';
 import * as auth from './auth/post';
+import * as pix from './pix/post';
+import * as transaction from './transactions/get';
 import { registerProjects } from './projects';
 import { registerSubAccounts } from './sub-accounts';
 
@@ -12,5 +14,7 @@ export function v2Routes(deps: Deps) {
   account.register(app, deps);
   registerProjects(app, deps);
   registerSubAccounts(app, deps);
+  pix.register(app, deps);
+  transaction.register(app, deps);
   return app;
 }

@@ -1,0 +1,154 @@
+// npm run bench: start-up time and API throughput, each compared with a bare Hono server measured in the same run
+// (the machine is shared: compare ratios, not absolute numbers). Writes bench/results/latest.{json,md}.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import autocannon from 'autocannon';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const results = { date: new Date().toISOString(), node: process.version, startup: {}, throughput: {} };
+const quick = process.argv.includes('--quick');
+
+function start(cmd, args, env = {}) {
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.resume();
+  child.stderr.resume();
+  return child;
+}
+
+async function waitUntilAnswering(url, child, t0) {
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return performance.now() - t0;
+    } catch {
+      /* not listening yet */
+    }
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before answering ${url}`);
+    await delay(1);
+  }
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await done;
+}
+
+async function startupTime(label, cmd, args, port, path) {
+  const times = [];
+  const runs = quick ? 3 : 10;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const child = start(cmd, args, { PORT: String(port) });
+    times.push(await waitUntilAnswering(`http://127.0.0.1:${port}${path}`, child, t0));
+    await stop(child);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)];
+  results.startup[label] = { medianMs: +median.toFixed(1), minMs: +times[0].toFixed(1), runs };
+  console.log(`startup ${label}: median ${median.toFixed(1)} ms`);
+  return median;
+}
+
+async function load(label, opts) {
+  const r = await autocannon({ connections: 10, duration: quick ? 3 : 8, ...opts });
+  const out = { reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  results.throughput[label] = out;
+  console.log(`${label}: ${out.reqPerSec} req/s, p99 ${out.p99Ms} ms, non2xx ${out.non2xx}`);
+  return out;
+}
+
+// 1. Start-up: spawn to first answered request.
+const bareStart = await startupTime('bare hono (node bench/bare-server.mjs)', process.execPath, ['bench/bare-server.mjs'], 4791, '/health');
+const sandboxStart = await startupTime('sandbox (node dist/cli.js)', process.execPath, ['dist/cli.js', '--port', '4792'], 4792, '/_sandbox/health');
+const npmBare = await startupTime('bare hono via npm (npm run bench:bare)', 'npm', ['run', '-s', 'bench:bare'], 4793, '/health');
+const npmStart = await startupTime('sandbox via npm start', 'npm', ['start', '-s', '--', '--port', '4794'], 4794, '/_sandbox/health');
+results.startup.ratio = +(sandboxStart / bareStart).toFixed(2);
+results.startup.ratioViaNpm = +(npmStart / npmBare).toFixed(2);
+
+// 2. Throughput: the sandbox and the bare JWT route, one after the other on the same machine.
+const sandbox = start(process.execPath, ['dist/cli.js', '--port', '4795']);
+const base = 'http://127.0.0.1:4795';
+await waitUntilAnswering(`${base}/_sandbox/health`, sandbox, performance.now());
+await fetch(`${base}/_sandbox/accounts/11111111-1111-4111-8111-111111111111`, {
+  method: 'PATCH',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ fees: { pix: { percent: 0.99 } } }),
+});
+const auth = await (
+  await fetch(`${base}/v2/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' }),
+  })
+).json();
+const headers = { authorization: `Bearer ${auth.access_token}`, 'content-type': 'application/json' };
+const chargeBody = JSON.stringify({ amount: 25.9, description: 'Benchmark charge', externalReference: 'bench' });
+const sample = await (await fetch(`${base}/v2/pix`, { method: 'POST', headers, body: chargeBody })).json();
+const lookup = await (await fetch(`${base}/v2/transactions/${sample.id}`, { headers })).text();
+const pixSize = JSON.stringify(sample).length;
+
+const pix = await load('POST /v2/pix', { url: `${base}/v2/pix`, method: 'POST', headers, body: chargeBody });
+const get = await load('GET /v2/transactions/{id}', { url: `${base}/v2/transactions/${sample.id}`, headers });
+const rss = Number((await (await fetch(`${base}/_sandbox/health`)).json()).rssBytes ?? 0);
+await stop(sandbox);
+
+// The baseline gets the same token (its key from the sandbox's JWKS) and answers bodies of the same sizes.
+const sandbox2 = start(process.execPath, ['dist/cli.js', '--port', '4796']);
+await waitUntilAnswering('http://127.0.0.1:4796/_sandbox/health', sandbox2, performance.now());
+const auth2 = await (
+  await fetch('http://127.0.0.1:4796/v2/auth', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' }),
+  })
+).json();
+const bareHeaders = { authorization: `Bearer ${auth2.access_token}`, 'content-type': 'application/json' };
+const barePost = start(process.execPath, ['bench/bare-server.mjs'], { PORT: '4797', JWKS_URL: 'http://127.0.0.1:4796/.well-known/jwks.json', BODY_SIZE: String(pixSize) });
+await waitUntilAnswering('http://127.0.0.1:4797/health', barePost, performance.now());
+const bPix = await load('bare: POST with JWT, same body size', { url: 'http://127.0.0.1:4797/bare', method: 'POST', headers: bareHeaders, body: chargeBody });
+await stop(barePost);
+const bareGet = start(process.execPath, ['bench/bare-server.mjs'], { PORT: '4798', JWKS_URL: 'http://127.0.0.1:4796/.well-known/jwks.json', BODY_SIZE: String(lookup.length) });
+await waitUntilAnswering('http://127.0.0.1:4798/health', bareGet, performance.now());
+const bGet = await load('bare: GET with JWT, same body size', { url: 'http://127.0.0.1:4798/bare', headers: bareHeaders });
+await stop(bareGet);
+await stop(sandbox2);
+
+results.throughput.ratios = {
+  'POST /v2/pix vs bare (target >= 0.40)': +(pix.reqPerSec / bPix.reqPerSec).toFixed(2),
+  'GET /v2/transactions vs bare (target >= 0.70)': +(get.reqPerSec / bGet.reqPerSec).toFixed(2),
+  'POST /v2/pix p99 vs bare': +(pix.p99Ms / Math.max(bPix.p99Ms, 1)).toFixed(2),
+  'GET p99 vs bare': +(get.p99Ms / Math.max(bGet.p99Ms, 1)).toFixed(2),
+};
+if (rss) results.throughput.sandboxRssAfterLoadMB = Math.round(rss / 1048576);
+
+mkdirSync(new URL('results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('results/latest.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+const md = [
+  `# Benchmark results (${results.date}, Node ${results.node})`,
+  '',
+  '## Start-up: spawn to first answered request (median)',
+  '',
+  '| what | median ms | min ms |',
+  '|---|---|---|',
+  ...Object.entries(results.startup)
+    .filter(([, v]) => typeof v === 'object')
+    .map(([k, v]) => `| ${k} | ${v.medianMs} | ${v.minMs} |`),
+  '',
+  `Ratio sandbox / bare Hono: **${results.startup.ratio}** (both through npm: ${results.startup.ratioViaNpm}); target <= 1.3.`,
+  '',
+  '## Throughput (10 connections)',
+  '',
+  '| route | req/s | p50 ms | p99 ms | non-2xx |',
+  '|---|---|---|---|---|',
+  ...Object.entries(results.throughput)
+    .filter(([, v]) => v && typeof v === 'object' && 'reqPerSec' in v)
+    .map(([k, v]) => `| ${k} | ${v.reqPerSec} | ${v.p50Ms} | ${v.p99Ms} | ${v.non2xx} |`),
+  '',
+  ...Object.entries(results.throughput.ratios).map(([k, v]) => `- ${k}: **${v}**`),
+  '',
+].join('\n');
+writeFileSync(new URL('results/latest.md', import.meta.url), md);
+console.log(`\n${md}`);

@@ -1,0 +1,25 @@
+// State machines are data: each entity has an `as const` table of allowed moves, and `transition()` is the one
+// place that refuses an illegal move, with a message naming both states.
+import { SandboxError } from './errors';
+
+export type TransitionTable<S extends string> = Readonly<Record<S, readonly S[]>>;
+
+export function transition<S extends string>(table: TransitionTable<S>, entity: string, from: S, to: S, action: string): S {
+  if (!table[from].includes(to)) {
+    const allowed = table[from];
+    throw new SandboxError(
+      'INVALID_STATE_TRANSITION',
+      `Cannot ${action} a ${entity} that is ${from}: a ${from} ${entity} ${allowed.length ? `can only become ${allowed.join(' or ')}` : 'is final'}.`,
+      { from, to, action },
+    );
+  }
+  return to;
+}
+
+/** Transactions (charges included): only a pending one moves. */
+export const TRANSACTION_TRANSITIONS = {
+  pending: ['completed', 'cancelled', 'failed'],
+  completed: [],
+  cancelled: [],
+  failed: [],
+} as const satisfies TransitionTable<'pending' | 'completed' | 'cancelled' | 'failed'>;

@@ -1,0 +1,258 @@
+// PIX charges: creation (POST /v2/pix), settlement (pay), expiry, failure and cancellation. Every move goes through
+// the transaction state table; settlement follows sandbox.md 2.4: gross in, fee out, then each split leg out as an
+// internal_transfer, legs computed with the fee in force at settlement and cut first-leg-first when the net shrank.
+import type { Deps } from '../deps';
+import { SandboxError, notFound, validationError } from '../domain/errors';
+import { post } from '../domain/ledger';
+import { pixFee, type Cents } from '../domain/money';
+import { findSubAccount, mainWallet, PRINCIPAL } from '../domain/subaccounts';
+import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
+import type { Account, Institution, SplitItem, Transaction, Wallet } from '../domain/types';
+import type { Caller } from '../http/env';
+import { buildDynamicBrCode, generateCpf, makeE2eId } from '../pix';
+import { recordEvent } from '../webhooks/events';
+import { upsertCustomer, type CustomerInput } from './customers';
+import { walletProjects } from './projects';
+
+export const EXPIRE_JOB = 'charge.expire';
+export const AUTOPAY_JOB = 'charge.autopay';
+
+export interface ChargeInput {
+  amount: Cents;
+  description: string;
+  customer?: CustomerInput;
+  projectId?: string;
+  pspCredentialId?: string;
+  expiresIn: number;
+  externalReference?: string;
+  metadata?: Record<string, unknown>;
+  split?: SplitItem[];
+}
+
+/** Path the BR Code location points at; the sandbox serves it (see http/location.ts). */
+export const locationPath = (id: string) => `/pix/qr/${id}`;
+
+/** The project a charge or withdrawal belongs to: the given one (must exist), else the wallet's only project. */
+export function resolveProject(caller: Caller, projectId: string | undefined): string | undefined {
+  const projects = walletProjects(caller);
+  if (projectId !== undefined) {
+    if (!projects.some((p) => p.id === projectId)) throw notFound('PROJECT_NOT_FOUND', 'project', projectId, 'Use an id from GET /v2/projects, or omit projectId.');
+    return projectId;
+  }
+  return projects.length === 1 ? projects[0]!.id : undefined;
+}
+
+function pinnedInstitution(account: Account, id: string): Institution {
+  const inst = account.institutions.find((i) => i.id === id);
+  if (!inst) throw notFound('PSP_CREDENTIAL_NOT_FOUND', 'institution', id, 'Use the id of one of the account institutions (GET /_sandbox/accounts/{id}), or omit pspCredentialId.');
+  if (!account.institutionChoice)
+    throw new SandboxError('PSP_CREDENTIAL_NOT_ELIGIBLE', 'This account does not have institution choice enabled, so pspCredentialId cannot be used; omit it.', { pspCredentialId: id });
+  if (!inst.enabled) throw new SandboxError('PSP_CREDENTIAL_NOT_ELIGIBLE', `Institution '${inst.name}' is disabled for this account; pin an enabled institution or omit pspCredentialId.`, { pspCredentialId: id });
+  if (inst.status === 'down') throw new SandboxError('PSP_UNAVAILABLE', `Institution '${inst.name}' is down. A pinned charge is never routed elsewhere: retry later, or omit pspCredentialId.`, { pspCredentialId: id });
+  if (inst.status === 'out_of_capacity')
+    throw new SandboxError('PSP_OUT_OF_CAPACITY', `Institution '${inst.name}' is out of capacity. A pinned charge is never routed elsewhere: retry later, or omit pspCredentialId.`, { pspCredentialId: id });
+  return inst;
+}
+
+/** The wallet a split item names, checked against the charge's originator (rules 3-5 of 4.2). */
+function splitTarget(caller: Caller, item: SplitItem, index: number): Wallet {
+  const { account } = caller;
+  if (item.subAccount === PRINCIPAL) {
+    if (!caller.subAccount)
+      throw new SandboxError('SPLIT_PRINCIPAL_NOT_ALLOWED', `split[${index}]: a charge created by the main account cannot split to 'principal'; 'principal' is for charges created by a sub-account (X-Sub-Account).`, { index });
+    return mainWallet(account);
+  }
+  const sub = findSubAccount(account, item.subAccount);
+  if (!sub) throw new SandboxError('SPLIT_SUB_ACCOUNT_NOT_FOUND', `split[${index}].subAccount '${item.subAccount}' is not a sub-account of this account; see GET /v2/sub-accounts.`, { index, subAccount: item.subAccount });
+  if (sub.status !== 'approved')
+    throw new SandboxError('SPLIT_SUB_ACCOUNT_INACTIVE', `split[${index}].subAccount '${item.subAccount}' is ${sub.status}; split only to approved sub-accounts.`, { index, subAccount: item.subAccount });
+  if (sub.id === caller.wallet.id) throw validationError([{ field: `split[${index}].subAccount`, message: `is the wallet creating the charge; split only to other wallets` }]);
+  return account.wallets[sub.id]!;
+}
+
+export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, idempotencyKey?: string): { tx: Transaction; qrText: string } {
+  const { account, wallet } = caller;
+  const now = deps.clock.nowMs();
+  // Every check first: a request that fails creates nothing.
+  const projectId = resolveProject(caller, input.projectId);
+  const institution = input.pspCredentialId ? pinnedInstitution(account, input.pspCredentialId) : undefined;
+  if (input.split) {
+    input.split.forEach((item, i) => splitTarget(caller, item, i));
+    const net = input.amount - pixFee(input.amount, account.fees.pix);
+    const sum = input.split.reduce((s, i) => s + i.amount, 0);
+    if (sum > net)
+      throw new SandboxError('SPLIT_EXCEEDS_NET_AMOUNT', `The split adds up to ${(sum / 100).toFixed(2)} but the net amount (amount minus the fee of ${((input.amount - net) / 100).toFixed(2)}) is ${(net / 100).toFixed(2)}; reduce the split.`, {
+        splitTotal: sum / 100,
+        netAmount: net / 100,
+      });
+  }
+
+  const id = deps.ids.uuid();
+  const pixCopyPaste = buildDynamicBrCode({
+    location: `${deps.settings.publicHost}${locationPath(id)}`,
+    merchantName: caller.subAccount?.name ?? account.name,
+    merchantCity: account.city,
+    amountCents: input.amount,
+  });
+  const customer = input.customer ? upsertCustomer(deps, account, input.customer) : undefined;
+  const tx: Transaction = {
+    id,
+    walletId: wallet.id,
+    type: 'payment',
+    status: 'pending',
+    paymentMethod: 'pix',
+    amount: input.amount,
+    createdAt: now,
+    updatedAt: now,
+    description: input.description,
+    ...(input.externalReference !== undefined ? { externalReference: input.externalReference } : {}),
+    ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    ...(customer ? { customerId: customer.id } : {}),
+    ...(projectId ? { projectId } : {}),
+    ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+    charge: {
+      pixCopyPaste,
+      expiresAt: now + input.expiresIn * 1000,
+      pspPaymentId: `sbx${deps.ids.token(29)}`,
+      ...(institution ? { pspCredentialId: institution.id } : {}),
+      ...(input.split ? { split: input.split } : {}),
+    },
+  };
+  account.transactions[id] = tx;
+  deps.scheduler.schedule({ kind: EXPIRE_JOB, dueAt: tx.charge!.expiresAt, accountId: account.id, ref: id });
+  const autoPay = account.automation.autoPayAfterSeconds;
+  if (autoPay !== null && autoPay * 1000 < input.expiresIn * 1000) deps.scheduler.schedule({ kind: AUTOPAY_JOB, dueAt: now + autoPay * 1000, accountId: account.id, ref: id });
+  deps.store.changed();
+  return { tx, qrText: pixCopyPaste };
+}
+
+const PAYER_NAMES = ['Ana Souza', 'Bruno Lima', 'Carla Pereira', 'Diego Santos', 'Elisa Costa', 'Felipe Rocha', 'Gabriela Alves', 'Henrique Dias'];
+
+/** Cuts the excess of the requested legs over the net off the legs in the order sent (first leg first). */
+export function applySplit(requested: SplitItem[], net: Cents): SplitItem[] {
+  let excess = Math.max(0, requested.reduce((s, l) => s + l.amount, 0) - Math.max(net, 0));
+  return requested
+    .map((leg) => {
+      const cut = Math.min(leg.amount, excess);
+      excess -= cut;
+      return { subAccount: leg.subAccount, amount: leg.amount - cut };
+    })
+    .filter((leg) => leg.amount > 0);
+}
+
+function walletOfSplit(account: Account, reference: string): Wallet {
+  if (reference === PRINCIPAL) return mainWallet(account);
+  const sub = findSubAccount(account, reference)!;
+  return account.wallets[sub.id]!;
+}
+
+function chargeOf(account: Account, id: string): Transaction {
+  const tx = account.transactions[id];
+  if (!tx?.charge) throw notFound('TRANSACTION_NOT_FOUND', 'charge', id);
+  return tx;
+}
+
+export function payCharge(deps: Deps, account: Account, id: string, payer: { payerName?: string; payerDocument?: string } = {}): Transaction {
+  const tx = chargeOf(account, id);
+  tx.status = transition(TRANSACTION_TRANSITIONS, 'charge', tx.status, 'completed', 'pay');
+  const now = deps.clock.nowMs();
+  const charge = tx.charge!;
+  const wallet = account.wallets[tx.walletId]!;
+  const fee = Math.min(pixFee(tx.amount, account.fees.pix), tx.amount);
+  const applied = charge.split ? applySplit(charge.split, tx.amount - fee) : undefined;
+
+  tx.paidAt = now;
+  tx.updatedAt = now;
+  tx.e2eId = makeE2eId(deps.settings.ispb, new Date(now), deps.ids.randomInt);
+  tx.counterpartName = payer.payerName ?? PAYER_NAMES[deps.ids.randomInt(PAYER_NAMES.length)]!;
+  tx.counterpartDocument = payer.payerDocument ?? generateCpf(deps.ids.randomInt);
+  charge.feeAmount = fee;
+  if (applied) charge.appliedSplit = applied;
+
+  const child = (type: 'fee' | 'internal_transfer', amount: Cents, extra: Partial<Transaction>): Transaction => {
+    const t: Transaction = { id: deps.ids.uuid(), walletId: wallet.id, type, status: 'completed', paymentMethod: 'pix', amount, createdAt: now, updatedAt: now, relatedTransactionId: tx.id, ...extra };
+    account.transactions[t.id] = t;
+    return t;
+  };
+  post(account, [{ walletId: wallet.id, amount: tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
+  if (fee > 0) {
+    const feeTx = child('fee', fee, { description: `PIX fee of ${tx.id}` });
+    post(account, [{ walletId: wallet.id, amount: -fee, transactionId: feeTx.id }], now, deps.ids.uuid);
+  }
+  for (const leg of applied ?? []) {
+    const to = walletOfSplit(account, leg.subAccount);
+    const legTx = child('internal_transfer', leg.amount, { counterpartWalletId: to.id, description: `Split of ${tx.id} to ${leg.subAccount}` });
+    post(account, [{ walletId: wallet.id, amount: -leg.amount, transactionId: legTx.id }, { walletId: to.id, amount: leg.amount, transactionId: legTx.id }], now, deps.ids.uuid);
+  }
+
+  recordEvent(deps, account, wallet, 'payment_completed', tx.id, {
+    transactionId: tx.id,
+    environment: account.environment,
+    amount: tx.amount / 100,
+    feeAmount: fee / 100,
+    netAmount: (tx.amount - fee) / 100,
+    ...(applied ? { split: applied.map((l) => ({ subAccount: l.subAccount, amount: l.amount / 100 })) } : {}),
+    currency: 'BRL',
+    paymentMethod: 'pix',
+    status: 'completed',
+    completedAt: new Date(now).toISOString(),
+    ...(tx.externalReference !== undefined ? { externalReference: tx.externalReference } : {}),
+    e2eId: tx.e2eId,
+    counterpartName: tx.counterpartName,
+    counterpartDocument: tx.counterpartDocument,
+    ...(tx.metadata !== undefined ? { metadata: tx.metadata } : {}),
+  });
+  deps.store.changed();
+  return tx;
+}
+
+/** Expiry (by the clock or the control action): cancelled, with a payment_expired event that says `expired`. */
+export function expireCharge(deps: Deps, account: Account, id: string): Transaction {
+  const tx = chargeOf(account, id);
+  tx.status = transition(TRANSACTION_TRANSITIONS, 'charge', tx.status, 'cancelled', 'expire');
+  const now = deps.clock.nowMs();
+  tx.updatedAt = now;
+  tx.charge!.endReason = 'expired';
+  recordEvent(deps, account, account.wallets[tx.walletId]!, 'payment_expired', `payment_expired_${tx.id}`, {
+    transactionId: tx.id,
+    environment: account.environment,
+    amount: tx.amount / 100,
+    feeAmount: 0,
+    netAmount: 0,
+    currency: 'BRL',
+    paymentMethod: 'pix',
+    status: 'expired',
+    expiredAt: new Date(now).toISOString(),
+    ...(tx.externalReference !== undefined ? { externalReference: tx.externalReference } : {}),
+    ...(tx.metadata !== undefined ? { metadata: tx.metadata } : {}),
+  });
+  deps.store.changed();
+  return tx;
+}
+
+/** Fail or cancel a pending charge: no money moves and no event is sent (sandbox.md 2.5). */
+export function endCharge(deps: Deps, account: Account, id: string, to: 'failed' | 'cancelled', action: string): Transaction {
+  const tx = chargeOf(account, id);
+  tx.status = transition(TRANSACTION_TRANSITIONS, 'charge', tx.status, to, action);
+  tx.updatedAt = deps.clock.nowMs();
+  tx.charge!.endReason = to;
+  deps.store.changed();
+  return tx;
+}
+
+/** Jobs: expiry at expiresAt and automatic payment; each does nothing when the charge has already moved on. */
+export function registerChargeJobs(deps: Deps) {
+  const pending = (accountId: string, id: string) => {
+    const account = deps.store.findAccount(accountId);
+    const tx = account?.transactions[id];
+    return account && tx?.charge && tx.status === 'pending' ? account : undefined;
+  };
+  deps.scheduler.on(EXPIRE_JOB, (job) => {
+    const account = pending(job.accountId, job.ref);
+    if (account) expireCharge(deps, account, job.ref);
+  });
+  deps.scheduler.on(AUTOPAY_JOB, (job) => {
+    const account = pending(job.accountId, job.ref);
+    if (account) payCharge(deps, account, job.ref);
+  });
+}

@@ -1,0 +1,32 @@
+// Customers are the payers that an account's charges named: one record per person (same document, else same
+// email). A charge's customerId names its record.
+import type { Deps } from '../deps';
+import type { Account, Customer } from '../domain/types';
+
+export interface CustomerInput {
+  name?: string;
+  document?: string;
+  email?: string;
+  phone?: string;
+}
+
+export function upsertCustomer(deps: Deps, account: Account, input: CustomerInput): Customer | undefined {
+  const document = input.document?.trim() || undefined;
+  const email = input.email?.trim().toLowerCase() || undefined;
+  if (!document && !email && !input.name && !input.phone) return undefined;
+  // Same document: same person. Else same email, unless both records carry different documents.
+  let customer = document ? account.customers.find((c) => c.document === document) : undefined;
+  if (!customer && email) customer = account.customers.find((c) => c.email?.toLowerCase() === email && (!document || !c.document));
+  const now = deps.clock.nowMs();
+  if (!customer) {
+    customer = { id: deps.ids.uuid(), createdAt: now, updatedAt: now };
+    account.customers.push(customer);
+  }
+  // The newest charge's details win for the fields it gives.
+  if (input.name) customer.name = input.name;
+  if (document) customer.document = document;
+  if (input.email) customer.email = input.email.trim();
+  if (input.phone) customer.phone = input.phone;
+  customer.updatedAt = now;
+  return customer;
+}

@@ -1,0 +1,31 @@
+// GET /v2/transactions/{id}: a wallet sees its own transactions (an internal_transfer from both ends). The id is
+// tried as the transaction UUID, then as an externalReference (newest wins), then as an Idempotency-Key of creation.
+import { notFound } from '../domain/errors';
+import type { Account, Transaction } from '../domain/types';
+import type { Caller } from '../http/env';
+
+export const visibleTo = (tx: Transaction, walletId: string) => tx.walletId === walletId || tx.counterpartWalletId === walletId;
+
+const newest = (list: Transaction[]) => list.reduce<Transaction | undefined>((best, t) => (!best || t.createdAt >= best.createdAt ? t : best), undefined);
+
+export function findTransaction(caller: Pick<Caller, 'account' | 'wallet'>, idOrRef: string): Transaction | undefined {
+  const { account, wallet } = caller;
+  const byId = Object.hasOwn(account.transactions, idOrRef) ? account.transactions[idOrRef] : undefined;
+  if (byId && visibleTo(byId, wallet.id)) return byId;
+  const mine = Object.values(account.transactions).filter((t) => visibleTo(t, wallet.id));
+  return newest(mine.filter((t) => t.externalReference === idOrRef)) ?? newest(mine.filter((t) => t.idempotencyKey === idOrRef));
+}
+
+export function getTransaction(caller: Pick<Caller, 'account' | 'wallet'>, idOrRef: string): Transaction {
+  const tx = findTransaction(caller, idOrRef);
+  if (!tx) throw notFound('TRANSACTION_NOT_FOUND', 'transaction', idOrRef, 'The id may be a transaction id, the externalReference or the Idempotency-Key used at creation, of this wallet.');
+  return tx;
+}
+
+/** Finds a transaction by UUID in any account (control actions address transactions by id alone). */
+export function locateTransaction(accounts: Record<string, Account>, id: string): { account: Account; tx: Transaction } | undefined {
+  for (const account of Object.values(accounts)) {
+    if (Object.hasOwn(account.transactions, id)) return { account, tx: account.transactions[id]! };
+  }
+  return undefined;
+}

@@ -1,0 +1,53 @@
+// Events: each state change worth a webhook is recorded once, with its body bytes fixed at that moment
+// (envelope of service document 6.2), then handed to the dispatcher, which makes one delivery per endpoint.
+import type { Deps } from '../deps';
+import type { Account, Wallet } from '../domain/types';
+import { createDeliveries } from './dispatcher';
+
+export const EVENT_KINDS = [
+  'payment_completed',
+  'payment_expired',
+  'refund_completed',
+  'withdrawal_completed',
+  'withdrawal_failed',
+  'withdrawal_reversed',
+  'balance_block_created',
+  'balance_block_approved',
+  'balance_block_rejected',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export interface SandboxEvent {
+  /** Internal id of the record (deliveries point at it). */
+  id: string;
+  event: EventKind;
+  /** The envelope's eventId (sandbox.md 2.7). */
+  eventId: string;
+  walletId: string;
+  subAccount: string | null;
+  createdAt: number;
+  /** The exact JSON bytes every delivery of this event sends. */
+  body: string;
+}
+
+/** Records an event of `wallet` and queues its deliveries. `data` is the event-specific object. */
+export function recordEvent(deps: Deps, account: Account, wallet: Wallet, event: EventKind, eventId: string, data: Record<string, unknown>): SandboxEvent {
+  const at = deps.clock.nowMs();
+  const envelope = { event, eventId, timestamp: new Date(at).toISOString(), subAccount: wallet.reference, data };
+  const record: SandboxEvent = {
+    id: deps.ids.uuid(),
+    event,
+    eventId,
+    walletId: wallet.id,
+    subAccount: wallet.reference,
+    createdAt: at,
+    body: JSON.stringify(envelope),
+  };
+  account.events.push(record);
+  createDeliveries(deps, account, record);
+  deps.store.changed();
+  return record;
+}
+
+/** The environment events carry: that of the account (sandbox.md 2.3). */
+export const environmentOf = (account: Account) => account.environment;
