@@ -10,7 +10,8 @@ const results = { date: new Date().toISOString(), node: process.version, startup
 const quick = process.argv.includes('--quick');
 
 function start(cmd, args, env = {}) {
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // detached: its own process group, so stopping `npm start` also stops the server npm spawned.
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout.resume();
   child.stderr.resume();
   return child;
@@ -32,8 +33,9 @@ async function waitUntilAnswering(url, child, t0) {
 async function stop(child) {
   if (child.exitCode !== null) return;
   const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
+  process.kill(-child.pid, 'SIGTERM');
   await done;
+  await delay(50); // let the port go
 }
 
 async function startupTime(label, cmd, args, port, path) {

@@ -5,6 +5,10 @@ import { controlErrors, json, jsonBody } from '../http/schemas';
 import type { Router } from '../http/env';
 
 const ClockSchema = z.object({ now: z.string().openapi({ format: 'date-time' }), frozen: z.boolean() }).openapi('Clock');
+// The instants an ISO 8601 date-time with a 4-digit year can name (0000-01-01 to 9999-12-31). Epoch milliseconds are
+// held to the same range: beyond about +/-8.64e15 a Date is invalid and every response that prints the clock would throw.
+const MIN_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
 const tags = ['Control API'];
 
 export function registerClock(app: Router, deps: Deps) {
@@ -21,7 +25,7 @@ export function registerClock(app: Router, deps: Deps) {
       request: {
         body: jsonBody(
           z.object({
-            now: z.union([z.iso.datetime({ offset: true }), z.number().int()], { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z, or epoch milliseconds' }).optional(),
+            now: z.union([z.iso.datetime({ offset: true }), z.number().int().min(MIN_MS).max(MAX_MS)], { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z, or epoch milliseconds' }).optional(),
             frozen: z.boolean().optional(),
           }),
         ),

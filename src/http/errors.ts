@@ -38,6 +38,7 @@ export function toSandboxError(err: unknown, log: (msg: string) => void): Sandbo
   if (err instanceof SandboxError) return err;
   if (err instanceof HTTPException) {
     if (err.status === 413) return new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is too large; send at most 512 KiB of JSON.');
+    if (err.status === 415) return new SandboxError('UNSUPPORTED_MEDIA_TYPE', "The body must be JSON: send it with header 'Content-Type: application/json'.");
     if (err.status === 400) return new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON; send a JSON object with Content-Type: application/json.');
   }
   log(`unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

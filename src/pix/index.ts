@@ -12,7 +12,7 @@ export {
   type ParsedBrCode,
   type StaticBrCodeInput,
 } from './brcode';
-export { qrMatrix, qrPng, qrPngDataUrl, type QrMatrix, type QrPngOptions } from './qr';
+export { qrMatrix, qrPng, qrPngDataUrl, qrSegments, type QrMatrix, type QrPngOptions, type QrSegment } from './qr';
 export { isE2eId, makeE2eId } from './e2e';
 export {
   generateCnpj,

@@ -1,12 +1,19 @@
 // QR code of a BR Code as a PNG data URL, synchronously and several times faster than qrcode.toDataURL.
 //
-// Where the time goes in qrcode.toDataURL (~5-7 ms per BR Code): more than half of QRCode.create is the choice of
-// the mask (8 masks applied, scored and undone through BitMatrix.get/set), and the PNG goes through pngjs with RGBA
-// pixels. Here: QRCode.create with mask 0 fixed builds the encoded matrix, then the same mask choice as qrcode's
-// (same penalty rules, same tie-break) runs on flat arrays, so the modules are identical to QRCode.create's; the
-// PNG is written by hand as 1-bit grayscale (one deflated scanline per pixel row, all identical within a module row).
+// Where the time goes in qrcode.toDataURL (5-9 ms per BR Code on the reference machine): most of QRCode.create is
+// the split of the text into numeric/alphanumeric/byte segments (a graph and Dijkstra) and the choice of the mask
+// (8 masks applied, scored module by module through BitMatrix.get and undone); then pngjs writes RGBA pixels.
+// Here:
+// - qrSegments finds the segments by dynamic programming over the characters (never more bits than qrcode's split
+//   over 4,000 BR Codes and mixed texts tried, sometimes fewer);
+// - QRCode.create is given those segments and a fixed mask 0, so it only encodes (Reed-Solomon, placement);
+// - the mask is chosen again with qrcode's own penalty rules and tie-break, but scored on rows and columns packed
+//   32 modules to a word, so the matrix is the one QRCode.create(qrSegments(text), { errorCorrectionLevel: 'M' })
+//   returns, module for module (the tests check it);
+// - the PNG is written by hand: 1-bit grayscale, rows repeated with Buffer.copy, node:zlib deflateSync, a table CRC-32
+//   (node:zlib has crc32 only from Node 22).
 import { deflateSync } from 'node:zlib';
-import QRCode from 'qrcode';
+import QRCode, { type QRCodeSegment } from 'qrcode';
 
 export interface QrMatrix {
   /** Modules per side. */
@@ -27,6 +34,16 @@ const FORMAT_BITS_M = Array.from({ length: 8 }, (_, mask) => {
   return ((data << 10) | d) ^ G15_MASK;
 });
 
+/** The 15 format cells (row, col) of a symbol, twice (vertical copy then horizontal), as qrcode's setupFormatInfo. */
+function formatCells(size: number): Array<[number, number, number]> {
+  const cells: Array<[number, number, number]> = [];
+  for (let i = 0; i < 15; i++) {
+    cells.push([i < 6 ? i : i < 8 ? i + 1 : size - 15 + i, 8, i]);
+    cells.push([8, i < 8 ? size - i - 1 : i < 9 ? 15 - i : 15 - i - 1, i]);
+  }
+  return cells;
+}
+
 function maskAt(mask: number, i: number, j: number): boolean {
   switch (mask) {
     case 0: return (i + j) % 2 === 0;
@@ -41,131 +58,273 @@ function maskAt(mask: number, i: number, j: number): boolean {
 }
 
 /**
- * Per symbol size (the reserved modules depend on the version alone): the data module indexes, and for each of them
- * a byte whose bit p says whether mask p flips it.
+ * What depends on the symbol size alone (the reserved modules depend on the version only), cached per size.
+ * Lines (rows, or columns) are packed W words each, module c of a line at bit c % 32 of word c / 32.
  */
-interface MaskLayout {
+interface Layout {
+  size: number;
+  words: number;
+  /** Data (unreserved) module indexes, row-major, and for each a byte whose bit p says whether mask p flips it. */
   free: Int32Array;
   flips: Uint8Array;
+  /** Per mask: what turns the mask-0 symbol into the mask-p one (data flips of 0 and p, format bits of 0 and p). */
+  rowFlips: Int32Array[];
+  colFlips: Int32Array[];
+  /** Valid start positions of a 2-module (p <= size-2) and an 11-module (p <= size-11) window in a line. */
+  valid2: Int32Array;
+  valid11: Int32Array;
 }
-const layouts = new Map<number, MaskLayout>();
+const layouts = new Map<number, Layout>();
 
-function maskLayout(size: number, reserved: Uint8Array): MaskLayout {
+function bitsBelow(words: number, n: number): Int32Array {
+  const out = new Int32Array(words);
+  for (let p = 0; p < Math.max(n, 0); p++) out[p >> 5]! |= 1 << (p & 31);
+  return out;
+}
+
+function layoutFor(size: number, reserved: Uint8Array): Layout {
   const cached = layouts.get(size);
   if (cached) return cached;
+  const words = (size + 31) >> 5;
   const free: number[] = [];
   const flips: number[] = [];
-  for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) {
-      if (reserved[i * size + j]) continue;
+  const rowFlips = Array.from({ length: 8 }, () => new Int32Array(size * words));
+  const colFlips = Array.from({ length: 8 }, () => new Int32Array(size * words));
+  const flip = (p: number, r: number, c: number) => {
+    rowFlips[p]![r * words + (c >> 5)]! ^= 1 << (c & 31);
+    colFlips[p]![c * words + (r >> 5)]! ^= 1 << (r & 31);
+  };
+  for (let r = 0; r < size; r++) {
+    for (let c = 0; c < size; c++) {
+      if (reserved[r * size + c]) continue;
       let bits = 0;
-      for (let p = 0; p < 8; p++) if (maskAt(p, i, j)) bits |= 1 << p;
-      free.push(i * size + j);
+      for (let p = 0; p < 8; p++) if (maskAt(p, r, c)) bits |= 1 << p;
+      free.push(r * size + c);
       flips.push(bits);
+      // From mask 0 to mask p: undo 0, apply p.
+      for (let p = 0; p < 8; p++) if (((bits & 1) ^ ((bits >> p) & 1)) === 1) flip(p, r, c);
     }
   }
-  const layout = { free: Int32Array.from(free), flips: Uint8Array.from(flips) };
+  for (const [r, c, i] of formatCells(size)) {
+    for (let p = 0; p < 8; p++) if ((((FORMAT_BITS_M[0]! ^ FORMAT_BITS_M[p]!) >> i) & 1) === 1) flip(p, r, c);
+  }
+  const layout: Layout = {
+    size,
+    words,
+    free: Int32Array.from(free),
+    flips: Uint8Array.from(flips),
+    rowFlips,
+    colFlips,
+    valid2: bitsBelow(words, size - 1),
+    valid11: bitsBelow(words, size - 10),
+  };
   layouts.set(size, layout);
   return layout;
 }
 
-/** Writes the 15 format bits (and the fixed dark module) where qrcode's setupFormatInfo puts them. */
-function writeFormat(m: Uint8Array, size: number, mask: number): void {
-  const bits = FORMAT_BITS_M[mask]!;
-  for (let i = 0; i < 15; i++) {
-    const mod = (bits >> i) & 1;
-    const vRow = i < 6 ? i : i < 8 ? i + 1 : size - 15 + i;
-    m[vRow * size + 8] = mod;
-    const hCol = i < 8 ? size - i - 1 : i < 9 ? 15 - i : 15 - i - 1;
-    m[8 * size + hCol] = mod;
-  }
-  m[(size - 8) * size + 8] = 1;
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** Word w of the line at `off` shifted by k (1-31) towards position 0: bit p holds module p + k. */
+function shr(x: Int32Array, off: number, words: number, w: number, k: number): number {
+  return (x[off + w]! >>> k) | (w + 1 < words ? x[off + w + 1]! << (32 - k) : 0);
 }
 
 /**
- * qrcode's penalty (its N1-N4, weights 3, 3, 40, 10, with its finder-pattern rule), on a flat matrix. `t` is scratch
- * space for the transpose, so that columns are scanned as rows.
+ * qrcode's N1 and N3 penalties along the lines of `x`: runs of 5 or more modules of one colour score length - 2;
+ * each 11-module window reading 10111010000 or 00001011101 scores 40. `eq` and `s5` are scratch (words long).
  */
-function penalty(m: Uint8Array, t: Uint8Array, size: number): number {
-  for (let r = 0, i = 0; r < size; r++) for (let c = 0; c < size; c++, i++) t[c * size + r] = m[i]!;
-  return linePenalty(m, size) + linePenalty(t, size) + blockPenalty(m, size);
-}
-
-/** N1 (runs of 5 or more of one colour) and N3 (1011101 next to 4 light modules) along the rows of `m`. */
-function linePenalty(m: Uint8Array, size: number): number {
-  let points = 0;
-  for (let r = 0, i = 0; r < size; r++) {
-    let last = m[i]!;
-    let run = 0;
-    let bits = 0;
-    for (let c = 0; c < size; c++, i++) {
-      const v = m[i]!;
-      if (v === last) run++;
-      else {
-        if (run >= 5) points += run - 2;
-        last = v;
-        run = 1;
-      }
-      bits = ((bits << 1) & 0x7ff) | v;
-      if (c >= 10 && (bits === 0x5d0 || bits === 0x05d)) points += 40;
+function linesPenalty(x: Int32Array, size: number, L: Layout, eq: Int32Array, s5: Int32Array): number {
+  const { words, valid2, valid11 } = L;
+  let runWindows = 0;
+  let runs = 0;
+  let finders = 0;
+  for (let off = 0; off < size * words; off += words) {
+    // eq(p): modules p and p+1 alike; s5(p): modules p..p+4 alike.
+    for (let w = 0; w < words; w++) eq[w] = ~(x[off + w]! ^ shr(x, off, words, w, 1)) & valid2[w]!;
+    for (let w = 0; w < words; w++) s5[w] = eq[w]! & shr(eq, 0, words, w, 1) & shr(eq, 0, words, w, 2) & shr(eq, 0, words, w, 3);
+    for (let w = 0; w < words; w++) {
+      const s = s5[w]!;
+      if (s === 0) continue;
+      // A run of length L >= 5 has L-4 windows of 5 and one first window: L-2 = windows + 2 * runs.
+      runWindows += popcount(s);
+      runs += popcount(s & ~((s << 1) | (w > 0 ? s5[w - 1]! >>> 31 : 0)));
     }
-    if (run >= 5) points += run - 2;
+    for (let w = 0; w < words; w++) {
+      const v = valid11[w]!;
+      if (v === 0) continue;
+      const c0 = x[off + w]!;
+      const c1 = shr(x, off, words, w, 1);
+      const c2 = shr(x, off, words, w, 2);
+      const c3 = shr(x, off, words, w, 3);
+      const c4 = shr(x, off, words, w, 4);
+      const c5 = shr(x, off, words, w, 5);
+      const c6 = shr(x, off, words, w, 6);
+      const c7 = shr(x, off, words, w, 7);
+      const c8 = shr(x, off, words, w, 8);
+      const c9 = shr(x, off, words, w, 9);
+      const c10 = shr(x, off, words, w, 10);
+      const a = c0 & ~c1 & c2 & c3 & c4 & ~c5 & c6 & ~(c7 | c8 | c9 | c10);
+      const b = ~(c0 | c1 | c2 | c3) & c4 & ~c5 & c6 & c7 & c8 & ~c9 & c10;
+      finders += popcount((a | b) & v);
+    }
   }
-  return points;
+  return runWindows + 2 * runs + 40 * finders;
 }
 
-/** N2 (2x2 blocks of one colour) and N4 (dark proportion away from 50%, in steps of 5%). */
-function blockPenalty(m: Uint8Array, size: number): number {
+/** qrcode's N2 (2x2 blocks of one colour, 3 each) and N4 (dark share away from 50%, 10 per 5% step), on packed rows. */
+function blocksPenalty(rows: Int32Array, size: number, L: Layout): number {
+  const { words, valid2 } = L;
   let blocks = 0;
   let dark = 0;
-  for (let r = 0; r < size - 1; r++) {
-    let i = r * size;
-    let left = m[i]! + m[i + size]!;
-    for (let c = 1; c < size; c++) {
-      i++;
-      const right = m[i]! + m[i + size]!;
-      const s = left + right;
-      if (s === 4 || s === 0) blocks++;
-      dark += left;
-      left = right;
+  for (let off = 0; off < size * words; off += words) {
+    for (let w = 0; w < words; w++) dark += popcount(rows[off + w]!);
+    if (off + words >= size * words) break;
+    const next = off + words;
+    for (let w = 0; w < words; w++) {
+      const a = rows[off + w]!;
+      const b = rows[next + w]!;
+      const same = ~(a ^ b) & ~(a ^ shr(rows, off, words, w, 1)) & ~(b ^ shr(rows, next, words, w, 1)) & valid2[w]!;
+      blocks += popcount(same);
     }
-    dark += left;
   }
-  for (let i = (size - 1) * size; i < size * size; i++) dark += m[i]!;
-  // rows 0..size-2 were counted twice (as top and as bottom of a block pair) only in `left`/`right` sums: recount.
-  return blocks * 3 + darkPenalty(m);
+  return blocks * 3 + Math.abs(Math.ceil((dark * 100) / (size * size) / 5) - 10) * 10;
 }
 
-function darkPenalty(m: Uint8Array): number {
-  let dark = 0;
-  for (let i = 0; i < m.length; i++) dark += m[i]!;
-  return Math.abs(Math.ceil((dark * 100) / m.length / 5) - 10) * 10;
+type SegmentMode = 'numeric' | 'alphanumeric' | 'byte';
+export interface QrSegment {
+  mode: SegmentMode;
+  data: string;
 }
 
-/** The module matrix of `text` at error correction level M, identical to QRCode.create(text, { errorCorrectionLevel: 'M' }). */
+const MODES: readonly SegmentMode[] = ['byte', 'alphanumeric', 'numeric'];
+/** Character count indicator bits per mode (byte, alphanumeric, numeric) for versions 1-9, 10-26, 27-40. */
+const CC_BITS = [
+  [8, 9, 10],
+  [16, 11, 12],
+  [16, 13, 14],
+] as const;
+const ALNUM = ' $%*+-./:0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * Splits `text` into numeric, alphanumeric and byte segments of least total length for the version group, by
+ * dynamic programming over the characters (costs in sixths of a bit, as in Nayuki's QR Code generator):
+ * what QRCode.create does with a graph and Dijkstra, in a fraction of its time.
+ */
+export function qrSegments(text: string, versionGroup: 0 | 1 | 2 = 0): QrSegment[] {
+  const chars = Array.from(text);
+  const n = chars.length;
+  const cc = CC_BITS[versionGroup];
+  const head = [(4 + cc[0]) * 6, (4 + cc[1]) * 6, (4 + cc[2]) * 6];
+  // from[i * 3 + j]: the mode of character i on the cheapest path ending in mode j after it (-1: impossible).
+  const from = new Int8Array(n * 3).fill(-1);
+  let prev = head.slice();
+  for (let i = 0; i < n; i++) {
+    const ch = chars[i]!;
+    const code = ch.codePointAt(0)!;
+    const cur = [Infinity, Infinity, Infinity];
+    const utf8 = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    cur[0] = prev[0]! + utf8 * 48;
+    from[i * 3] = 0;
+    if (ALNUM.includes(ch)) {
+      cur[1] = prev[1]! + 33;
+      from[i * 3 + 1] = 1;
+    }
+    if (code >= 0x30 && code <= 0x39) {
+      cur[2] = prev[2]! + 20;
+      from[i * 3 + 2] = 2;
+    }
+    // Or end the segment here and start one in another mode.
+    for (let j = 0; j < 3; j++) {
+      for (let k = 0; k < 3; k++) {
+        if (from[i * 3 + k]! < 0) continue;
+        const cost = Math.ceil(cur[k]! / 6) * 6 + head[j]!;
+        if (from[i * 3 + j]! < 0 || cost < cur[j]!) {
+          cur[j] = cost;
+          from[i * 3 + j] = k;
+        }
+      }
+    }
+    prev = cur;
+  }
+  let mode = 0;
+  for (let j = 1; j < 3; j++) if (prev[j]! < prev[mode]!) mode = j;
+  const modes = new Int8Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    mode = from[i * 3 + mode]!;
+    modes[i] = mode;
+  }
+  const segments: QrSegment[] = [];
+  for (let i = 0; i < n; ) {
+    let end = i + 1;
+    while (end < n && modes[end] === modes[i]) end++;
+    segments.push({ mode: MODES[modes[i]!]!, data: chars.slice(i, end).join('') });
+    i = end;
+  }
+  return segments;
+}
+
+/** Encodes with mask 0 (its choice is redone below), with segments sized for the version group it lands in. */
+function encode(text: string): ReturnType<typeof QRCode.create> {
+  let group: 0 | 1 | 2 = 0;
+  for (;;) {
+    const qr = QRCode.create(qrSegments(text, group) as QRCodeSegment[], { errorCorrectionLevel: 'M', maskPattern: 0 });
+    const landed = qr.version <= 9 ? 0 : qr.version <= 26 ? 1 : 2;
+    if (landed <= group) return qr;
+    group = landed;
+  }
+}
+
+/**
+ * The module matrix of `text` at error correction level M: the segments of qrSegments, and the mask qrcode chooses
+ * (the same matrix as QRCode.create(qrSegments(text), { errorCorrectionLevel: 'M' })).
+ */
 export function qrMatrix(text: string): QrMatrix {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M', maskPattern: 0 });
+  if (text.length === 0) throw new RangeError('QR text must not be empty');
+  const { modules } = encode(text);
   const { size } = modules;
-  const { free, flips } = maskLayout(size, modules.reservedBit);
-  // Undo mask 0 to get the bare data modules.
-  const base = Uint8Array.from(modules.data);
-  for (let n = 0; n < free.length; n++) base[free[n]!] = base[free[n]!]! ^ (flips[n]! & 1);
-  const scratch = new Uint8Array(size * size);
-  let best = base;
+  const L = layoutFor(size, modules.reservedBit);
+  const { words } = L;
+  // The mask-0 symbol packed by rows and by columns.
+  const rows0 = new Int32Array(size * words);
+  const cols0 = new Int32Array(size * words);
+  const data = modules.data;
+  for (let r = 0, i = 0; r < size; r++) {
+    for (let c = 0; c < size; c++, i++) {
+      if (!data[i]) continue;
+      rows0[r * words + (c >> 5)]! |= 1 << (c & 31);
+      cols0[c * words + (r >> 5)]! |= 1 << (r & 31);
+    }
+  }
+  const rows = new Int32Array(size * words);
+  const cols = new Int32Array(size * words);
+  const eq = new Int32Array(words);
+  const s5 = new Int32Array(words);
   let bestMask = 0;
   let bestPenalty = Infinity;
   for (let mask = 0; mask < 8; mask++) {
-    const m = Uint8Array.from(base);
-    for (let n = 0; n < free.length; n++) m[free[n]!] = m[free[n]!]! ^ ((flips[n]! >> mask) & 1);
-    writeFormat(m, size, mask);
-    const p = penalty(m, scratch, size);
+    const rf = L.rowFlips[mask]!;
+    const cf = L.colFlips[mask]!;
+    for (let k = 0; k < rows.length; k++) {
+      rows[k] = rows0[k]! ^ rf[k]!;
+      cols[k] = cols0[k]! ^ cf[k]!;
+    }
+    const p = linesPenalty(rows, size, L, eq, s5) + linesPenalty(cols, size, L, eq, s5) + blocksPenalty(rows, size, L);
     if (p < bestPenalty) {
-      best = m;
       bestMask = mask;
       bestPenalty = p;
     }
   }
-  return { size, modules: best, maskPattern: bestMask };
+  const out = data.slice();
+  if (bestMask !== 0) {
+    const { free, flips } = L;
+    for (let n = 0; n < free.length; n++) out[free[n]!] = out[free[n]!]! ^ ((flips[n]! ^ (flips[n]! >> bestMask)) & 1);
+    for (const [r, c, i] of formatCells(size)) out[r * size + c] = (FORMAT_BITS_M[bestMask]! >> i) & 1;
+  }
+  return { size, modules: out, maskPattern: bestMask };
 }
 
 const CRC32_TABLE = (() => {
@@ -225,7 +384,7 @@ export function qrPng(text: string, options: QrPngOptions = {}): Buffer {
     }
     for (let k = 1; k < scale; k++) raw.copy(raw, rowStart + k * stride, rowStart, rowStart + stride);
   }
-  const idat = deflateSync(raw);
+  const idat = deflateSync(raw, { level: 1 }); // 4x faster than the default level, a few % larger
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(width, 4);

@@ -19,7 +19,11 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   return limit(c, async () => {
     const text = await c.req.text();
     if (text.trim() === '') {
-      (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve('{}'); // hono caches body promises here
+      // Hono caches body promises here. The validator reads '{}'; zod-openapi's media-type gate reads the (empty)
+      // bytes and so does not take the missing Content-Type of a body-less POST for an unsupported one.
+      const cache = c.req.bodyCache as Record<string, unknown>;
+      cache.text = Promise.resolve('{}');
+      cache.arrayBuffer = Promise.resolve(new ArrayBuffer(0));
       return next();
     }
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim();

@@ -1,0 +1,49 @@
+// Over a real socket a request always has a body stream, which in-process app.request() does not: these are the
+// cases only a real port shows.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createSandbox, type Sandbox } from '../../src/app';
+import { DEFAULT } from '../helpers/harness';
+
+let sb: Sandbox;
+let url: string;
+let token: string;
+
+beforeAll(async () => {
+  sb = await createSandbox({ log: () => {}, freezeClock: true });
+  url = await sb.listen({ port: 0 });
+  const res = await fetch(`${url}/v2/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: DEFAULT.full.clientId, client_secret: DEFAULT.full.clientSecret }) });
+  token = ((await res.json()) as { access_token: string }).access_token;
+});
+afterAll(() => sb.close());
+
+describe('on a real port', () => {
+  test('listen({port: 0}) gives a url that answers', async () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${url}/_sandbox/health`)).status).toBe(200);
+  });
+
+  test('a control action POST without a body or content type works', async () => {
+    const created = await fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: 10, description: 'x' }) });
+    const { id } = (await created.json()) as { id: string };
+    const paid = await fetch(`${url}/_sandbox/transactions/${id}/pay`, { method: 'POST' });
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    expect(((await paid.json()) as { status: string }).status).toBe('completed');
+  });
+
+  test('a POST /v2/pix without a body lists the missing fields (400), with or without a content type', async () => {
+    for (const headers of [{}, { 'content-type': 'application/json' }] as Record<string, string>[]) {
+      const res = await fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers } });
+      const body = (await res.json()) as { details: { code: string; fields: { field: string }[] } };
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(body.details.fields.map((f) => f.field)).toEqual(['amount', 'description']);
+    }
+  });
+
+  test('a body that is not JSON is 415 and a broken JSON body 400, never a 500', async () => {
+    const text = await fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }, body: 'amount=10' });
+    expect(text.status).toBe(415);
+    const broken = await fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"amount":' });
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { details: { code: string } }).details.code).toBe('MALFORMED_JSON');
+  });
+});
