@@ -15,6 +15,7 @@ import type { FixturesFile, SandboxOptions } from './config';
 import { FixturesSchema } from './control/schemas';
 import { controlRoutes } from './control';
 import { v2Routes } from './http/v2';
+import { v1Routes } from './http/v1';
 import { jsonBody } from './http/middleware/body';
 import { errorName, sendError, toSandboxError } from './http/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -132,6 +133,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
   app.route('/v2', v2Routes(deps));
+  app.route('/v1', v1Routes(deps));
   app.route('/_sandbox', controlRoutes(deps, { reset, startedAt: Date.now(), version: VERSION }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);

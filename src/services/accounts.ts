@@ -1,7 +1,7 @@
 // Tenants: accounts with their wallets, credentials, API keys, sub-accounts, projects and institutions. The same
 // verb builds the fixtures' default world and every account made through POST /_sandbox/accounts.
 import type { Deps } from '../deps';
-import { SandboxError } from '../domain/errors';
+import { SandboxError, validationError } from '../domain/errors';
 import { post } from '../domain/ledger';
 import { DEFAULT_FEES, type Cents, type FeeSchedule } from '../domain/money';
 import { findSubAccount, mainWallet, PRINCIPAL, referenceProblem } from '../domain/subaccounts';
@@ -237,7 +237,10 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
   const credentialSpecs = spec.credentials?.length ? spec.credentials : [{ permissions: ['FULL_ACCESS'], subAccountAccess: true }];
   account.credentials = credentialSpecs.map((c) => buildCredential(deps, account, c, clientIds));
   const keys = allApiKeys(deps);
-  account.apiKeys = (spec.apiKeys ?? [{}]).map((k): ApiKey => {
+  account.apiKeys = (spec.apiKeys ?? [{}]).map((k, i): ApiKey => {
+    // The prefix says the environment (sandbox.md 2.3); the v1 guard relies on it.
+    if (k.key !== undefined && !k.key.startsWith(envPrefix(environment)))
+      throw validationError([{ field: `apiKeys[${i}].key`, message: `must start with ${envPrefix(environment)} in a ${environment} account; omit key to get a generated one` }]);
     const key = k.key ?? `${envPrefix(environment)}${deps.ids.token(32)}`;
     if (keys.has(key)) throw new SandboxError('CLIENT_ID_TAKEN', `API key '${key.slice(0, 12)}…' is already in use; omit key to get a generated one.`);
     keys.add(key);

@@ -1,6 +1,8 @@
 // Customers are the payers that an account's charges named: one record per person (same document, else same
-// email). A charge's customerId names its record.
+// email). A charge's customerId names its record. Records belong to the account (main wallet and sub-accounts alike),
+// which is also the scope of the v1 customer list (API keys are account-level).
 import type { Deps } from '../deps';
+import { customerMatches } from '../domain/customers';
 import type { Account, Customer } from '../domain/types';
 
 export interface CustomerInput {
@@ -29,4 +31,26 @@ export function upsertCustomer(deps: Deps, account: Account, input: CustomerInpu
   if (input.phone) customer.phone = input.phone;
   customer.updatedAt = now;
   return customer;
+}
+
+export interface CustomerQuery {
+  page: number;
+  limit: number;
+  search?: string | undefined;
+}
+
+/** GET /v1/customers: newest first (createdAt descending; equal times in reverse order of creation), paginated. */
+export function listCustomers(account: Account, q: CustomerQuery) {
+  const found = account.customers
+    .map((customer, index) => ({ customer, index }))
+    .filter(({ customer }) => q.search === undefined || customerMatches(customer, q.search))
+    .sort((a, b) => b.customer.createdAt - a.customer.createdAt || b.index - a.index)
+    .map(({ customer }) => customer);
+  return {
+    items: found.slice((q.page - 1) * q.limit, q.page * q.limit),
+    total: found.length,
+    page: q.page,
+    limit: q.limit,
+    totalPages: Math.ceil(found.length / q.limit),
+  };
 }
