@@ -23,7 +23,8 @@ import { SandboxError } from './domain/errors';
 import type { Env } from './http/env';
 import { registerDocs } from './http/docs';
 import { registerLocation } from './http/location';
-import { registerChargeJobs } from './services/charges';
+import { locationPath, registerChargeJobs } from './services/charges';
+import { buildDynamicBrCode } from './pix';
 import { listen, type Listening } from './server';
 
 export const VERSION = '0.1.0';
@@ -67,6 +68,16 @@ function loadFixtures(deps: Deps, file: FixturesFile, webhookUrl?: string) {
   });
 }
 
+/** Fails fast when a host cannot stand in a BR Code location (26-25: no scheme, a dotted host, at most 77 chars). */
+function checkPublicHost(host: string): string {
+  try {
+    buildDynamicBrCode({ location: `${host}${locationPath('00000000-0000-4000-8000-000000000000')}`, merchantName: 'x', merchantCity: 'x', amountCents: 100 });
+  } catch (err) {
+    throw new Error(`publicHost '${host}' cannot be used in BR Code locations (${(err as Error).message}). Give a dotted host without scheme, at most 33 characters, like pix.example.test or 127.0.0.1:4747.`);
+  }
+  return host;
+}
+
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const ids = createIds(options.seed);
@@ -86,7 +97,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     scheduler,
     tokens,
     settings: {
-      publicHost: options.publicHost ?? '127.0.0.1:4747',
+      publicHost: checkPublicHost(options.publicHost ?? '127.0.0.1:4747'),
       ispb: options.ispb ?? DEFAULT_ISPB,
       adminToken: options.adminToken,
       webhookUrl: options.webhookUrl,
@@ -148,7 +159,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async listen(opts = {}) {
       if (server) return server.url;
       server = await listen(app, opts.port ?? 4747, opts.host ?? '127.0.0.1');
-      if (!options.publicHost) deps.settings.publicHost = server.url.replace(/^https?:\/\//, '');
+      if (!options.publicHost) {
+        // The listen address, unless it has no dot (IPv6, a bare name): then the loopback address with its port.
+        const listened = server.url.replace(/^https?:\/\//, '');
+        deps.settings.publicHost = listened.includes('.') ? listened : `127.0.0.1:${new URL(server.url).port}`;
+      }
       scheduler.start();
       return server.url;
     },

@@ -47,3 +47,19 @@ describe('on a real port', () => {
     expect(((await broken.json()) as { details: { code: string } }).details.code).toBe('MALFORMED_JSON');
   });
 });
+
+describe('BR Code location host', () => {
+  test('a public host that cannot stand in a BR Code is refused at start with a message that says what to give', async () => {
+    await expect(createSandbox({ log: () => {}, publicHost: 'localhost:4747' })).rejects.toThrow(/dotted host/);
+    await expect(createSandbox({ log: () => {}, publicHost: 'https://pix.example.test' })).rejects.toThrow(/publicHost/);
+  });
+
+  test('without publicHost, charges point at the address the sandbox listens on', async () => {
+    const created = await fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: 10, description: 'x' }) });
+    const { pixCopyPaste, id } = (await created.json()) as { pixCopyPaste: string; id: string };
+    const host = url.replace('http://', '');
+    expect(pixCopyPaste).toContain(`${host}/pix/qr/${id}`);
+    const location = await fetch(`${url}/pix/qr/${id}`, { headers: { accept: 'application/json' } });
+    expect(((await location.json()) as { status: string }).status).toBe('ATIVA');
+  });
+});
