@@ -17,6 +17,7 @@ import { controlRoutes } from './control';
 import { v2Routes } from './http/v2';
 import { v1Routes } from './http/v1';
 import { jsonBody } from './http/middleware/body';
+import { Faults, injectFaults } from './http/middleware/faults';
 import { errorName, sendError, toSandboxError } from './http/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
@@ -108,7 +109,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (!loaded) loadFixtures(deps, fixtures, options.webhookUrl);
   await store.flush();
 
+  const faults = new Faults();
   const reset = async () => {
+    faults.rules = [];
     const signingKey = store.state.signingKey;
     store.replace({ ...emptyState(), signingKey, clock: clock.snapshot() });
     loadFixtures(deps, fixtures, options.webhookUrl);
@@ -124,7 +127,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return sendError(c, error, timestamp, c.get('traceId') ?? randomUUID());
   });
   app.notFound((c) => {
-    const err = new SandboxError('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}. See /docs (or /openapi.json) for the routes this sandbox serves.`, { method: c.req.method, path: c.req.path });
+    const err = new SandboxError('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}. See /docs (or /openapi.json) for the routes this sandbox serves.`, { resource: 'route', id: `${c.req.method} ${c.req.path}` });
     return sendError(c, err, clock.iso(), c.get('traceId') ?? randomUUID());
   });
 
@@ -140,12 +143,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await store.flush();
     }
   });
+  for (const prefix of ['/v2/*', '/v1/*']) app.use(prefix, injectFaults(deps, faults));
   for (const prefix of ['/v2/*', '/v1/*', '/_sandbox/*']) app.use(prefix, jsonBody);
 
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
   app.route('/v2', v2Routes(deps));
   app.route('/v1', v1Routes(deps));
-  app.route('/_sandbox', controlRoutes(deps, { reset, startedAt: Date.now(), version: VERSION }));
+  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);
 

@@ -16,6 +16,13 @@ async function main() {
   }
   const sandbox = await createSandbox(config.options);
   const url = await sandbox.listen({ port: config.port, host: config.host });
+  // Before the banner: a supervisor may send SIGTERM as soon as it reads the banner, and that must close cleanly.
+  const stop = async () => {
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   const account = Object.values(sandbox.deps.store.state.accounts)[0];
   const lines = [
     `pix-sandbox listening on ${url}`,
@@ -32,13 +39,6 @@ async function main() {
     for (const w of account.webhooks) lines.push(`  webhook     ${w.url ?? '(no URL yet: --webhook-url URL)'}  secret=${w.secret}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-
-  const stop = async () => {
-    await sandbox.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 main().catch((err) => {

@@ -169,7 +169,7 @@ export function registerAccounts(app: Router, deps: Deps) {
         params: accountId,
         body: jsonBody(
           z.object({
-            amount: brlSigned('amount').refine((c) => c !== 0, { error: 'amount must not be 0: positive credits, negative debits' }),
+            amount: brlSigned('amount').refine((c) => c !== 0, { error: 'must not be 0: positive credits, negative debits' }),
             subAccount: z.string().nullable().optional(),
             description: z.string().max(255).optional(),
           }),

@@ -8,9 +8,12 @@ import { json } from '../http/schemas';
 import { registerAccounts } from './accounts';
 import { registerClock } from './clock';
 import { registerTransactionControl } from './transactions';
+import { registerFaults } from './faults';
+import type { Faults } from '../http/middleware/faults';
 
 export interface ControlHooks {
   reset(): Promise<void>;
+  faults: Faults;
   startedAt: number;
   version: string;
 }
@@ -35,6 +38,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerAccounts(app, deps);
   registerClock(app, deps);
   registerTransactionControl(app, deps);
+  registerFaults(app, hooks.faults);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),

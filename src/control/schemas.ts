@@ -5,13 +5,15 @@ import { toCents } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
 
-const brlSigned = (what: string) =>
+/** BRL in, cents out; at most 999,999,999.99 either way, so sums stay exact integers. */
+const brlSigned = (_what: string) =>
   z
     .number({ error: `must be a number in BRL, like 1000.00` })
-    .refine((v) => toCents(v) !== null, { error: `${what} must have at most 2 decimal places` })
+    .refine((v) => toCents(v) !== null, { error: 'must have at most 2 decimal places' })
+    .refine((v) => Math.abs(v) <= 999_999_999.99, { error: 'must be at most 999999999.99 (either sign)' })
     .transform((v) => toCents(v)!);
 
-const brlNonNegative = (what: string) => brlSigned(what).refine((c) => c >= 0, { error: `${what} must not be negative` });
+const brlNonNegative = (what: string) => brlSigned(what).refine((c) => c >= 0, { error: 'must not be negative' });
 
 const status = z.enum(ACCOUNT_STATUSES, { error: `must be one of ${ACCOUNT_STATUSES.join(', ')}` });
 const permissions = z.array(z.enum(PERMISSIONS, { error: `must be one of ${PERMISSIONS.join(', ')}` }));
@@ -53,7 +55,7 @@ export const CredentialSpecSchema = z.object({
 export const SubAccountSpecSchema = z.object({
   id: z.string().optional(),
   reference: z.string(),
-  name: z.string().max(255).optional(),
+  name: z.string().trim().min(1, { error: 'must not be empty' }).max(255).optional(),
   status: status.optional(),
   balance: brlSigned('balance').optional(),
 });

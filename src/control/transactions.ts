@@ -31,7 +31,7 @@ export function registerTransactionControl(app: Router, deps: Deps) {
             amount: z
               .number()
               .positive()
-              .refine((v) => toCents(v) !== null, { error: 'amount must have at most 2 decimal places' })
+              .refine((v) => toCents(v) !== null, { error: 'must have at most 2 decimal places' })
               .transform((v) => toCents(v)!)
               .optional(),
             blockType: z.enum(['med', 'judicial', 'administrative'], { error: "must be 'med', 'judicial' or 'administrative'" }).optional(),

@@ -43,11 +43,11 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
 });
 
 /** A BRL amount: a number with at most 2 decimals. */
-export const brl = (min: number, what = 'amount') =>
+export const brl = (min: number, _what = 'amount') =>
   z
     .number({ error: `must be a number in BRL, like 10.50` })
     .min(min, { error: `must be at least ${min}` })
-    .refine(hasAtMostTwoDecimals, { error: `${what} must have at most 2 decimal places` });
+    .refine(hasAtMostTwoDecimals, { error: 'must have at most 2 decimal places' });
 
 export const subAccountHeader = z.object({
   'X-Sub-Account': z.string().optional().openapi({ description: 'Sub-account reference, or "principal" for the main account' }),

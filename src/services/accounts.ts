@@ -116,7 +116,7 @@ function newWallet(id: string, reference: string | null, at: number): Wallet {
 
 function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec: CredentialSpec, taken: Set<string>): Credential {
   const clientId = spec.clientId ?? `${envPrefix(account.environment)}${deps.ids.token(24)}`;
-  if (taken.has(clientId)) throw new SandboxError('CLIENT_ID_TAKEN', `clientId '${clientId}' is already used by a credential; omit clientId to get a generated one.`);
+  if (taken.has(clientId)) throw new SandboxError('CLIENT_ID_TAKEN', `clientId '${clientId}' is already used by a credential; omit clientId to get a generated one.`, { resource: 'credential', field: 'clientId', value: clientId });
   taken.add(clientId);
   return {
     id: spec.id ?? deps.ids.uuid(),
@@ -200,7 +200,7 @@ export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec): W
 export function createAccount(deps: Deps, spec: AccountSpec): Account {
   const now = deps.clock.nowMs();
   const id = spec.id ?? deps.ids.uuid();
-  if (deps.store.findAccount(id)) throw new SandboxError('ACCOUNT_ID_TAKEN', `An account with id '${id}' already exists; omit id to get a generated one.`);
+  if (deps.store.findAccount(id)) throw new SandboxError('ACCOUNT_ID_TAKEN', `An account with id '${id}' already exists; omit id to get a generated one.`, { resource: 'account', field: 'id', value: id });
   const environment = spec.environment ?? 'sandbox';
   const account: Account = {
     id,
@@ -242,7 +242,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     if (k.key !== undefined && !k.key.startsWith(envPrefix(environment)))
       throw validationError([{ field: `apiKeys[${i}].key`, message: `must start with ${envPrefix(environment)} in a ${environment} account; omit key to get a generated one` }]);
     const key = k.key ?? `${envPrefix(environment)}${deps.ids.token(32)}`;
-    if (keys.has(key)) throw new SandboxError('CLIENT_ID_TAKEN', `API key '${key.slice(0, 12)}…' is already in use; omit key to get a generated one.`);
+    if (keys.has(key)) throw new SandboxError('API_KEY_TAKEN', `API key '${key.slice(0, 12)}…' is already in use; omit key to get a generated one.`, { resource: 'apiKey', field: 'key' });
     keys.add(key);
     return { id: k.id ?? deps.ids.uuid(), key, permissions: k.permissions ?? ['FULL_ACCESS'], createdAt: now };
   });

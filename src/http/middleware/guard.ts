@@ -40,7 +40,7 @@ export function guard(deps: Deps, opts: GuardOptions): MiddlewareHandler<Env> {
         throw validationError([{ field: 'X-Sub-Account', message: 'must match ^[a-z0-9][a-z0-9_-]{1,31}$ (a sub-account reference) or be "principal"' }]);
       subAccount = findSubAccount(account, header) ?? null;
       if (!subAccount)
-        throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `No sub-account with reference '${header}'. List them with GET /v2/sub-accounts.`, { resource: 'sub-account', reference: header });
+        throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `No sub-account with reference '${header}'. List them with GET /v2/sub-accounts.`, { resource: 'sub-account', id: header });
       if (subAccount.status === 'suspended')
         throw new SandboxError('SUB_ACCOUNT_SUSPENDED', `Sub-account '${header}' is suspended; use another sub-account or the main account.`, { reference: header });
     }
