@@ -24,6 +24,7 @@ import { SandboxError } from './domain/errors';
 import type { Env } from './http/env';
 import { registerDocs } from './http/docs';
 import { registerLocation } from './http/location';
+import { registerDashboard } from './http/dashboard';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { listen, type Listening } from './server';
@@ -152,6 +153,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);
+  registerDashboard(app, deps, VERSION);
 
   let server: Listening | null = null;
   const sandbox: Sandbox = {
