@@ -75,5 +75,9 @@ export const validationError = (fields: FieldError[]) =>
     { fields },
   );
 
+/** A 409 for a value already taken: details hold resource, field and value (service document section 7). */
+export const conflict = (code: ErrorCode, resource: string, field: string, value: string, message: string) =>
+  new SandboxError(code, message, { resource, field, value });
+
 export const notFound = (code: ErrorCode, resource: string, id: string, hint = '') =>
   new SandboxError(code, `No ${resource} with id '${id}' in this account${hint ? `. ${hint}` : ''}`, { resource, id });

@@ -1,7 +1,7 @@
 // Tenants: accounts with their wallets, credentials, API keys, sub-accounts, projects and institutions. The same
 // verb builds the fixtures' default world and every account made through POST /_sandbox/accounts.
 import type { Deps } from '../deps';
-import { SandboxError, validationError } from '../domain/errors';
+import { conflict, SandboxError, validationError } from '../domain/errors';
 import { post } from '../domain/ledger';
 import { DEFAULT_FEES, type Cents, type FeeSchedule } from '../domain/money';
 import { findSubAccount, mainWallet, PRINCIPAL, referenceProblem } from '../domain/subaccounts';
@@ -116,7 +116,7 @@ function newWallet(id: string, reference: string | null, at: number): Wallet {
 
 function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec: CredentialSpec, taken: Set<string>): Credential {
   const clientId = spec.clientId ?? `${envPrefix(account.environment)}${deps.ids.token(24)}`;
-  if (taken.has(clientId)) throw new SandboxError('CLIENT_ID_TAKEN', `clientId '${clientId}' is already used by a credential; omit clientId to get a generated one.`, { resource: 'credential', field: 'clientId', value: clientId });
+  if (taken.has(clientId)) throw conflict('CLIENT_ID_TAKEN', 'credential', 'clientId', clientId, `clientId '${clientId}' is already used by a credential; omit clientId to get a generated one.`);
   taken.add(clientId);
   return {
     id: spec.id ?? deps.ids.uuid(),
@@ -132,11 +132,7 @@ function buildSubAccount(deps: Deps, account: Account, spec: SubAccountSpec): Su
   const problem = referenceProblem(spec.reference);
   if (problem) throw new SandboxError('SUB_ACCOUNT_INVALID_REFERENCE', problem, { field: 'reference', value: spec.reference });
   if (findSubAccount(account, spec.reference))
-    throw new SandboxError('SUB_ACCOUNT_REFERENCE_TAKEN', `A sub-account with reference '${spec.reference}' already exists; choose another reference.`, {
-      resource: 'sub-account',
-      field: 'reference',
-      value: spec.reference,
-    });
+    throw conflict('SUB_ACCOUNT_REFERENCE_TAKEN', 'sub-account', 'reference', spec.reference, `A sub-account with reference '${spec.reference}' already exists; choose another reference.`);
   const now = deps.clock.nowMs();
   const sub: SubAccount = {
     id: spec.id ?? deps.ids.uuid(),
@@ -154,18 +150,14 @@ function buildSubAccount(deps: Deps, account: Account, spec: SubAccountSpec): Su
 function walletFor(account: Account, reference: string | null | undefined, field: string): Wallet {
   if (!reference || reference === PRINCIPAL) return mainWallet(account);
   const sub = findSubAccount(account, reference);
-  if (!sub) throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `${field} '${reference}' is not a sub-account of this account; create it first or use one of: ${account.subAccounts.map((s) => s.reference).join(', ') || '(none)'}.`, { resource: 'sub-account', reference });
+  if (!sub) throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `${field} '${reference}' is not a sub-account of this account; create it first or use one of: ${account.subAccounts.map((s) => s.reference).join(', ') || '(none)'}.`, { resource: 'sub-account', id: reference });
   return account.wallets[sub.id]!;
 }
 
 export function createProjectIn(deps: Deps, account: Account, wallet: Wallet, spec: { id?: string; name: string; color?: string; description?: string; logoUrl?: string }): Project {
   const taken = account.projects.find((p) => p.walletId === wallet.id && p.name === spec.name);
   if (taken)
-    throw new SandboxError('PROJECT_NAME_TAKEN', `A project named '${spec.name}' already exists; choose another name.`, {
-      resource: 'project',
-      field: 'name',
-      value: spec.name,
-    });
+    throw conflict('PROJECT_NAME_TAKEN', 'project', 'name', spec.name, `A project named '${spec.name}' already exists; choose another name.`);
   const now = deps.clock.nowMs();
   const project: Project = {
     id: spec.id ?? deps.ids.uuid(),
@@ -200,7 +192,7 @@ export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec): W
 export function createAccount(deps: Deps, spec: AccountSpec): Account {
   const now = deps.clock.nowMs();
   const id = spec.id ?? deps.ids.uuid();
-  if (deps.store.findAccount(id)) throw new SandboxError('ACCOUNT_ID_TAKEN', `An account with id '${id}' already exists; omit id to get a generated one.`, { resource: 'account', field: 'id', value: id });
+  if (deps.store.findAccount(id)) throw conflict('ACCOUNT_ID_TAKEN', 'account', 'id', id, `An account with id '${id}' already exists; omit id to get a generated one.`);
   const environment = spec.environment ?? 'sandbox';
   const account: Account = {
     id,

@@ -2,6 +2,7 @@
 // email). A charge's customerId names its record. Records belong to the account (main wallet and sub-accounts alike),
 // which is also the scope of the v1 customer list (API keys are account-level).
 import type { Deps } from '../deps';
+import { paginate } from '../domain/pagination';
 import { customerMatches } from '../domain/customers';
 import type { Account, Customer } from '../domain/types';
 
@@ -46,11 +47,5 @@ export function listCustomers(account: Account, q: CustomerQuery) {
     .filter(({ customer }) => q.search === undefined || customerMatches(customer, q.search))
     .sort((a, b) => b.customer.createdAt - a.customer.createdAt || b.index - a.index)
     .map(({ customer }) => customer);
-  return {
-    items: found.slice((q.page - 1) * q.limit, q.page * q.limit),
-    total: found.length,
-    page: q.page,
-    limit: q.limit,
-    totalPages: Math.ceil(found.length / q.limit),
-  };
+  return paginate(found, q.page, q.limit);
 }

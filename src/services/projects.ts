@@ -1,6 +1,7 @@
 // Projects belong to a wallet: the main account's, or the sub-account's named by X-Sub-Account.
 import type { Deps } from '../deps';
 import { notFound } from '../domain/errors';
+import { paginate } from '../domain/pagination';
 import type { Project } from '../domain/types';
 import type { Caller } from '../http/env';
 import { createProjectIn } from './accounts';
@@ -24,13 +25,7 @@ export function listProjects(caller: Caller, q: { page: number; limit: number; s
     const kb = key(b);
     return (ka < kb ? -1 : ka > kb ? 1 : a.id < b.id ? -1 : 1) * dir;
   });
-  return {
-    items: all.slice((q.page - 1) * q.limit, q.page * q.limit),
-    total: all.length,
-    page: q.page,
-    limit: q.limit,
-    totalPages: Math.ceil(all.length / q.limit),
-  };
+  return paginate(all, q.page, q.limit);
 }
 
 export function getProject(caller: Caller, id: string): Project {
