@@ -88,23 +88,23 @@ async function snippet(res: Response): Promise<string> {
 
 class Interrupted extends Error {}
 
-/** One POST. Resolves with the outcome (never rejects); Interrupted when `signal` was aborted by close(). */
-async function send(fetchFn: typeof fetch, url: string, headers: Record<string, string>, body: string, timeoutMs: number, closing: AbortSignal): Promise<Outcome | Interrupted> {
-  const controller = new AbortController();
+/**
+ * One POST. Resolves with the outcome (never rejects), or with Interrupted when close() aborted `controller`. The
+ * time-out aborts it too; the abort is also raced, so an injected fetch that ignores its signal cannot hold an attempt
+ * (or close()) forever.
+ */
+async function send(fetchFn: typeof fetch, url: string, headers: Record<string, string>, body: string, timeoutMs: number, controller: AbortController): Promise<Outcome | Interrupted> {
   const timedOut = new Error(`no answer within ${timeoutMs} ms`);
   const timer = setTimeout(() => controller.abort(timedOut), timeoutMs);
-  const onClose = () => controller.abort(new Interrupted('the sandbox closed during the attempt'));
-  closing.addEventListener('abort', onClose, { once: true });
-  // Also race the abort, so an injected fetch that ignores its signal cannot hold an attempt (or close()) forever.
-  const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+  const { signal } = controller;
+  const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const res = await Promise.race([fetchFn(url, { method: 'POST', headers, body, redirect: 'manual', signal: controller.signal }), aborted]);
+    const res = await Promise.race([fetchFn(url, { method: 'POST', headers, body, redirect: 'manual', signal }), aborted]);
     const durationMs = elapsed();
-    const ok = res.status >= 200 && res.status <= 299;
     const text = await Promise.race([snippet(res), aborted]).catch(() => '');
-    if (ok) return { statusCode: res.status, durationMs, error: null };
+    if (res.status >= 200 && res.status <= 299) return { statusCode: res.status, durationMs, error: null };
     const location = res.headers.get('location');
     const error =
       res.status >= 300 && res.status <= 399
@@ -112,12 +112,11 @@ async function send(fetchFn: typeof fetch, url: string, headers: Record<string, 
         : `HTTP ${res.status}: only a 2xx answer is a success`;
     return { statusCode: res.status, durationMs, error, ...(text ? { responseBody: text } : {}) };
   } catch (err) {
-    const reason = controller.signal.aborted ? controller.signal.reason : err;
+    const reason = signal.aborted ? signal.reason : err;
     if (reason instanceof Interrupted) return reason;
     return { statusCode: null, durationMs: elapsed(), error: reason === timedOut ? timedOut.message : describeFailure(reason) };
   } finally {
     clearTimeout(timer);
-    closing.removeEventListener('abort', onClose);
   }
 }
 
@@ -139,8 +138,9 @@ export interface DeliveryWorker {
 
 /** Registers the attempt job. `timeoutMs` is real time (createSandbox option webhookTimeoutMs). */
 export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS): DeliveryWorker {
-  const inFlight = new Map<string, Promise<void>>();
-  const closing = new AbortController();
+  /** The attempt in flight of each delivery, by delivery id. */
+  const inFlight = new Map<string, { done: Promise<void>; controller: AbortController }>();
+  let closed = false;
 
   /** The delivery a job is for, if the job is still its next attempt. */
   function due(job: Job): { account: Account; delivery: Delivery } | undefined {
@@ -157,7 +157,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     const delay = account.webhookRetrySchedule[delivery.attempts.length];
     if (!endpoint || !event) {
       delivery.nextAttemptAt = null;
-      conclude(delivery, { at, statusCode: null, durationMs: 0, error: endpoint ? 'the event is gone (account reset?)' : 'the endpoint was deleted' });
+      conclude(delivery, { at, statusCode: null, durationMs: 0, error: endpoint ? 'the event of this delivery is no longer in the state' : 'the endpoint was deleted' });
       deps.store.changed();
       return undefined;
     }
@@ -177,7 +177,8 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
       'X-Service-Signature': signWebhookBody(event.body, endpoint.secret),
       'X-Service-Timestamp': String(at),
     };
-    const running = send(deps.fetch, endpoint.url, headers, event.body, timeoutMs, closing.signal).then((outcome) => {
+    const controller = new AbortController();
+    const done = send(deps.fetch, endpoint.url, headers, event.body, timeoutMs, controller).then((outcome) => {
       if (outcome instanceof Interrupted) {
         // Not recorded: made again, right away, when the sandbox next runs with this state.
         delivery.nextAttemptAt = at;
@@ -187,17 +188,17 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
       inFlight.delete(delivery.id);
       return deps.store.flush();
     });
-    inFlight.set(delivery.id, running);
-    return running;
+    inFlight.set(delivery.id, { done, controller });
+    return done;
   }
 
   const handle = (job: Job): Promise<void> | undefined => {
-    if (closing.signal.aborted) return undefined;
+    if (closed) return undefined;
     const found = due(job);
     if (!found) return undefined;
     // A retry that falls due while the previous attempt still waits for its answer goes once that one is done.
     const previous = inFlight.get(found.delivery.id);
-    if (previous) return previous.then(() => handle(job));
+    if (previous) return previous.done.then(() => handle(job));
     return attempt(found.account, found.delivery);
   };
   deps.scheduler.on(ATTEMPT_JOB, handle);
@@ -207,12 +208,14 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
       for (;;) {
         await deps.scheduler.catchUp();
         if (inFlight.size === 0) return;
-        await Promise.all(inFlight.values());
+        await Promise.all([...inFlight.values()].map((f) => f.done));
       }
     },
     async close() {
-      closing.abort();
-      await Promise.all(inFlight.values());
+      closed = true;
+      const running = [...inFlight.values()];
+      for (const f of running) f.controller.abort(new Interrupted('the sandbox closed during the attempt'));
+      await Promise.all(running.map((f) => f.done));
     },
   };
 }
