@@ -133,6 +133,23 @@ describe('retries on the sandbox clock', () => {
   });
 });
 
+describe('with the real clock, listening', () => {
+  test('the first attempt and a retry go out by themselves as they fall due', async () => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const h = await startHarness({ clockStart: undefined, freezeClock: false, webhookUrl: `${receiver.url}/hook` });
+    onTestFinished(() => h.sb.close());
+    await h.sb.listen({ port: 0 });
+    await h.control('PATCH', `/accounts/${DEFAULT.accountId}`, { webhookRetrySchedule: [0.2] });
+    receiver.answer((r) => (receiver.requests.length === 1 ? 500 : 200));
+    await act(h, await newCharge(h), 'pay');
+    const first = await receiver.next();
+    const second = await receiver.next(); // nobody advances the clock or calls the API: the timer sends it
+    expect(second.headers['x-service-webhook-id']).toBe(first.headers['x-service-webhook-id']);
+    expect(Number(second.headers['x-service-timestamp']) - Number(first.headers['x-service-timestamp'])).toBeGreaterThanOrEqual(200);
+  });
+});
+
 describe('a hanging receiver', () => {
   test('does not hold up the API: charges are created and paid while it holds a delivery', async () => {
     const { h, receiver } = await withReceiver({ webhookTimeoutMs: 60_000 });
