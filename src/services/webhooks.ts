@@ -4,7 +4,7 @@
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import type { Account, Delivery, DeliveryState, WebhookEndpoint } from '../domain/types';
-import { queueDelivery } from '../webhooks/dispatcher';
+import { partsOf, queueDelivery } from '../webhooks/dispatcher';
 import type { EventKind } from '../webhooks/events';
 import { buildWebhook, type WebhookSpec } from './accounts';
 
@@ -64,7 +64,7 @@ export function locateDelivery(deps: Deps, deliveryId: string): { account: Accou
 /** Sends the delivery's event again to its endpoint as a new delivery: new X-Service-Webhook-ID, same body and eventId. */
 export function replayDelivery(deps: Deps, deliveryId: string): Delivery {
   const { account, delivery } = locateDelivery(deps, deliveryId);
-  const endpoint = account.webhooks.find((w) => w.id === delivery.endpointId);
+  const { endpoint, event } = partsOf(account, delivery);
   if (!endpoint)
     throw new SandboxError('WEBHOOK_NOT_FOUND', `The endpoint of delivery '${deliveryId}' (${delivery.endpointId}) was deleted; register a new endpoint to receive new events.`, {
       resource: 'webhook',
@@ -75,6 +75,5 @@ export function replayDelivery(deps: Deps, deliveryId: string): Delivery {
       resource: 'webhook',
       id: endpoint.id,
     });
-  const event = account.events.findLast((e) => e.id === delivery.eventRecordId)!;
-  return queueDelivery(deps, account, event, endpoint, delivery.id);
+  return queueDelivery(deps, account, event!, endpoint, delivery.id); // an account's deliveries and events go together
 }

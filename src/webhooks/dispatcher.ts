@@ -56,6 +56,17 @@ export function createDeliveries(deps: Deps, account: Account, event: SandboxEve
   for (const endpoint of endpointsFor(account, event)) queueDelivery(deps, account, event, endpoint);
 }
 
+/**
+ * The endpoint (undefined once deleted) and the event of a delivery. Events are appended and deliveries are mostly of
+ * recent ones, so the event is searched from the end.
+ */
+export function partsOf(account: Account, delivery: Delivery): { endpoint: WebhookEndpoint | undefined; event: SandboxEvent | undefined } {
+  return {
+    endpoint: account.webhooks.find((w) => w.id === delivery.endpointId),
+    event: account.events.findLast((e) => e.id === delivery.eventRecordId),
+  };
+}
+
 type Outcome = Omit<DeliveryAttempt, 'at'>;
 
 /** Why no answer came, with the cause's code a developer can search for (ECONNREFUSED, UND_ERR_SOCKET, HPE_...). */
@@ -152,8 +163,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
 
   function attempt(account: Account, delivery: Delivery): Promise<void> | undefined {
     const at = deps.clock.nowMs();
-    const endpoint = account.webhooks.find((w) => w.id === delivery.endpointId);
-    const event = account.events.findLast((e) => e.id === delivery.eventRecordId);
+    const { endpoint, event } = partsOf(account, delivery);
     const delay = account.webhookRetrySchedule[delivery.attempts.length];
     if (!endpoint || !event) {
       delivery.nextAttemptAt = null;

@@ -1,5 +1,6 @@
 // A sandbox (frozen clock, default fixtures) whose default endpoint points at a fresh real receiver, both closed when
 // the test finishes; and the few calls webhook tests repeat.
+import { createHmac } from 'node:crypto';
 import { expect, onTestFinished } from 'vitest';
 import type { SandboxOptions } from '../../src/config';
 import { DEFAULT, startHarness, type Harness } from './harness';
@@ -36,3 +37,6 @@ export async function deliveries(h: Harness, query = ''): Promise<any[]> {
 }
 
 export const at = (t0: string, seconds: number) => new Date(Date.parse(t0) + seconds * 1000).toISOString();
+
+/** The signature computed here, independently of the sandbox's code, over the bytes the receiver got. */
+export const hmac = (secret: string, raw: Buffer) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;

@@ -1,11 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { verifyWebhookSignature } from '../../src/index';
 import { DEFAULT, T0 } from '../helpers/harness';
-import { act, at, deliveries, newCharge, withReceiver } from '../helpers/webhooks';
+import { act, at, deliveries, hmac, newCharge, withReceiver } from '../helpers/webhooks';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const hmac = (secret: string, raw: Buffer) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 describe('a delivery', () => {
   test('is a POST with the headers of 6.3 and a signature over the exact body bytes, made when the event was', async () => {

@@ -1,10 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT, T0, startHarness } from '../helpers/harness';
-import { act, at, deliveries, newCharge, withReceiver } from '../helpers/webhooks';
+import { act, at, deliveries, hmac, newCharge, withReceiver } from '../helpers/webhooks';
 
 const ACCOUNT = DEFAULT.accountId;
-const hmac = (secret: string, raw: Buffer) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 describe('registering endpoints (POST /_sandbox/accounts/{id}/webhooks)', () => {
   test('answers 201 with a generated whsec_ secret, which no other answer shows', async () => {
