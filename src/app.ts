@@ -28,6 +28,7 @@ import { registerDashboard } from './http/dashboard';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { listen, type Listening } from './server';
+import { registerDeliveryJobs } from './webhooks/dispatcher';
 
 export const VERSION = '0.1.0';
 export const DEFAULT_ISPB = '99999004'; // made up: no real institution has it
@@ -41,6 +42,11 @@ export interface Sandbox {
   listen(opts?: { port?: number; host?: string }): Promise<string>;
   /** Back to the fixtures (same as POST /_sandbox/reset). */
   reset(): Promise<void>;
+  /**
+   * Runs what is due now and resolves once no webhook attempt is in flight: after a change (a charge paid), await it
+   * to know its deliveries were attempted. Retries wait for their time on the sandbox clock.
+   */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -106,6 +112,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
   };
   registerChargeJobs(deps);
+  const deliveries = registerDeliveryJobs(deps, options.webhookTimeoutMs);
   const fixtures = readFixtures(options.fixtures);
   if (!loaded) loadFixtures(deps, fixtures, options.webhookUrl);
   await store.flush();
@@ -174,8 +181,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return server.url;
     },
     reset,
+    settle: () => deliveries.settle(),
     async close() {
       scheduler.stop();
+      await deliveries.close();
       if (server) await server.close();
       server = null;
       store.state.clock = clock.snapshot();

@@ -24,6 +24,11 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** fetch used for webhook deliveries (tests can inject one). */
   fetch?: typeof fetch;
+  /**
+   * Real-time milliseconds a webhook receiver has to answer before the attempt counts as failed. Default 10000 (the
+   * service's 10 s); a test of time-outs can use 200 rather than wait 10 s per attempt.
+   */
+  webhookTimeoutMs?: number;
 }
 
 export interface FixturesFile {

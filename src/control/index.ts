@@ -10,6 +10,7 @@ import { registerClock } from './clock';
 import { registerTransactionControl } from './transactions';
 import { registerFaults } from './faults';
 import type { Faults } from '../http/middleware/faults';
+import { registerWebhookControl } from './webhooks';
 
 export interface ControlHooks {
   reset(): Promise<void>;
@@ -39,6 +40,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerClock(app, deps);
   registerTransactionControl(app, deps);
   registerFaults(app, hooks.faults);
+  registerWebhookControl(app, deps);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),

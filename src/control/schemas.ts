@@ -4,6 +4,7 @@ import { z } from '@hono/zod-openapi';
 import { toCents } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
+import { EVENT_KINDS } from '../webhooks/events';
 
 /** BRL in, cents out; at most 999,999,999.99 either way, so sums stay exact integers. */
 const brlSigned = (_what: string) =>
@@ -60,13 +61,19 @@ export const SubAccountSpecSchema = z.object({
   balance: brlSigned('balance').optional(),
 });
 
+const webhookEvents = z
+  .array(z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }))
+  .openapi({ description: 'Event kinds the endpoint receives; empty or absent = all' });
+
 export const WebhookSpecSchema = z.object({
   id: z.string().optional(),
-  url: webhookUrl.nullable(),
-  subAccount: z.string().nullable().optional(),
-  secret: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
-  events: z.array(z.string()).optional(),
+  url: webhookUrl.nullable().openapi({ description: 'Where deliveries are POSTed; null = nowhere yet (no deliveries are made)' }),
+  subAccount: z.string().nullable().optional().openapi({ description: "Sub-account reference whose events it receives; null or 'principal' = the main account" }),
+  secret: z.string().min(8, { error: 'must be at least 8 characters' }).optional().openapi({ description: 'Signing secret; generated (whsec_...) when absent' }),
+  events: webhookEvents.optional(),
 });
+
+export const WebhookPatchSchema = z.object({ url: webhookUrl.nullable(), events: webhookEvents }).partial().openapi('WebhookPatch');
 
 export const AccountSpecSchema = z
   .object({

@@ -170,6 +170,8 @@ export interface Account {
   idempotency: Record<string, IdempotencyEntry>;
   webhooks: WebhookEndpoint[];
   events: SandboxEvent[];
+  /** One per event and endpoint (and per replay), by id (= X-Service-Webhook-ID), oldest first. */
+  deliveries: Record<string, Delivery>;
   customers: Customer[];
 }
 
@@ -192,6 +194,40 @@ export interface WebhookEndpoint {
   /** Event kinds it receives; empty = all. */
   events: string[];
   createdAt: number;
+}
+
+export type DeliveryState = 'pending' | 'succeeded' | 'failed';
+
+/** One try at POSTing a delivery. `at` is sandbox-clock ms; `durationMs` is real time (the receiver's speed). */
+export interface DeliveryAttempt {
+  at: number;
+  /** The receiver's HTTP status; null when no response came (connection error, time-out). */
+  statusCode: number | null;
+  durationMs: number;
+  /** Why the attempt failed; null when it succeeded. */
+  error: string | null;
+  /** The start of a failing response's body, for the delivery log. */
+  responseBody?: string;
+}
+
+/** One event sent to one endpoint. Its id is the X-Service-Webhook-ID of every attempt; the body is the event's. */
+export interface Delivery {
+  id: string;
+  /** SandboxEvent.id of the event it carries. */
+  eventRecordId: string;
+  event: SandboxEvent['event'];
+  eventId: string;
+  subAccount: string | null;
+  endpointId: string;
+  /** URL of the latest attempt (the endpoint's URL is read at each attempt, so a PATCHed URL applies to retries). */
+  url: string | null;
+  state: DeliveryState;
+  createdAt: number;
+  /** When the next attempt is due (set as an attempt starts, in case it fails); null once none is left. */
+  nextAttemptAt: number | null;
+  attempts: DeliveryAttempt[];
+  /** The delivery this one replays. */
+  replayOf?: string;
 }
 
 export interface IdempotencyEntry {

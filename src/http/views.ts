@@ -1,7 +1,7 @@
 // Entity -> response JSON. Money leaves as BRL numbers, times as ISO strings; absent optional fields stay absent.
 import { toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
-import type { Account, Credential, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
+import type { Account, Credential, Delivery, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
@@ -130,3 +130,23 @@ export function chargeView(tx: Transaction, qrCodeBase64: string | undefined) {
     ...opt('split', charge.split?.map((l) => ({ subAccount: l.subAccount, amount: toBrl(l.amount) }))),
   };
 }
+
+/** A delivery with every attempt: sandbox-clock times, the receiver's status, real-time duration, why it failed. */
+export const deliveryView = (d: Delivery) => ({
+  id: d.id,
+  event: d.event,
+  eventId: d.eventId,
+  subAccount: d.subAccount,
+  endpoint: { id: d.endpointId, url: d.url },
+  state: d.state,
+  createdAt: iso(d.createdAt),
+  nextAttemptAt: d.nextAttemptAt === null ? null : iso(d.nextAttemptAt),
+  replayOf: d.replayOf ?? null,
+  attempts: d.attempts.map((a) => ({
+    at: iso(a.at),
+    statusCode: a.statusCode,
+    durationMs: a.durationMs,
+    error: a.error,
+    ...opt('responseBody', a.responseBody),
+  })),
+});

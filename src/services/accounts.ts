@@ -173,8 +173,15 @@ export function createProjectIn(deps: Deps, account: Account, wallet: Wallet, sp
   return project;
 }
 
-export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec): WebhookEndpoint {
-  if (spec.subAccount && spec.subAccount !== PRINCIPAL) walletFor(account, spec.subAccount, 'subAccount');
+/** An endpoint of `account`. An unknown sub-account is a 400 naming `field`: the body is wrong, no resource is missing. */
+export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, field = 'subAccount'): WebhookEndpoint {
+  if (spec.subAccount && spec.subAccount !== PRINCIPAL && !findSubAccount(account, spec.subAccount))
+    throw validationError([
+      {
+        field,
+        message: `'${spec.subAccount}' is not a sub-account of this account; use one of: ${account.subAccounts.map((s) => s.reference).join(', ') || '(none)'}, or null/'principal' for the main account`,
+      },
+    ]);
   return {
     id: spec.id ?? deps.ids.uuid(),
     url: spec.url,
@@ -217,6 +224,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     idempotency: {},
     webhooks: [],
     events: [],
+    deliveries: {},
     customers: [],
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
@@ -238,7 +246,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     keys.add(key);
     return { id: k.id ?? deps.ids.uuid(), key, permissions: k.permissions ?? ['FULL_ACCESS'], createdAt: now };
   });
-  account.webhooks = (spec.webhooks ?? []).map((w) => buildWebhook(deps, account, w));
+  account.webhooks = (spec.webhooks ?? []).map((w, i) => buildWebhook(deps, account, w, `webhooks[${i}].subAccount`));
   deps.store.state.accounts[id] = account;
   deps.store.changed();
   return account;

@@ -1,7 +1,231 @@
-// Deliveries of events to webhook endpoints. (Filled in by the webhooks work: signing, attempts on the sandbox
-// clock, retries, delivery log.)
+// Deliveries: one per event and endpoint, each attempt a job on the sandbox clock. Invariants:
+// - the body is the event's bytes, fixed when the event was made; the delivery id is the X-Service-Webhook-ID of every
+//   attempt; the signature is over exactly the bytes sent; the endpoint's URL and secret are read at each attempt;
+// - as an attempt starts, the next one is already scheduled (moot if this one succeeds), so a crash or a close never
+//   leaves a pending delivery without a job; only one attempt of a delivery is in flight at a time;
+// - nothing here blocks a response: the first attempt is a job due now, run by the scheduler on the next tick.
 import type { Deps } from '../deps';
-import type { Account } from '../domain/types';
+import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../domain/types';
+import type { Job } from '../store/store';
 import type { SandboxEvent } from './events';
+import { signWebhookBody } from './signature';
 
-export function createDeliveries(_deps: Deps, _account: Account, _event: SandboxEvent): void {}
+export const ATTEMPT_JOB = 'webhook.attempt';
+export const USER_AGENT = 'Service-Webhook/1.0';
+/** No answer within this much real time is a failed attempt (sandbox.md 2.7). */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+const RESPONSE_SNIPPET = 256;
+
+/**
+ * The endpoints an event goes to: a sub-account's own endpoints that take this kind, else the main account's that
+ * take it (an endpoint's `events` filter narrows what it receives; it never stops a sub-account's other kinds from
+ * reaching the main account). Endpoints without a URL point nowhere: they make no delivery.
+ */
+export function endpointsFor(account: Account, event: Pick<SandboxEvent, 'event' | 'subAccount'>): WebhookEndpoint[] {
+  const takes = (w: WebhookEndpoint) => w.events.length === 0 || w.events.includes(event.event);
+  const own = event.subAccount === null ? [] : account.webhooks.filter((w) => w.subAccount === event.subAccount && takes(w));
+  const chosen = own.length > 0 ? own : account.webhooks.filter((w) => w.subAccount === null && takes(w));
+  return chosen.filter((w) => w.url !== null);
+}
+
+/** Makes a pending delivery of `event` to `endpoint` with its first attempt due now. */
+export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent, endpoint: WebhookEndpoint, replayOf?: string): Delivery {
+  const now = deps.clock.nowMs();
+  const delivery: Delivery = {
+    id: deps.ids.uuid(),
+    eventRecordId: event.id,
+    event: event.event,
+    eventId: event.eventId,
+    subAccount: event.subAccount,
+    endpointId: endpoint.id,
+    url: endpoint.url,
+    state: 'pending',
+    createdAt: now,
+    nextAttemptAt: now,
+    attempts: [],
+    ...(replayOf ? { replayOf } : {}),
+  };
+  account.deliveries[delivery.id] = delivery;
+  deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: now, accountId: account.id, ref: delivery.id });
+  deps.store.changed();
+  return delivery;
+}
+
+/** Called by recordEvent: one delivery per endpoint the event goes to. */
+export function createDeliveries(deps: Deps, account: Account, event: SandboxEvent): void {
+  for (const endpoint of endpointsFor(account, event)) queueDelivery(deps, account, event, endpoint);
+}
+
+/**
+ * The endpoint (undefined once deleted) and the event of a delivery. Events are appended and deliveries are mostly of
+ * recent ones, so the event is searched from the end.
+ */
+export function partsOf(account: Account, delivery: Delivery): { endpoint: WebhookEndpoint | undefined; event: SandboxEvent | undefined } {
+  return {
+    endpoint: account.webhooks.find((w) => w.id === delivery.endpointId),
+    event: account.events.findLast((e) => e.id === delivery.eventRecordId),
+  };
+}
+
+type Outcome = Omit<DeliveryAttempt, 'at'>;
+
+/** Why no answer came, with the cause's code a developer can search for (ECONNREFUSED, UND_ERR_SOCKET, HPE_...). */
+function describeFailure(err: unknown): string {
+  const e = err as { message?: string; cause?: { code?: string; message?: string } } | undefined;
+  const cause = e?.cause ? [e.cause.code, e.cause.message].filter(Boolean).join(': ') : '';
+  return `could not get an HTTP answer (${cause || e?.message || String(err)})`;
+}
+
+/** Up to RESPONSE_SNIPPET bytes of the body, then lets the connection go. Never throws. */
+async function snippet(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < RESPONSE_SNIPPET) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    /* a body cut short is still an answer: keep what came */
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET).toString('utf8');
+}
+
+class Interrupted extends Error {}
+
+/**
+ * One POST. Resolves with the outcome (never rejects), or with Interrupted when close() aborted `controller`. The
+ * time-out aborts it too; the abort is also raced, so an injected fetch that ignores its signal cannot hold an attempt
+ * (or close()) forever.
+ */
+async function send(fetchFn: typeof fetch, url: string, headers: Record<string, string>, body: string, timeoutMs: number, controller: AbortController): Promise<Outcome | Interrupted> {
+  const timedOut = new Error(`no answer within ${timeoutMs} ms`);
+  const timer = setTimeout(() => controller.abort(timedOut), timeoutMs);
+  const { signal } = controller;
+  const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const res = await Promise.race([fetchFn(url, { method: 'POST', headers, body, redirect: 'manual', signal }), aborted]);
+    const durationMs = elapsed();
+    const text = await Promise.race([snippet(res), aborted]).catch(() => '');
+    if (res.status >= 200 && res.status <= 299) return { statusCode: res.status, durationMs, error: null };
+    const location = res.headers.get('location');
+    const error =
+      res.status >= 300 && res.status <= 399
+        ? `redirect (HTTP ${res.status}${location ? ` to ${location}` : ''}): redirects are not followed; register the final URL`
+        : `HTTP ${res.status}: only a 2xx answer is a success`;
+    return { statusCode: res.status, durationMs, error, ...(text ? { responseBody: text } : {}) };
+  } catch (err) {
+    const reason = signal.aborted ? signal.reason : err;
+    if (reason instanceof Interrupted) return reason;
+    return { statusCode: null, durationMs: elapsed(), error: reason === timedOut ? timedOut.message : describeFailure(reason) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Records a finished attempt and settles the delivery's state. */
+function conclude(delivery: Delivery, attempt: DeliveryAttempt) {
+  delivery.attempts.push(attempt);
+  if (attempt.error === null) {
+    delivery.state = 'succeeded';
+    delivery.nextAttemptAt = null;
+  } else if (delivery.nextAttemptAt === null) delivery.state = 'failed';
+}
+
+export interface DeliveryWorker {
+  /** Runs the jobs due now and resolves once no attempt is in flight (tests and CI suites await it after a change). */
+  settle(): Promise<void>;
+  /** Cuts the attempts in flight short (they are made again after a restart) and waits for them to wind up. */
+  close(): Promise<void>;
+}
+
+/** Registers the attempt job. `timeoutMs` is real time (createSandbox option webhookTimeoutMs). */
+export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS): DeliveryWorker {
+  /** The attempt in flight of each delivery, by delivery id. */
+  const inFlight = new Map<string, { done: Promise<void>; controller: AbortController }>();
+  let closed = false;
+
+  /** The delivery a job is for, if the job is still its next attempt. */
+  function due(job: Job): { account: Account; delivery: Delivery } | undefined {
+    const account = deps.store.findAccount(job.accountId);
+    const delivery = account && Object.hasOwn(account.deliveries, job.ref) ? account.deliveries[job.ref] : undefined;
+    if (!account || !delivery || delivery.state !== 'pending' || delivery.nextAttemptAt !== job.dueAt) return undefined;
+    return { account, delivery };
+  }
+
+  function attempt(account: Account, delivery: Delivery): Promise<void> | undefined {
+    const at = deps.clock.nowMs();
+    const { endpoint, event } = partsOf(account, delivery);
+    const delay = account.webhookRetrySchedule[delivery.attempts.length];
+    if (!endpoint || !event) {
+      delivery.nextAttemptAt = null;
+      conclude(delivery, { at, statusCode: null, durationMs: 0, error: endpoint ? 'the event of this delivery is no longer in the state' : 'the endpoint was deleted' });
+      deps.store.changed();
+      return undefined;
+    }
+    delivery.nextAttemptAt = delay === undefined ? null : at + delay * 1000;
+    if (delivery.nextAttemptAt !== null) deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: delivery.nextAttemptAt, accountId: account.id, ref: delivery.id });
+    deps.store.changed();
+    if (endpoint.url === null) {
+      conclude(delivery, { at, statusCode: null, durationMs: 0, error: `the endpoint has no URL; set one with PATCH /_sandbox/webhooks/${endpoint.id}` });
+      return undefined;
+    }
+    delivery.url = endpoint.url;
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      'X-Service-Event': delivery.event,
+      'X-Service-Webhook-ID': delivery.id,
+      'X-Service-Signature': signWebhookBody(event.body, endpoint.secret),
+      'X-Service-Timestamp': String(at),
+    };
+    const controller = new AbortController();
+    const done = send(deps.fetch, endpoint.url, headers, event.body, timeoutMs, controller).then((outcome) => {
+      if (outcome instanceof Interrupted) {
+        // Not recorded: made again, right away, when the sandbox next runs with this state.
+        delivery.nextAttemptAt = at;
+        deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: at, accountId: account.id, ref: delivery.id });
+      } else conclude(delivery, { at, ...outcome });
+      deps.store.changed();
+      inFlight.delete(delivery.id);
+      return deps.store.flush();
+    });
+    inFlight.set(delivery.id, { done, controller });
+    return done;
+  }
+
+  const handle = (job: Job): Promise<void> | undefined => {
+    if (closed) return undefined;
+    const found = due(job);
+    if (!found) return undefined;
+    // A retry that falls due while the previous attempt still waits for its answer goes once that one is done.
+    const previous = inFlight.get(found.delivery.id);
+    if (previous) return previous.done.then(() => handle(job));
+    return attempt(found.account, found.delivery);
+  };
+  deps.scheduler.on(ATTEMPT_JOB, handle);
+
+  return {
+    async settle() {
+      for (;;) {
+        await deps.scheduler.catchUp();
+        if (inFlight.size === 0) return;
+        await Promise.all([...inFlight.values()].map((f) => f.done));
+      }
+    },
+    async close() {
+      closed = true;
+      const running = [...inFlight.values()];
+      for (const f of running) f.controller.abort(new Interrupted('the sandbox closed during the attempt'));
+      await Promise.all(running.map((f) => f.done));
+    },
+  };
+}

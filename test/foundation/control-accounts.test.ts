@@ -347,7 +347,7 @@ test.each([
   ['a repeated project name', { projects: [{ name: 'P' }, { name: 'P' }] }, 409, 'PROJECT_NAME_TAKEN'],
   ['a taken clientId', { credentials: [{ clientId: DEFAULT.full.clientId }] }, 409, 'CLIENT_ID_TAKEN'],
   ['a taken account id', { id: DEFAULT.accountId }, 409, 'ACCOUNT_ID_TAKEN'],
-  ['a webhook for an unknown sub-account', { webhooks: [{ url: null, subAccount: 'ghost' }] }, 404, 'SUB_ACCOUNT_NOT_FOUND'],
+  ['a webhook for an unknown sub-account', { webhooks: [{ url: null, subAccount: 'ghost' }] }, 400, 'VALIDATION_ERROR'],
 ])('POST /_sandbox/accounts with %s is refused and creates nothing', async (_label, spec, status, code) => {
   const h = await startHarness();
   expectEnvelope(await h.control('POST', '/accounts', spec), status, code);

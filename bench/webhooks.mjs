@@ -1,0 +1,169 @@
+// npm run bench:webhooks: how fast deliveries leave the sandbox. The sandbox runs as its own process (node dist/cli.js,
+// real clock, memory state); the receiver is node:http in this process, answering 200 and checking every signature.
+//   latency  - from the moment the pay call is sent (the state change) to the receiver having the whole request;
+//              payments one at a time, p50/p99.
+//   fan-out  - many charges paid by 20 concurrent clients; events delivered per second to one endpoint, then to 5
+//              endpoints (each event 5 deliveries). The pay calls run meanwhile, so this is the rate at which state
+//              changes and their deliveries go through together (paysPerSecond shows the API's side of it).
+// Writes bench/results/webhooks.json. The machine may be shared: read the figures as orders of magnitude.
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const quick = process.argv.includes('--quick');
+const LATENCY_SAMPLES = quick ? 100 : 400;
+const FANOUT_EVENTS = quick ? 300 : 2000;
+const FANOUT5_EVENTS = quick ? 100 : 500;
+const CONCURRENCY = 20;
+const ACCOUNT = '11111111-1111-4111-8111-111111111111';
+const SECRET = 'whsec_sandbox_default_secret';
+const PORT = 4781;
+
+// Receiver: records arrival time per event id, counts bad signatures.
+const arrivals = new Map(); // eventId -> [performance.now() of each delivery]
+let received = 0;
+let badSignatures = 0;
+const secrets = new Map([['/hook', SECRET]]);
+let waiters = [];
+const receiver = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const at = performance.now();
+    const raw = Buffer.concat(chunks);
+    const expected = `sha256=${createHmac('sha256', secrets.get(req.url) ?? '').update(raw).digest('hex')}`;
+    if (req.headers['x-service-signature'] !== expected) badSignatures++;
+    const { eventId } = JSON.parse(raw.toString('utf8'));
+    if (!arrivals.has(eventId)) arrivals.set(eventId, []);
+    arrivals.get(eventId).push(at);
+    received++;
+    res.writeHead(200).end('ok');
+    const ready = waiters;
+    waiters = [];
+    for (const w of ready) w();
+  });
+});
+await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
+const until = (ok) => new Promise((resolve) => { const check = () => (ok() ? resolve() : waiters.push(check)); check(); });
+
+// Sandbox process with its default endpoint pointed at the receiver.
+const sandbox = spawn(process.execPath, ['dist/cli.js', '--port', String(PORT), '--webhook-url', `${receiverUrl}/hook`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+sandbox.stdout.resume();
+const base = `http://127.0.0.1:${PORT}`;
+for (;;) {
+  try {
+    if ((await fetch(`${base}/_sandbox/health`)).ok) break;
+  } catch {
+    /* not yet */
+  }
+  if (sandbox.exitCode !== null) throw new Error(`the sandbox exited with ${sandbox.exitCode}`);
+  await delay(5);
+}
+
+const call = async (method, path, body, headers = {}) => {
+  const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+};
+const auth = async () => ({ authorization: `Bearer ${(await call('POST', '/v2/auth', { client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' })).access_token}` });
+const newCharge = async (headers) => (await call('POST', '/v2/pix', { amount: 25.9, description: 'webhook bench' }, headers)).id;
+const pay = (id) => call('POST', `/_sandbox/transactions/${id}/pay`, {});
+
+async function inParallel(items, n, fn) {
+  let next = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  }));
+}
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const round = (x) => +x.toFixed(2);
+
+const results = { date: new Date().toISOString(), node: process.version, quick };
+
+// 1. Latency, one payment at a time.
+{
+  let headers = await auth();
+  const latencies = [];
+  const payCalls = [];
+  const afterAnswer = [];
+  for (let i = 0; i < LATENCY_SAMPLES + 20; i++) {
+    if (i % 100 === 0) headers = await auth();
+    const id = await newCharge(headers);
+    const t0 = performance.now();
+    await pay(id);
+    const answered = performance.now();
+    await until(() => arrivals.has(id));
+    if (i < 20) continue; // warm-up
+    payCalls.push(answered - t0);
+    latencies.push(arrivals.get(id)[0] - t0);
+    afterAnswer.push(arrivals.get(id)[0] - answered); // negative when the delivery lands before the pay answer is read
+  }
+  for (const list of [latencies, payCalls, afterAnswer]) list.sort((a, b) => a - b);
+  results.latency = {
+    samples: latencies.length,
+    stateChangeToReceiverMs: { p50: round(pct(latencies, 50)), p99: round(pct(latencies, 99)), max: round(latencies.at(-1)) },
+    payCallMs: { p50: round(pct(payCalls, 50)), p99: round(pct(payCalls, 99)) },
+    payAnswerToReceiverMs: { p50: round(pct(afterAnswer, 50)), p99: round(pct(afterAnswer, 99)) },
+  };
+  const { stateChangeToReceiverMs: l, payCallMs: c, payAnswerToReceiverMs: a } = results.latency;
+  console.log(`latency pay sent -> receiver: p50 ${l.p50} ms, p99 ${l.p99} ms; the pay call itself p50 ${c.p50} / p99 ${c.p99} ms; pay answer -> receiver p50 ${a.p50} / p99 ${a.p99} ms (${latencies.length} samples)`);
+}
+
+// 2. Fan-out: N charges made first, then paid by 20 clients; time until the receiver has every delivery.
+async function fanOut(label, events, endpoints) {
+  const headers = await auth();
+  const ids = [];
+  await inParallel(Array.from({ length: events }), CONCURRENCY, async () => ids.push(await newCharge(headers)));
+  const start = received;
+  const t0 = performance.now();
+  let paysDone = 0;
+  await inParallel(ids, CONCURRENCY, async (id) => {
+    await pay(id);
+    paysDone = performance.now();
+  });
+  await until(() => received - start >= events * endpoints);
+  const seconds = (performance.now() - t0) / 1000;
+  const out = {
+    events,
+    endpoints,
+    deliveries: events * endpoints,
+    seconds: round(seconds),
+    eventsPerSecond: Math.round(events / seconds),
+    deliveriesPerSecond: Math.round((events * endpoints) / seconds),
+    paysPerSecond: Math.round(events / ((paysDone - t0) / 1000)),
+  };
+  results[label] = out;
+  console.log(`${label}: ${out.eventsPerSecond} events/s, ${out.deliveriesPerSecond} deliveries/s (${out.deliveries} deliveries in ${out.seconds} s; pay calls ${out.paysPerSecond}/s)`);
+}
+
+await fanOut('fanOut1Endpoint', FANOUT_EVENTS, 1);
+for (let i = 2; i <= 5; i++) {
+  const path = `/hook${i}`;
+  const w = await call('POST', `/_sandbox/accounts/${ACCOUNT}/webhooks`, { url: `${receiverUrl}${path}` });
+  secrets.set(path, w.secret);
+}
+await fanOut('fanOut5Endpoints', FANOUT5_EVENTS, 5);
+
+const log = await call('GET', `/_sandbox/accounts/${ACCOUNT}/deliveries`);
+results.check = {
+  badSignatures,
+  deliveriesLogged: log.total,
+  notSucceeded: log.items.filter((d) => d.state !== 'succeeded').length,
+  receivedTwice: [...arrivals.values()].filter((a) => a.length > 5).length,
+};
+console.log(`check: ${JSON.stringify(results.check)}`);
+
+const done = new Promise((r) => sandbox.once('exit', r));
+sandbox.kill('SIGTERM');
+await done;
+receiver.close();
+receiver.closeAllConnections();
+
+mkdirSync(new URL('results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('results/webhooks.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+console.log('wrote bench/results/webhooks.json');
