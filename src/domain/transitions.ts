@@ -23,3 +23,20 @@ export const TRANSACTION_TRANSITIONS = {
   cancelled: [],
   failed: [],
 } as const satisfies TransitionTable<'pending' | 'completed' | 'cancelled' | 'failed'>;
+
+/** Withdrawals (sandbox.md 2.5, 4.3): process, then complete or fail; a completed one can only be reversed. */
+export const WITHDRAWAL_TRANSITIONS = {
+  pending: ['processing', 'completed', 'failed'],
+  processing: ['completed', 'failed'],
+  completed: ['reversed'],
+  failed: [],
+  reversed: [],
+} as const satisfies TransitionTable<'pending' | 'processing' | 'completed' | 'failed' | 'reversed'>;
+
+/** Balance blocks (sandbox.md 2.5): awaiting a response, optionally defended, then approved or rejected. */
+export const BALANCE_BLOCK_TRANSITIONS = {
+  awaiting_response: ['defended', 'approved', 'rejected'],
+  defended: ['approved', 'rejected'],
+  approved: [],
+  rejected: [],
+} as const satisfies TransitionTable<'awaiting_response' | 'defended' | 'approved' | 'rejected'>;
