@@ -23,6 +23,8 @@ import type { Env } from './http/env';
 import { registerDocs } from './http/docs';
 import { registerLocation } from './http/location';
 import { registerChargeJobs } from './services/charges';
+import { registerRefundJobs } from './services/refunds';
+import { registerWithdrawalJobs } from './services/withdrawals';
 import { listen, type Listening } from './server';
 
 export const VERSION = '0.1.0';
@@ -92,6 +94,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
   };
   registerChargeJobs(deps);
+  registerRefundJobs(deps);
+  registerWithdrawalJobs(deps);
   const fixtures = readFixtures(options.fixtures);
   if (!loaded) loadFixtures(deps, fixtures, options.webhookUrl);
   await store.flush();

@@ -8,6 +8,7 @@ import { json } from '../http/schemas';
 import { registerAccounts } from './accounts';
 import { registerClock } from './clock';
 import { registerTransactionControl } from './transactions';
+import { registerBalanceBlockControl } from './balance-blocks';
 
 export interface ControlHooks {
   reset(): Promise<void>;
@@ -35,6 +36,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerAccounts(app, deps);
   registerClock(app, deps);
   registerTransactionControl(app, deps);
+  registerBalanceBlockControl(app, deps);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),
