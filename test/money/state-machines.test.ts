@@ -121,7 +121,8 @@ describe('balance block state machine', () => {
     } else {
       expect(res.status, res.text).toBe(409);
       expect(res.body.details).toMatchObject({ code: 'INVALID_STATE_TRANSITION', from: state, action });
-      expect(res.body.message).toBe(`Cannot ${action} a balance block that is ${state}: a ${state} balance block ${state === 'defended' ? 'can only become approved or rejected' : 'is final'}.`);
+      const article = state === 'defended' || state === 'rejected' ? 'a' : 'an';
+      expect(res.body.message).toBe(`Cannot ${action} a balance block that is ${state}: ${article} ${state} balance block ${state === 'defended' ? 'can only become approved or rejected' : 'is final'}.`);
       expect(snapshot(h)).toEqual(before);
     }
     expectLedgerBalanced(h.sb);
