@@ -11,7 +11,7 @@ import { brlText, fixedFee } from '../domain/money';
 import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
 import type { Account, Transaction } from '../domain/types';
 import type { Caller } from '../http/env';
-import { transactionView } from '../http/views';
+import { refundResultView, transactionView } from '../http/views';
 import { makeE2eId } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
@@ -147,7 +147,9 @@ export function registerRefundJobs(deps: Deps) {
   });
 }
 
+// The control answer is the transaction (2.5) with the refund result (2.6) beside it, so the PSP status shows.
+const controlView = (tx: Transaction) => ({ ...transactionView(tx), refund: refundResultView(tx) });
 registerActions('refund', {
-  complete: (deps, account, id) => transactionView(completeRefund(deps, account, id)),
-  fail: (deps, account, id, body) => transactionView(failRefund(deps, account, id, body.reason)),
+  complete: (deps, account, id) => controlView(completeRefund(deps, account, id)),
+  fail: (deps, account, id, body) => controlView(failRefund(deps, account, id, body.reason)),
 });

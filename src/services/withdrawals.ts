@@ -22,7 +22,6 @@ export const DEFAULT_WITHDRAWAL_FAILURE = 'REJECTED';
 export const REVERSED = 'REVERSED';
 export const DEFAULT_REVERSAL_REASON = 'Reversed by the PSP';
 const SAO_PAULO_OFFSET_MS = -3 * 3600 * 1000;
-const DAY_MS = 24 * 3600 * 1000;
 
 export interface WithdrawalInput {
   pixKey: string;

@@ -101,6 +101,7 @@ describe('POST /v2/transactions/{id}/refund', () => {
     const done = await h.control('POST', `/transactions/${refundId}/complete`);
     expect(done.status, done.text).toBe(200);
     expect(done.body).toMatchObject({ id: refundId, type: 'refund', status: 'completed' });
+    expect(done.body.refund).toEqual({ originalTransactionId: paymentId, pspProvider: 'pix-sandbox', pspRefundTransactionId: expect.stringMatching(/^D/), status: 'CONFIRMED' });
     expect(await eventsOf(h, 'refund_completed')).toHaveLength(1);
   });
 
@@ -121,7 +122,7 @@ describe('POST /v2/transactions/{id}/refund', () => {
     const refundId = refundIdOf(await refund(h, paymentId));
     const failed = await h.control('POST', `/transactions/${refundId}/fail`, { reason: 'payer account closed' });
     expect(failed.status, failed.text).toBe(200);
-    expect(failed.body).toMatchObject({ id: refundId, type: 'refund', status: 'failed' });
+    expect(failed.body).toMatchObject({ id: refundId, type: 'refund', status: 'failed', refund: { originalTransactionId: paymentId, status: 'ERROR' } });
     expect((await h.v2('GET', `/transactions/${refundId}`)).body.status).toBe('failed');
     expect(await balanceOf(h)).toEqual(before);
     await h.advance(10); // the completion job finds it failed and does nothing
