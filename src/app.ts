@@ -27,6 +27,8 @@ import { registerLocation } from './http/location';
 import { registerDashboard } from './http/dashboard';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
+import { registerRefundJobs } from './services/refunds';
+import { registerWithdrawalJobs } from './services/withdrawals';
 import { listen, type Listening } from './server';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 
@@ -113,6 +115,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   };
   registerChargeJobs(deps);
   const deliveries = registerDeliveryJobs(deps, options.webhookTimeoutMs);
+  registerRefundJobs(deps);
+  registerWithdrawalJobs(deps);
   const fixtures = readFixtures(options.fixtures);
   if (!loaded) loadFixtures(deps, fixtures, options.webhookUrl);
   await store.flush();

@@ -11,6 +11,7 @@ import { registerTransactionControl } from './transactions';
 import { registerFaults } from './faults';
 import type { Faults } from '../http/middleware/faults';
 import { registerWebhookControl } from './webhooks';
+import { registerBalanceBlockControl } from './balance-blocks';
 
 export interface ControlHooks {
   reset(): Promise<void>;
@@ -41,6 +42,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerTransactionControl(app, deps);
   registerFaults(app, hooks.faults);
   registerWebhookControl(app, deps);
+  registerBalanceBlockControl(app, deps);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),

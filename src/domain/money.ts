@@ -50,3 +50,9 @@ export function pixFee(amount: Cents, fee: PixFee): Cents {
   const computed = percentOf(amount, fee.percent) + Math.round(fee.fixed * 100);
   return Math.max(computed, Math.round(fee.min * 100));
 }
+
+/** A fixed fee of the schedule (BRL) in cents, rounded half up. */
+export const fixedFee = (brl: number): Cents => Math.round(brl * 100);
+
+/** Cents as BRL text for messages: 150 -> "1.50". */
+export const brlText = (cents: Cents): string => (cents / 100).toFixed(2);

@@ -2,6 +2,8 @@
 // place that refuses an illegal move, with a message naming both states.
 import { SandboxError } from './errors';
 
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 export type TransitionTable<S extends string> = Readonly<Record<S, readonly S[]>>;
 
 export function transition<S extends string>(table: TransitionTable<S>, entity: string, from: S, to: S, action: string): S {
@@ -9,7 +11,7 @@ export function transition<S extends string>(table: TransitionTable<S>, entity: 
     const allowed = table[from];
     throw new SandboxError(
       'INVALID_STATE_TRANSITION',
-      `Cannot ${action} a ${entity} that is ${from}: a ${from} ${entity} ${allowed.length ? `can only become ${allowed.join(' or ')}` : 'is final'}.`,
+      `Cannot ${action} a ${entity} that is ${from}: ${article(from)} ${from} ${entity} ${allowed.length ? `can only become ${allowed.join(' or ')}` : 'is final'}.`,
       { from, to, action },
     );
   }
@@ -23,3 +25,20 @@ export const TRANSACTION_TRANSITIONS = {
   cancelled: [],
   failed: [],
 } as const satisfies TransitionTable<'pending' | 'completed' | 'cancelled' | 'failed'>;
+
+/** Withdrawals (sandbox.md 2.5, 4.3): process, then complete or fail; a completed one can only be reversed. */
+export const WITHDRAWAL_TRANSITIONS = {
+  pending: ['processing', 'completed', 'failed'],
+  processing: ['completed', 'failed'],
+  completed: ['reversed'],
+  failed: [],
+  reversed: [],
+} as const satisfies TransitionTable<'pending' | 'processing' | 'completed' | 'failed' | 'reversed'>;
+
+/** Balance blocks (sandbox.md 2.5): awaiting a response, optionally defended, then approved or rejected. */
+export const BALANCE_BLOCK_TRANSITIONS = {
+  awaiting_response: ['defended', 'approved', 'rejected'],
+  defended: ['approved', 'rejected'],
+  approved: [],
+  rejected: [],
+} as const satisfies TransitionTable<'awaiting_response' | 'defended' | 'approved' | 'rejected'>;

@@ -2,6 +2,7 @@
 // integer cents, times are epoch milliseconds of the sandbox clock. Response shapes are built in http/, not here.
 import type { Cents, FeeSchedule } from './money';
 import type { SandboxEvent } from '../webhooks/events';
+import type { HolderDocumentType, PixKeyType } from '../pix';
 
 export type Environment = 'sandbox' | 'production';
 export const ACCOUNT_STATUSES = ['approved', 'pending', 'pending_documents', 'pending_approval', 'rejected', 'suspended'] as const;
@@ -125,6 +126,74 @@ export interface Transaction {
   counterpartDocument?: string;
   /** Present on PIX charges (type payment created by POST /pix). */
   charge?: ChargeDetails;
+  /** Present on refunds (type refund created by POST /transactions/{id}/refund). */
+  refund?: RefundDetails;
+  /** Present on withdrawals (type withdrawal created by POST /withdrawals): the withdrawal is this transaction. */
+  withdrawal?: WithdrawalDetails;
+}
+
+/** A refund's PSP status (2.6) follows its transaction: pending = PENDING, completed = CONFIRMED, failed = ERROR. */
+export interface RefundDetails {
+  pspProvider: string;
+  pspRefundTransactionId: string;
+  reason?: string;
+  /** Set at completion: the refund fee in force then (its own `fee` transaction). */
+  feeAmount?: Cents;
+  refundedAt?: number;
+  failureReason?: string;
+}
+
+/**
+ * A withdrawal's own lifecycle. `reversed` is shown as `failed` with failureReason "REVERSED" (sandbox.md 2.5); the
+ * transaction status mirrors it: pending|processing -> pending, completed -> completed, failed|reversed -> failed.
+ */
+export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'reversed';
+
+export interface WithdrawalDetails {
+  status: WithdrawalStatus;
+  feeAmount: Cents;
+  netAmount: Cents;
+  pixKey: string;
+  pixKeyType: PixKeyType;
+  holderName: string;
+  holderDocument: string;
+  holderDocumentType: HolderDocumentType;
+  failureReason?: string;
+  reversalReason?: string;
+  pspReference?: string;
+  /** When it completed (kept after a reversal). */
+  processedAt?: number;
+  failedAt?: number;
+  reversedAt?: number;
+}
+
+export const BLOCK_TYPES = ['med', 'judicial', 'administrative'] as const;
+export type BlockType = (typeof BLOCK_TYPES)[number];
+export const BALANCE_BLOCK_STATUSES = ['awaiting_response', 'defended', 'approved', 'rejected'] as const;
+export type BalanceBlockStatus = (typeof BALANCE_BLOCK_STATUSES)[number];
+
+/**
+ * A block on a completed payment, held on the originator wallet. Its money moves under a `chargeback` transaction
+ * created with the block: pending while open (available -> held), completed when approved (leaves held), cancelled
+ * when rejected (held -> available).
+ */
+export interface BalanceBlock {
+  id: string;
+  walletId: string;
+  /** The blocked payment. */
+  transactionId: string;
+  chargebackTransactionId: string;
+  amount: Cents;
+  status: BalanceBlockStatus;
+  blockType: BlockType;
+  referenceNumber: string;
+  reason: string;
+  e2eId?: string;
+  externalReference?: string;
+  createdAt: number;
+  updatedAt: number;
+  resolutionReason?: string;
+  resolvedAt?: number;
 }
 
 export interface SplitItem {
@@ -173,6 +242,7 @@ export interface Account {
   /** One per event and endpoint (and per replay), by id (= X-Service-Webhook-ID), oldest first. */
   deliveries: Record<string, Delivery>;
   customers: Customer[];
+  balanceBlocks: Record<string, BalanceBlock>;
 }
 
 export interface Customer {

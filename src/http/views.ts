@@ -1,7 +1,7 @@
 // Entity -> response JSON. Money leaves as BRL numbers, times as ISO strings; absent optional fields stay absent.
 import { toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
-import type { Account, Credential, Delivery, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
+import type { Account, BalanceBlock, Credential, Delivery, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
@@ -149,4 +149,62 @@ export const deliveryView = (d: Delivery) => ({
     error: a.error,
     ...opt('responseBody', a.responseBody),
   })),
+});
+
+/** Refund request result (service document 2.6): the PSP status follows the refund transaction. */
+export function refundResultView(tx: Transaction) {
+  const refund = tx.refund!;
+  return {
+    originalTransactionId: tx.relatedTransactionId!,
+    pspProvider: refund.pspProvider,
+    pspRefundTransactionId: refund.pspRefundTransactionId,
+    status: tx.status === 'completed' ? ('CONFIRMED' as const) : tx.status === 'failed' ? ('ERROR' as const) : ('PENDING' as const),
+  };
+}
+
+/** Withdrawal (service document 2.7): every "or null" field is present, null until known; reversed shows as failed. */
+export function withdrawalView(tx: Transaction) {
+  const w = tx.withdrawal!;
+  return {
+    id: tx.id,
+    amount: toBrl(tx.amount),
+    feeAmount: toBrl(w.feeAmount),
+    netAmount: toBrl(w.netAmount),
+    status: w.status === 'reversed' ? ('failed' as const) : w.status,
+    snapshotHolderName: w.holderName,
+    snapshotHolderDocument: w.holderDocument,
+    createdAt: iso(tx.createdAt),
+    projectId: tx.projectId ?? null,
+    snapshotPixKey: w.pixKey,
+    snapshotPixKeyType: w.pixKeyType,
+    failureReason: w.failureReason ?? null,
+    pspReference: w.pspReference ?? null,
+    processedAt: w.processedAt === undefined ? null : iso(w.processedAt),
+    externalReference: tx.externalReference ?? null,
+  };
+}
+
+/** Balance block (service document 2.10); resolutionReason and resolvedAt once resolved. */
+export function balanceBlockView(b: BalanceBlock) {
+  return {
+    id: b.id,
+    transactionId: b.transactionId,
+    amount: toBrl(b.amount),
+    status: b.status,
+    blockType: b.blockType,
+    referenceNumber: b.referenceNumber,
+    reason: b.reason,
+    createdAt: iso(b.createdAt),
+    ...opt('externalReference', b.externalReference),
+    ...opt('e2eId', b.e2eId),
+    ...opt('resolutionReason', b.resolutionReason),
+    ...opt('resolvedAt', isoOrUndefined(b.resolvedAt)),
+  };
+}
+
+/** The control API's view of a block: 2.10 plus the wallet it weighs on and its chargeback transaction. */
+export const balanceBlockControlView = (a: Account, b: BalanceBlock) => ({
+  ...balanceBlockView(b),
+  subAccount: a.wallets[b.walletId]?.reference ?? null,
+  chargebackTransactionId: b.chargebackTransactionId,
 });

@@ -226,6 +226,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     events: [],
     deliveries: {},
     customers: [],
+    balanceBlocks: {},
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
   for (const s of spec.subAccounts ?? []) buildSubAccount(deps, account, s);

@@ -1,5 +1,6 @@
 // GET /v2/transactions/{id}: a wallet sees its own transactions (an internal_transfer from both ends). The id is
 // tried as the transaction UUID, then as an externalReference (newest wins), then as an Idempotency-Key of creation.
+// Refunds and withdrawals are transactions that carry their details, so they resolve here at every stage too.
 import { notFound } from '../domain/errors';
 import type { Account, Transaction } from '../domain/types';
 import type { Caller } from '../http/env';

@@ -5,6 +5,9 @@ import * as account from './account/get';
 import * as auth from './auth/post';
 import * as pix from './pix/post';
 import * as transaction from './transactions/get';
+import * as refund from './transactions/refund';
+import * as withdrawal from './withdrawals/post';
+import * as balanceBlocks from './balance-blocks/list';
 import { registerProjects } from './projects';
 import { registerSubAccounts } from './sub-accounts';
 
@@ -16,5 +19,8 @@ export function v2Routes(deps: Deps) {
   registerSubAccounts(app, deps);
   pix.register(app, deps);
   transaction.register(app, deps);
+  refund.register(app, deps);
+  withdrawal.register(app, deps);
+  balanceBlocks.register(app, deps);
   return app;
 }

@@ -1,0 +1,109 @@
+// POST /v2/withdrawals: create a PIX withdrawal (service document 4.5, sandbox.md 2.1). 201 with the withdrawal of
+// 2.7, status pending; the outcome follows as withdrawal_completed / withdrawal_failed. Idempotency-Key replays.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../../../deps';
+import { toCents } from '../../../domain/money';
+import { validateHolderDocument, validatePixKey, type HolderDocumentType, type PixKeyType } from '../../../pix';
+import { idempotent } from '../../../services/idempotency';
+import { createWithdrawal } from '../../../services/withdrawals';
+import { guard } from '../../middleware/guard';
+import { brl, controlErrors, json, jsonBody, v2Errors } from '../../schemas';
+import { withdrawalView } from '../../views';
+import type { Router } from '../../env';
+
+const PIX_KEY_TYPES = ['cpf', 'cnpj', 'email', 'phone', 'random'] as const satisfies readonly PixKeyType[];
+const DOCUMENT_TYPES = ['cpf', 'cnpj'] as const satisfies readonly HolderDocumentType[];
+
+const cents = (what: string) =>
+  brl(1, what)
+    .refine((v) => v <= 999_999_999.99, { error: 'must be at most 999999999.99' })
+    .transform((v) => toCents(v)!)
+    .openapi({ type: 'number', minimum: 1 });
+
+/** Checks that need several fields: run even when another field failed, so every problem is listed at once. */
+function crossFieldChecks(value: unknown, ctx: z.RefinementCtx) {
+  if (typeof value !== 'object' || value === null) return;
+  const v = value as Record<string, unknown>;
+  if ((v.amount === undefined) === (v.netAmount === undefined)) {
+    const message = v.amount === undefined ? 'send exactly one of amount (gross) and netAmount (what the recipient receives); neither was sent' : 'send exactly one of amount and netAmount, not both';
+    ctx.addIssue({ code: 'custom', path: ['amount'], message });
+    ctx.addIssue({ code: 'custom', path: ['netAmount'], message });
+  }
+  if (typeof v.pixKey === 'string' && PIX_KEY_TYPES.includes(v.pixKeyType as PixKeyType)) {
+    const problem = validatePixKey(v.pixKeyType as PixKeyType, v.pixKey);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['pixKey'], message: `${problem.replace(/^pixKey /, '')} (pixKeyType is ${String(v.pixKeyType)})` });
+  }
+  if (typeof v.holderDocument === 'string' && DOCUMENT_TYPES.includes(v.holderDocumentType as HolderDocumentType)) {
+    const problem = validateHolderDocument(v.holderDocumentType as HolderDocumentType, v.holderDocument);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['holderDocument'], message: `${problem.replace(/^document /, '')} (holderDocumentType is ${String(v.holderDocumentType)})` });
+  }
+}
+
+export const WithdrawalInputSchema = z
+  .object({
+    pixKey: z.string({ error: 'must be a string: the recipient PIX key' }).openapi({ example: 'fulano@example.com' }),
+    pixKeyType: z.enum(PIX_KEY_TYPES, { error: `must be one of ${PIX_KEY_TYPES.join(', ')}` }),
+    holderName: z.string({ error: 'must be a string: the name of the account holder' }).min(1, { error: 'must not be empty' }).max(255, { error: 'must be at most 255 characters' }),
+    holderDocument: z.string({ error: 'must be a string: the CPF or CNPJ of the holder, without punctuation' }),
+    holderDocumentType: z.enum(DOCUMENT_TYPES, { error: "must be 'cpf' or 'cnpj'" }),
+    projectId: z.string().optional(),
+    amount: cents('amount').optional().openapi({ description: 'Gross BRL debited from the balance; the recipient receives amount - feeAmount. Exactly one of amount and netAmount.' }),
+    netAmount: cents('netAmount').optional().openapi({ description: 'BRL the recipient receives; gross = netAmount + feeAmount is debited. Exactly one of amount and netAmount.' }),
+    externalReference: z.string().max(255, { error: 'must be at most 255 characters' }).optional(),
+  })
+  .check(z.superRefine(crossFieldChecks, { when: () => true }))
+  .openapi('WithdrawalInput');
+
+const nullable = (s: z.ZodString) => s.nullable();
+export const WithdrawalSchema = z
+  .object({
+    id: z.string(),
+    amount: z.number(),
+    feeAmount: z.number(),
+    netAmount: z.number(),
+    status: z.enum(['pending', 'processing', 'completed', 'failed']),
+    snapshotHolderName: z.string(),
+    snapshotHolderDocument: z.string(),
+    createdAt: z.string(),
+    projectId: nullable(z.string()),
+    snapshotPixKey: nullable(z.string()),
+    snapshotPixKeyType: z.enum(PIX_KEY_TYPES).nullable(),
+    failureReason: nullable(z.string()),
+    pspReference: nullable(z.string()),
+    processedAt: nullable(z.string()),
+    externalReference: nullable(z.string()),
+  })
+  .openapi('Withdrawal');
+
+export const route = createRoute({
+  method: 'post',
+  path: '/withdrawals',
+  tags: ['v2 API'],
+  summary: 'Create a PIX withdrawal (asynchronous: withdrawal_completed or withdrawal_failed follows)',
+  request: {
+    headers: z.object({
+      'Idempotency-Key': z.string().min(8, { error: 'must be 8 to 255 characters' }).max(255, { error: 'must be 8 to 255 characters' }).optional(),
+      'X-Sub-Account': z.string().optional(),
+    }),
+    body: jsonBody(WithdrawalInputSchema),
+  },
+  responses: {
+    201: json(WithdrawalSchema, 'Withdrawal created, pending (a replay of an Idempotency-Key carries header Idempotent-Replayed: true)'),
+    ...v2Errors,
+    422: json(controlErrors[409].content['application/json'].schema, 'IDEMPOTENCY_KEY_REUSED'),
+  },
+});
+
+export function register(app: Router, deps: Deps) {
+  app.openapi({ ...route, middleware: [guard(deps, { permissions: ['WITHDRAWAL:WRITE'] })] as const }, async (c) => {
+    const caller = c.get('caller');
+    const key = c.req.valid('header')['Idempotency-Key'];
+    const result = idempotent(deps, caller, 'POST /v2/withdrawals', key, await c.req.json(), () => ({
+      status: 201,
+      body: withdrawalView(createWithdrawal(deps, caller, c.req.valid('json'), key)),
+    }));
+    // Raw text, not c.json(): a replay must send the stored bytes as they were.
+    const headers = { 'Content-Type': 'application/json', ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) };
+    return c.body(result.text, result.status as 201, headers) as never;
+  });
+}

@@ -1,0 +1,155 @@
+// Refunds (service document 4.4, sandbox.md 2.4): total and asynchronous. Accepting one debits the payment amount
+// from the payment's own wallet at once (a `refund` transaction, pending); completion (by itself completeAfterSeconds
+// later, or the control action `complete`) debits the refund fee in force then as its own `fee` transaction and sends
+// refund_completed; the control action `fail` (PSP status ERROR) credits the amount back. Only the originator wallet
+// is ever debited: split recipients keep their legs.
+import type { Deps } from '../deps';
+import { liveBlockOf, liveRefundOf } from '../domain/claims';
+import { SandboxError, notFound } from '../domain/errors';
+import { post } from '../domain/ledger';
+import { brlText, fixedFee } from '../domain/money';
+import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
+import type { Account, Transaction } from '../domain/types';
+import type { Caller } from '../http/env';
+import { refundResultView, transactionView } from '../http/views';
+import { makeE2eId } from '../pix';
+import { recordEvent } from '../webhooks/events';
+import { registerActions } from './actions';
+import { visibleTo } from './transactions';
+
+export const REFUND_COMPLETE_JOB = 'refund.complete';
+/** pspProvider of a refund whose payment was not pinned to an institution. */
+export const SANDBOX_PSP = 'pix-sandbox';
+export const DEFAULT_REFUND_FAILURE = 'PSP_ERROR';
+
+function refundable(account: Account, payment: Transaction): void {
+  const refuse = (message: string, extra: Record<string, unknown>) => new SandboxError('TRANSACTION_NOT_REFUNDABLE', message, { transactionId: payment.id, ...extra });
+  if (payment.type !== 'payment') throw refuse(`Transaction ${payment.id} is ${/^[aeiou]/.test(payment.type) ? 'an' : 'a'} ${payment.type}, not a payment; only a completed payment can be refunded.`, { type: payment.type });
+  if (payment.status !== 'completed')
+    throw refuse(`Payment ${payment.id} is ${payment.status}; only a completed payment can be refunded (a pending charge can be left to expire instead).`, { status: payment.status });
+  const refund = liveRefundOf(account, payment.id);
+  if (refund)
+    throw refuse(`Payment ${payment.id} already has a ${refund.status} refund (${refund.id}); a payment is refunded once, in full. Follow that refund with GET /v2/transactions/${refund.id}.`, {
+      refundTransactionId: refund.id,
+    });
+  const block = liveBlockOf(account, payment.id);
+  if (block)
+    throw refuse(`Payment ${payment.id} is under a ${block.blockType} balance block (${block.id}, ${block.status}); it cannot be refunded while a block is open or after one was approved.`, {
+      balanceBlockId: block.id,
+    });
+}
+
+/** POST /v2/transactions/{id}/refund: checks everything, then debits the amount and schedules the completion. */
+export function requestRefund(deps: Deps, caller: Caller, paymentId: string, input: { reason?: string }): Transaction {
+  const { account } = caller;
+  const payment = Object.hasOwn(account.transactions, paymentId) ? account.transactions[paymentId] : undefined;
+  if (!payment || !visibleTo(payment, caller.wallet.id)) throw notFound('TRANSACTION_NOT_FOUND', 'transaction', paymentId, 'Refund a payment of this wallet by its transaction id.');
+  refundable(account, payment);
+  const wallet = account.wallets[payment.walletId]!;
+  const fee = fixedFee(account.fees.refund.fixed);
+  if (payment.amount + fee > wallet.balances.available)
+    throw new SandboxError(
+      'INSUFFICIENT_BALANCE',
+      `Refunding ${payment.id} costs ${brlText(payment.amount)} plus a refund fee of ${brlText(fee)}, but the available balance is ${brlText(wallet.balances.available)}; add funds and try again.`,
+      { required: (payment.amount + fee) / 100, available: wallet.balances.available / 100 },
+    );
+
+  const now = deps.clock.nowMs();
+  const institution = payment.charge?.pspCredentialId ? account.institutions.find((i) => i.id === payment.charge!.pspCredentialId) : undefined;
+  const tx: Transaction = {
+    id: deps.ids.uuid(),
+    walletId: wallet.id,
+    type: 'refund',
+    status: 'pending',
+    paymentMethod: payment.paymentMethod,
+    amount: payment.amount,
+    createdAt: now,
+    updatedAt: now,
+    description: input.reason ?? `Refund of ${payment.id}`,
+    ...(payment.projectId !== undefined ? { projectId: payment.projectId } : {}),
+    relatedTransactionId: payment.id,
+    refund: {
+      pspProvider: institution?.name ?? SANDBOX_PSP,
+      // A PIX return id: like an end-to-end id, with D for devolução.
+      pspRefundTransactionId: `D${makeE2eId(deps.settings.ispb, new Date(now), deps.ids.randomInt).slice(1)}`,
+      ...(input.reason !== undefined ? { reason: input.reason } : {}),
+    },
+  };
+  account.transactions[tx.id] = tx;
+  post(account, [{ walletId: wallet.id, amount: -tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
+  const after = account.automation.completeAfterSeconds;
+  if (after > 0) deps.scheduler.schedule({ kind: REFUND_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
+  deps.store.changed();
+  return tx;
+}
+
+function refundTx(account: Account, id: string): Transaction {
+  const tx = account.transactions[id];
+  if (!tx?.refund) throw notFound('TRANSACTION_NOT_FOUND', 'refund', id);
+  return tx;
+}
+
+/** The PSP confirmed: the fee in force now leaves as its own transaction, and refund_completed is sent. */
+export function completeRefund(deps: Deps, account: Account, id: string): Transaction {
+  const tx = refundTx(account, id);
+  tx.status = transition(TRANSACTION_TRANSITIONS, 'refund', tx.status, 'completed', 'complete');
+  const now = deps.clock.nowMs();
+  const refund = tx.refund!;
+  const payment = account.transactions[tx.relatedTransactionId!]!;
+  const wallet = account.wallets[tx.walletId]!;
+  const fee = fixedFee(account.fees.refund.fixed);
+  tx.updatedAt = now;
+  tx.e2eId = refund.pspRefundTransactionId;
+  if (payment.counterpartName !== undefined) tx.counterpartName = payment.counterpartName;
+  if (payment.counterpartDocument !== undefined) tx.counterpartDocument = payment.counterpartDocument;
+  refund.feeAmount = fee;
+  refund.refundedAt = now;
+  if (fee > 0) {
+    const feeTx: Transaction = { id: deps.ids.uuid(), walletId: wallet.id, type: 'fee', status: 'completed', paymentMethod: tx.paymentMethod, amount: fee, createdAt: now, updatedAt: now, relatedTransactionId: tx.id, description: `Refund fee of ${tx.id}` };
+    account.transactions[feeTx.id] = feeTx;
+    post(account, [{ walletId: wallet.id, amount: -fee, transactionId: feeTx.id }], now, deps.ids.uuid);
+  }
+  recordEvent(deps, account, wallet, 'refund_completed', tx.id, {
+    refundTransactionId: tx.id,
+    originalTransactionId: payment.id,
+    environment: account.environment,
+    amount: tx.amount / 100,
+    feeAmount: fee / 100,
+    netAmount: tx.amount / 100,
+    currency: 'BRL',
+    paymentMethod: payment.paymentMethod,
+    status: 'completed',
+    refundedAt: new Date(now).toISOString(),
+    ...(payment.externalReference !== undefined ? { externalReference: payment.externalReference } : {}),
+    ...(payment.metadata !== undefined ? { metadata: payment.metadata } : {}),
+  });
+  deps.store.changed();
+  return tx;
+}
+
+/** The PSP answered ERROR: the amount goes back to the wallet; no fee, no event (the service has no refund_failed). */
+export function failRefund(deps: Deps, account: Account, id: string, reason?: string): Transaction {
+  const tx = refundTx(account, id);
+  tx.status = transition(TRANSACTION_TRANSITIONS, 'refund', tx.status, 'failed', 'fail');
+  const now = deps.clock.nowMs();
+  tx.updatedAt = now;
+  tx.refund!.failureReason = reason ?? DEFAULT_REFUND_FAILURE;
+  post(account, [{ walletId: tx.walletId, amount: tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
+  deps.store.changed();
+  return tx;
+}
+
+export function registerRefundJobs(deps: Deps) {
+  deps.scheduler.on(REFUND_COMPLETE_JOB, (job) => {
+    const account = deps.store.findAccount(job.accountId);
+    const tx = account?.transactions[job.ref];
+    if (account && tx?.refund && tx.status === 'pending') completeRefund(deps, account, job.ref);
+  });
+}
+
+// The control answer is the transaction (2.5) with the refund result (2.6) beside it, so the PSP status shows.
+const controlView = (tx: Transaction) => ({ ...transactionView(tx), refund: refundResultView(tx) });
+registerActions('refund', {
+  complete: (deps, account, id) => controlView(completeRefund(deps, account, id)),
+  fail: (deps, account, id, body) => controlView(failRefund(deps, account, id, body.reason)),
+});

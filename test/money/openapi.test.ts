@@ -1,0 +1,14 @@
+import { expect, test } from 'vitest';
+import { startHarness } from '../helpers/harness';
+
+test.each([
+  ['/v2/transactions/{id}/refund', 'post'],
+  ['/v2/withdrawals', 'post'],
+  ['/v2/balance-blocks', 'get'],
+  ['/_sandbox/balance-blocks/{id}/{action}', 'post'],
+])('%s (%s) is documented in /openapi.json', async (path, method) => {
+  const h = await startHarness();
+  const res = await h.api('GET', '/openapi.json');
+  expect(res.status, res.text).toBe(200);
+  expect(res.body.paths[path]?.[method], Object.keys(res.body.paths).join(', ')).toBeDefined();
+});
