@@ -55,6 +55,7 @@ async function startupTime(label, cmd, args, port, path) {
 }
 
 async function load(label, opts) {
+  await autocannon({ connections: 10, duration: quick ? 1 : 2, ...opts }); // warm-up (JIT), not measured
   const r = await autocannon({ connections: 10, duration: quick ? 3 : 8, ...opts });
   const out = { reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
   results.throughput[label] = out;
@@ -118,6 +119,24 @@ const bGet = await load('bare: GET with JWT, same body size', { url: 'http://127
 await stop(bareGet);
 await stop(sandbox2);
 
+// 3. Persistence: writes that change state (adjustments), with --data (group commit) and in memory, after 1,000
+// records are in the state, so each flush serializes a realistic file.
+async function writeLoad(label, extraArgs, port) {
+  const child = start(process.execPath, ['dist/cli.js', '--port', String(port), ...extraArgs]);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(`${url}/_sandbox/health`, child, performance.now());
+  const adjust = `${url}/_sandbox/accounts/11111111-1111-4111-8111-111111111111/adjustments`;
+  const body = JSON.stringify({ amount: 1 });
+  for (let i = 0; i < 1000; i++) await fetch(adjust, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const r = await load(label, { url: adjust, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  await stop(child);
+  return r;
+}
+const dataFile = `/tmp/pix-sandbox-bench-${process.pid}.json`;
+const persisted = await writeLoad('POST adjustments with --data (group commit)', ['--data', dataFile], 4781);
+const inMemory = await writeLoad('POST adjustments in memory', [], 4782);
+results.persistence = { withDataReqPerSec: persisted.reqPerSec, withDataP50Ms: persisted.p50Ms, inMemoryReqPerSec: inMemory.reqPerSec, ratio: +(persisted.reqPerSec / inMemory.reqPerSec).toFixed(2) };
+
 results.throughput.ratios = {
   'POST /v2/pix vs bare (target >= 0.40)': +(pix.reqPerSec / bPix.reqPerSec).toFixed(2),
   'GET /v2/transactions vs bare (target >= 0.70)': +(get.reqPerSec / bGet.reqPerSec).toFixed(2),
@@ -150,6 +169,10 @@ const md = [
     .map(([k, v]) => `| ${k} | ${v.reqPerSec} | ${v.p50Ms} | ${v.p99Ms} | ${v.non2xx} |`),
   '',
   ...Object.entries(results.throughput.ratios).map(([k, v]) => `- ${k}: **${v}**`),
+  '',
+  '## Persistence (state-changing POSTs after 1,000 records, 10 connections)',
+  '',
+  `With --data: ${results.persistence.withDataReqPerSec} req/s (p50 ${results.persistence.withDataP50Ms} ms); in memory: ${results.persistence.inMemoryReqPerSec} req/s; ratio ${results.persistence.ratio}.`,
   '',
 ].join('\n');
 writeFileSync(new URL('results/latest.md', import.meta.url), md);

@@ -363,6 +363,10 @@ export interface QrPngOptions {
 }
 
 /** A 1-bit grayscale PNG of the QR code of `text` (error correction M), black on white. */
+// Level 1: on these rows (mostly Up-filtered zeros) about 30 us per image, a quarter of the default level's cost, for
+// a PNG a few % larger. (Measured: RLE and smaller windows or memLevel are slower here.)
+const DEFLATE = { level: 1 };
+
 export function qrPng(text: string, options: QrPngOptions = {}): Buffer {
   const scale = options.scale ?? 4;
   const margin = options.margin ?? 4;
@@ -371,20 +375,29 @@ export function qrPng(text: string, options: QrPngOptions = {}): Buffer {
   const { size, modules } = qrMatrix(text);
   const width = (size + 2 * margin) * scale;
   const stride = 1 + ((width + 7) >> 3);
-  // Every byte white (1 bits); filter type 0 at the start of each row is set below.
-  const raw = Buffer.alloc(stride * width, 0xff);
-  for (let y = 0; y < width; y++) raw[y * stride] = 0;
+  // Each distinct pixel row is written once with filter 0 (None); a row equal to the one above it is filter 2 (Up)
+  // with zero bytes, which is most rows (modules are `scale` rows tall, margins are white): deflate then has long runs
+  // of zeros, and costs a fraction of what repeated literal rows cost.
+  const raw = Buffer.alloc(stride * width); // zeros: an Up row that repeats the row above
+  const fullRow = (y: number, fill: number) => {
+    raw[y * stride] = 0;
+    raw.fill(fill, y * stride + 1, (y + 1) * stride);
+  };
+  for (let y = 0; y < width; y++) raw[y * stride] = 2;
+  fullRow(0, 0xff); // top margin: white
   for (let r = 0; r < size; r++) {
-    const rowStart = (margin + r) * scale * stride;
+    const y = (margin + r) * scale;
+    fullRow(y, 0xff);
+    const rowStart = y * stride;
     for (let c = 0; c < size; c++) {
       if (!modules[r * size + c]) continue;
       for (let x = (margin + c) * scale, end = x + scale; x < end; x++) {
         raw[rowStart + 1 + (x >> 3)] = raw[rowStart + 1 + (x >> 3)]! & ~(0x80 >> (x & 7));
       }
     }
-    for (let k = 1; k < scale; k++) raw.copy(raw, rowStart + k * stride, rowStart, rowStart + stride);
   }
-  const idat = deflateSync(raw, { level: 1 }); // 4x faster than the default level, a few % larger
+  if (margin > 0) fullRow((margin + size) * scale, 0xff); // bottom margin: white again
+  const idat = deflateSync(raw, DEFLATE);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(width, 4);
