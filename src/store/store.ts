@@ -37,6 +37,21 @@ export const emptyState = (): State => ({
   jobs: [],
 });
 
+/**
+ * Collections that later versions added to an account: a data file written before them loads with them empty, so an
+ * older file keeps working instead of failing on the first event, delivery or block.
+ */
+const ACCOUNT_COLLECTIONS = { events: () => [], customers: () => [], webhooks: () => [], deliveries: () => ({}), balanceBlocks: () => ({}), idempotency: () => ({}) };
+
+function withDefaults(state: State): State {
+  for (const account of Object.values(state.accounts ?? {})) {
+    const record = account as unknown as Record<string, unknown>;
+    for (const [key, empty] of Object.entries(ACCOUNT_COLLECTIONS)) record[key] ??= empty();
+  }
+  state.jobs ??= [];
+  return state;
+}
+
 export interface Store {
   readonly state: State;
   readonly persistent: boolean;
@@ -66,7 +81,7 @@ export async function openStore(dataFile?: string): Promise<{ store: Store; load
       if (parsed.version !== STATE_VERSION) {
         throw new Error(`The data file ${dataFile} has state version ${parsed.version}; this sandbox reads version ${STATE_VERSION}.`);
       }
-      state = parsed;
+      state = withDefaults(parsed);
       loaded = true;
     }
   }

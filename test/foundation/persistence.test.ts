@@ -1,6 +1,6 @@
 // State in a data file (sandbox.md 1: `--data FILE` keeps state and resumes from it on restart): in process, across
 // a restart of the built CLI, and under 50 concurrent writes.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
 import { createSandbox } from '../../src/app';
 import { DEFAULT, T0 } from '../helpers/harness';
@@ -113,4 +113,30 @@ test('CLI: 50 concurrent POST /v2/projects all answer 201 and the data file then
   expect(list.body.total, list.text).toBe(51);
   expect(await cli.stop(), cli.stderr()).toBe(0);
   expect(readState(file).accounts[DEFAULT.accountId].projects).toHaveLength(51);
+});
+
+test('a data file written before deliveries and balance blocks existed still loads and works', async () => {
+  const tmp = tempDir();
+  const file = tmp.file('state.json');
+  const first = await createSandbox({ log: () => {}, dataFile: file, freezeClock: true });
+  await first.close();
+  const old = JSON.parse(readFileSync(file, 'utf8'));
+  for (const account of Object.values(old.accounts) as Record<string, unknown>[]) {
+    delete account.deliveries;
+    delete account.balanceBlocks;
+    delete account.events;
+  }
+  writeFileSync(file, JSON.stringify(old));
+  const again = await createSandbox({ log: () => {}, dataFile: file });
+  const auth = await again.app.request('/v2/auth', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' }) });
+  const token = ((await auth.json()) as { access_token: string }).access_token;
+  const created = await again.app.request('/v2/pix', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: 10, description: 'x' }) });
+  const { id } = (await created.json()) as { id: string };
+  const paid = await again.app.request(`/_sandbox/transactions/${id}/pay`, { method: 'POST' });
+  expect(paid.status).toBe(200);
+  const blocked = await again.app.request(`/_sandbox/transactions/${id}/block`, { method: 'POST' });
+  expect(blocked.status, await blocked.clone().text()).toBe(200);
+  expect((await again.app.request('/v2/balance-blocks', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  await again.close();
+  tmp.cleanup();
 });
