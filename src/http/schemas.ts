@@ -1,5 +1,6 @@
 // Schemas shared by several routes: the error envelope (documented on every route), money, ids.
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { hasAtMostTwoDecimals } from '../domain/money';
 
 export const ErrorSchema = z
@@ -15,7 +16,7 @@ export const ErrorSchema = z
 
 export const AuthErrorSchema = z.object({ error: z.string(), message: z.string() }).openapi('AuthError');
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+export const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
 
 /** The error responses every authenticated v2 route can give, merged into each route's own. */
 export const v2Errors = {
@@ -31,6 +32,20 @@ export const controlErrors = {
   404: errorResponse('Not found'),
   409: errorResponse('Conflict or INVALID_STATE_TRANSITION'),
 } as const;
+
+/** Headers of a POST that takes an Idempotency-Key (service document 4.2 rule 1). */
+export const idempotentHeaders = z.object({
+  'Idempotency-Key': z.string().min(8, { error: 'must be 8 to 255 characters' }).max(255, { error: 'must be 8 to 255 characters' }).optional(),
+  'X-Sub-Account': z.string().optional(),
+});
+
+export const idempotencyErrors = { 422: errorResponse('IDEMPOTENCY_KEY_REUSED: the same Idempotency-Key with a different request') } as const;
+
+/** Sends an idempotent outcome as raw text, not c.json(): a replay must send the stored bytes as they were. */
+export function sendIdempotent(c: Context, result: { status: number; text: string; replayed: boolean }) {
+  const headers = { 'Content-Type': 'application/json', ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) };
+  return c.body(result.text, result.status as 201, headers) as never;
+}
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

@@ -2,6 +2,7 @@
 import { toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
 import type { Account, BalanceBlock, Credential, Delivery, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
+import { opt } from '../lib/objects';
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
@@ -34,8 +35,8 @@ export const projectView = (p: Project) => ({
   color: p.color,
   createdAt: iso(p.createdAt),
   updatedAt: iso(p.updatedAt),
-  ...(p.description !== undefined ? { description: p.description } : {}),
-  ...(p.logoUrl !== undefined ? { logoUrl: p.logoUrl } : {}),
+  ...opt('description', p.description),
+  ...opt('logoUrl', p.logoUrl),
 });
 
 export const credentialView = (c: Credential) => ({
@@ -84,7 +85,6 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean })
   };
 }
 
-const opt = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
 
 /** Transaction (service document 2.5): pixCopyPaste and expiresAt only while a PIX charge is pending. */
 export function transactionView(tx: Transaction) {

@@ -21,6 +21,7 @@ import type {
   Wallet,
   WebhookEndpoint,
 } from '../domain/types';
+import { opt } from '../lib/objects';
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 30, 120, 600, 3600];
 export const DEFAULT_AUTOMATION: Automation = { completeAfterSeconds: 2, autoPayAfterSeconds: null };
@@ -166,8 +167,8 @@ export function createProjectIn(deps: Deps, account: Account, wallet: Wallet, sp
     color: spec.color ?? '#1A73E8',
     createdAt: now,
     updatedAt: now,
-    ...(spec.description !== undefined ? { description: spec.description } : {}),
-    ...(spec.logoUrl !== undefined ? { logoUrl: spec.logoUrl } : {}),
+    ...opt('description', spec.description),
+    ...opt('logoUrl', spec.logoUrl),
   };
   account.projects.push(project);
   return project;

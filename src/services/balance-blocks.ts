@@ -15,6 +15,7 @@ import { balanceBlockControlView } from '../http/views';
 import type { EventKind } from '../webhooks/events';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
+import { opt } from '../lib/objects';
 
 export const DEFAULT_BLOCK_REASON: Record<BlockType, string> = {
   med: "Fraud suspected by the payer's institution (MED)",
@@ -44,9 +45,9 @@ function blockData(account: Account, b: BalanceBlock) {
     status: b.status,
     referenceNumber: b.referenceNumber,
     reason: b.reason,
-    ...(b.e2eId !== undefined ? { e2eId: b.e2eId } : {}),
+    ...opt('e2eId', b.e2eId),
     createdAt: new Date(b.createdAt).toISOString(),
-    ...(b.resolutionReason !== undefined ? { resolutionReason: b.resolutionReason } : {}),
+    ...opt('resolutionReason', b.resolutionReason),
     ...(b.resolvedAt !== undefined ? { resolvedAt: new Date(b.resolvedAt).toISOString() } : {}),
   };
 }
@@ -92,7 +93,7 @@ export function openBlock(deps: Deps, account: Account, paymentId: string, input
     updatedAt: now,
     description: `${REFERENCE_PREFIX[blockType]} block of ${payment.id}`,
     relatedTransactionId: payment.id,
-    ...(payment.projectId !== undefined ? { projectId: payment.projectId } : {}),
+    ...opt('projectId', payment.projectId),
   };
   const block: BalanceBlock = {
     id: deps.ids.uuid(),
@@ -104,8 +105,8 @@ export function openBlock(deps: Deps, account: Account, paymentId: string, input
     blockType,
     referenceNumber: `${REFERENCE_PREFIX[blockType]}-${stamp}-${deps.ids.token(8, '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ')}`,
     reason: input.reason ?? DEFAULT_BLOCK_REASON[blockType],
-    ...(payment.e2eId !== undefined ? { e2eId: payment.e2eId } : {}),
-    ...(payment.externalReference !== undefined ? { externalReference: payment.externalReference } : {}),
+    ...opt('e2eId', payment.e2eId),
+    ...opt('externalReference', payment.externalReference),
     createdAt: now,
     updatedAt: now,
   };

@@ -13,6 +13,7 @@ import { buildDynamicBrCode, generateCpf, makeE2eId } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { upsertCustomer, type CustomerInput } from './customers';
 import { walletProjects } from './projects';
+import { opt } from '../lib/objects';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
@@ -105,11 +106,11 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
     createdAt: now,
     updatedAt: now,
     description: input.description,
-    ...(input.externalReference !== undefined ? { externalReference: input.externalReference } : {}),
-    ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    ...opt('externalReference', input.externalReference),
+    ...opt('idempotencyKey', idempotencyKey),
     ...(customer ? { customerId: customer.id } : {}),
     ...(projectId ? { projectId } : {}),
-    ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+    ...opt('metadata', input.metadata),
     charge: {
       pixCopyPaste,
       expiresAt: now + input.expiresIn * 1000,
@@ -196,11 +197,11 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
     paymentMethod: 'pix',
     status: 'completed',
     completedAt: new Date(now).toISOString(),
-    ...(tx.externalReference !== undefined ? { externalReference: tx.externalReference } : {}),
+    ...opt('externalReference', tx.externalReference),
     e2eId: tx.e2eId,
     counterpartName: tx.counterpartName,
     counterpartDocument: tx.counterpartDocument,
-    ...(tx.metadata !== undefined ? { metadata: tx.metadata } : {}),
+    ...opt('metadata', tx.metadata),
   });
   deps.store.changed();
   return tx;
@@ -223,8 +224,8 @@ export function expireCharge(deps: Deps, account: Account, id: string): Transact
     paymentMethod: 'pix',
     status: 'expired',
     expiredAt: new Date(now).toISOString(),
-    ...(tx.externalReference !== undefined ? { externalReference: tx.externalReference } : {}),
-    ...(tx.metadata !== undefined ? { metadata: tx.metadata } : {}),
+    ...opt('externalReference', tx.externalReference),
+    ...opt('metadata', tx.metadata),
   });
   deps.store.changed();
   return tx;

@@ -16,6 +16,7 @@ import { makeE2eId } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { visibleTo } from './transactions';
+import { opt } from '../lib/objects';
 
 export const REFUND_COMPLETE_JOB = 'refund.complete';
 /** pspProvider of a refund whose payment was not pinned to an institution. */
@@ -66,13 +67,13 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
     createdAt: now,
     updatedAt: now,
     description: input.reason ?? `Refund of ${payment.id}`,
-    ...(payment.projectId !== undefined ? { projectId: payment.projectId } : {}),
+    ...opt('projectId', payment.projectId),
     relatedTransactionId: payment.id,
     refund: {
       pspProvider: institution?.name ?? SANDBOX_PSP,
       // A PIX return id: like an end-to-end id, with D for devolução.
       pspRefundTransactionId: `D${makeE2eId(deps.settings.ispb, new Date(now), deps.ids.randomInt).slice(1)}`,
-      ...(input.reason !== undefined ? { reason: input.reason } : {}),
+      ...opt('reason', input.reason),
     },
   };
   account.transactions[tx.id] = tx;
@@ -120,8 +121,8 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
     paymentMethod: payment.paymentMethod,
     status: 'completed',
     refundedAt: new Date(now).toISOString(),
-    ...(payment.externalReference !== undefined ? { externalReference: payment.externalReference } : {}),
-    ...(payment.metadata !== undefined ? { metadata: payment.metadata } : {}),
+    ...opt('externalReference', payment.externalReference),
+    ...opt('metadata', payment.metadata),
   });
   deps.store.changed();
   return tx;

@@ -16,6 +16,7 @@ import { makeE2eId, type HolderDocumentType, type PixKeyType } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { resolveProject } from './charges';
+import { opt } from '../lib/objects';
 
 export const WITHDRAWAL_COMPLETE_JOB = 'withdrawal.complete';
 export const DEFAULT_WITHDRAWAL_FAILURE = 'REJECTED';
@@ -111,8 +112,8 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
     amount: gross,
     createdAt: now,
     updatedAt: now,
-    ...(input.externalReference !== undefined ? { externalReference: input.externalReference } : {}),
-    ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    ...opt('externalReference', input.externalReference),
+    ...opt('idempotencyKey', idempotencyKey),
     ...(projectId ? { projectId } : {}),
     withdrawal: {
       status: 'pending',
@@ -166,7 +167,7 @@ function eventData(account: Account, tx: Transaction & { withdrawal: WithdrawalD
 
 const completedFields = (tx: Transaction & { withdrawal: WithdrawalDetails }) => ({
   completedAt: new Date(tx.withdrawal.processedAt!).toISOString(),
-  ...(tx.externalReference !== undefined ? { externalReference: tx.externalReference } : {}),
+  ...opt('externalReference', tx.externalReference),
   e2eId: tx.e2eId,
   counterpartName: tx.counterpartName,
   counterpartDocument: tx.counterpartDocument,
@@ -209,7 +210,7 @@ export function failWithdrawal(deps: Deps, account: Account, id: string, reason?
     status: 'failed',
     failureReason: w.failureReason,
     failedAt: new Date(now).toISOString(),
-    ...(tx.externalReference !== undefined ? { externalReference: tx.externalReference } : {}),
+    ...opt('externalReference', tx.externalReference),
   });
   deps.store.changed();
   return tx;

@@ -9,6 +9,7 @@ import { apiKeyGuard } from '../../middleware/apiKey';
 import { intQuery, json } from '../../schemas';
 import { iso } from '../../views';
 import { v1Errors, v1Headers, v1Security } from '../schemas';
+import { opt } from '../../../lib/objects';
 
 const Query = z.object({
   page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
@@ -34,11 +35,11 @@ const CustomerRecordSchema = z
 /** Customer record (service document 2.12); fields the charges never gave stay absent. */
 export const customerView = (c: Customer) => ({
   id: c.id,
-  ...(c.name !== undefined ? { name: c.name } : {}),
-  ...(c.email !== undefined ? { email: c.email } : {}),
+  ...opt('name', c.name),
+  ...opt('email', c.email),
   ...(c.document !== undefined ? { document: maskDocument(c.document) } : {}),
   createdAt: iso(c.createdAt),
-  ...(c.phone !== undefined ? { phone: c.phone } : {}),
+  ...opt('phone', c.phone),
 });
 
 export function register(app: Router, deps: Deps) {

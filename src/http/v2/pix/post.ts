@@ -7,7 +7,7 @@ import { createCharge } from '../../../services/charges';
 import { idempotent } from '../../../services/idempotency';
 import { isValidCnpj, isValidCpf, qrPngDataUrl } from '../../../pix';
 import { guard } from '../../middleware/guard';
-import { brl, controlErrors, json, jsonBody, v2Errors } from '../../schemas';
+import { brl, errorResponse, idempotencyErrors, idempotentHeaders, json, jsonBody, sendIdempotent, v2Errors } from '../../schemas';
 import { chargeView } from '../../views';
 import type { Router } from '../../env';
 
@@ -79,17 +79,14 @@ export const route = createRoute({
   tags: ['v2 API'],
   summary: 'Create a PIX charge (BR Code and QR image)',
   request: {
-    headers: z.object({
-      'Idempotency-Key': z.string().min(8, { error: 'must be 8 to 255 characters' }).max(255, { error: 'must be 8 to 255 characters' }).optional(),
-      'X-Sub-Account': z.string().optional(),
-    }),
+    headers: idempotentHeaders,
     body: jsonBody(ChargeInputSchema),
   },
   responses: {
     201: json(ChargeSchema, 'Charge created (a replay of an Idempotency-Key carries header Idempotent-Replayed: true)'),
     ...v2Errors,
-    422: json(controlErrors[409].content['application/json'].schema, 'IDEMPOTENCY_KEY_REUSED'),
-    503: json(controlErrors[409].content['application/json'].schema, 'PSP_UNAVAILABLE or PSP_OUT_OF_CAPACITY for a pinned institution'),
+    ...idempotencyErrors,
+    503: errorResponse('PSP_UNAVAILABLE or PSP_OUT_OF_CAPACITY for a pinned institution'),
   },
 });
 
@@ -101,8 +98,6 @@ export function register(app: Router, deps: Deps) {
       const { tx } = createCharge(deps, caller, c.req.valid('json'), key);
       return { status: 201, body: chargeView(tx, qrPngDataUrl(tx.charge!.pixCopyPaste)) };
     });
-    // Raw text, not c.json(): a replay must send the stored bytes as they were.
-    const headers = { 'Content-Type': 'application/json', ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) };
-    return c.body(result.text, result.status as 201, headers) as never;
+    return sendIdempotent(c, result);
   });
 }

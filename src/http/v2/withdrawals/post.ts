@@ -7,7 +7,7 @@ import { validateHolderDocument, validatePixKey, type HolderDocumentType, type P
 import { idempotent } from '../../../services/idempotency';
 import { createWithdrawal } from '../../../services/withdrawals';
 import { guard } from '../../middleware/guard';
-import { brl, controlErrors, json, jsonBody, v2Errors } from '../../schemas';
+import { brl, idempotencyErrors, idempotentHeaders, json, jsonBody, sendIdempotent, v2Errors } from '../../schemas';
 import { withdrawalView } from '../../views';
 import type { Router } from '../../env';
 
@@ -81,16 +81,13 @@ export const route = createRoute({
   tags: ['v2 API'],
   summary: 'Create a PIX withdrawal (asynchronous: withdrawal_completed or withdrawal_failed follows)',
   request: {
-    headers: z.object({
-      'Idempotency-Key': z.string().min(8, { error: 'must be 8 to 255 characters' }).max(255, { error: 'must be 8 to 255 characters' }).optional(),
-      'X-Sub-Account': z.string().optional(),
-    }),
+    headers: idempotentHeaders,
     body: jsonBody(WithdrawalInputSchema),
   },
   responses: {
     201: json(WithdrawalSchema, 'Withdrawal created, pending (a replay of an Idempotency-Key carries header Idempotent-Replayed: true)'),
     ...v2Errors,
-    422: json(controlErrors[409].content['application/json'].schema, 'IDEMPOTENCY_KEY_REUSED'),
+    ...idempotencyErrors,
   },
 });
 
@@ -102,8 +99,6 @@ export function register(app: Router, deps: Deps) {
       status: 201,
       body: withdrawalView(createWithdrawal(deps, caller, c.req.valid('json'), key)),
     }));
-    // Raw text, not c.json(): a replay must send the stored bytes as they were.
-    const headers = { 'Content-Type': 'application/json', ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) };
-    return c.body(result.text, result.status as 201, headers) as never;
+    return sendIdempotent(c, result);
   });
 }
