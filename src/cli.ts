@@ -30,6 +30,8 @@ async function main() {
     `  v1 API      ${url}/v1`,
     `  control     ${url}/_sandbox`,
     `  docs        ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
+    `  dashboard   ${url}/`,
+    `  JWKS        ${url}/.well-known/jwks.json`,
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile}` : 'memory (use --data FILE to keep it)'}`,
   ];
   if (account) {

@@ -25,7 +25,10 @@ export function registerClock(app: Router, deps: Deps) {
       request: {
         body: jsonBody(
           z.object({
-            now: z.union([z.iso.datetime({ offset: true }), z.number().int().min(MIN_MS).max(MAX_MS)], { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z, or epoch milliseconds' }).optional(),
+            now: z
+              .union([z.iso.datetime({ offset: true }), z.number().int().min(MIN_MS).max(MAX_MS), z.null()], { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z, epoch milliseconds, or null for real time' })
+              .optional()
+              .openapi({ description: 'The instant to jump to; null goes back to real time (and unfreezes unless `frozen` is true)' }),
             frozen: z.boolean().optional(),
           }),
         ),
@@ -34,6 +37,10 @@ export function registerClock(app: Router, deps: Deps) {
     }),
     async (c) => {
       const body = c.req.valid('json');
+      if (body.now === null) {
+        await deps.scheduler.setClock(deps.clock.realMs(), body.frozen ?? false);
+        return c.json(view(), 200);
+      }
       const target = body.now === undefined ? deps.clock.nowMs() : typeof body.now === 'number' ? body.now : Date.parse(body.now);
       await deps.scheduler.setClock(target, body.frozen ?? deps.clock.frozen);
       return c.json(view(), 200);

@@ -8,6 +8,8 @@ export interface ClockState {
 
 export interface Clock {
   nowMs(): number;
+  /** The real time the clock is measured against, whatever the offset or freeze. */
+  realMs(): number;
   now(): Date;
   iso(): string;
   readonly frozen: boolean;
@@ -25,6 +27,7 @@ export function createClock(realNow: () => number = Date.now, initial?: Partial<
   const nowMs = () => (frozenAt ?? realNow() + offsetMs);
   return {
     nowMs,
+    realMs: realNow,
     now: () => new Date(nowMs()),
     iso: () => new Date(nowMs()).toISOString(),
     get frozen() {

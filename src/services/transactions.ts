@@ -7,7 +7,9 @@ import type { Caller } from '../http/env';
 
 export const visibleTo = (tx: Transaction, walletId: string) => tx.walletId === walletId || tx.counterpartWalletId === walletId;
 
-const newest = (list: Transaction[]) => list.reduce<Transaction | undefined>((best, t) => (!best || t.createdAt >= best.createdAt ? t : best), undefined);
+// The last one created, by creation order rather than createdAt: the sandbox clock can be set back, and a charge made
+// after that must still win over one stamped later in sandbox time. Transactions are kept in creation order.
+const newest = (list: Transaction[]) => list.at(-1);
 
 export function findTransaction(caller: Pick<Caller, 'account' | 'wallet'>, idOrRef: string): Transaction | undefined {
   const { account, wallet } = caller;

@@ -258,6 +258,12 @@ describe('GET /v2/transactions/{id}', () => {
     const res = await h.v2('GET', '/transactions/order-9');
     expect(res.body.id).toBe(newer.body.id);
     expect((await h.v2('GET', '/transactions/order-9', { subAccount: 'loja-centro' })).status).toBe(404);
+
+    // Newest by creation, not by createdAt: a charge made after the clock was set back still wins.
+    await h.control('PUT', '/clock', { now: '2026-01-01T00:00:00Z' });
+    const afterSetBack = await h.v2('POST', '/pix', { body: { amount: 12, description: 'set back', externalReference: 'order-9' } });
+    const again = await h.v2('GET', '/transactions/order-9');
+    expect(again.body.id, again.text).toBe(afterSetBack.body.id);
   });
 
   test("another wallet's charge is 404 TRANSACTION_NOT_FOUND", async () => {

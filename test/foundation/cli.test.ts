@@ -37,6 +37,8 @@ test('the banner prints the URLs and the default credentials, API key and webhoo
     `${cli.url}/v1`,
     `${cli.url}/_sandbox`,
     `${cli.url}/docs`,
+    `dashboard   ${cli.url}/`,
+    `${cli.url}/.well-known/jwks.json`,
     `client_id=${DEFAULT.full.clientId}`,
     `client_secret=${DEFAULT.full.clientSecret}`,
     DEFAULT.apiKey,

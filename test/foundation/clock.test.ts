@@ -62,6 +62,18 @@ test('PUT /_sandbox/clock can unfreeze the clock from the current instant and fr
   expect(frozen.body, frozen.text).toEqual({ now: '2026-04-01T00:00:00.000Z', frozen: true });
 });
 
+test('PUT /_sandbox/clock with now null goes back to real time and unfreezes, unless frozen is true', async () => {
+  const h = await startHarness(); // frozen at T0, years away from the real date
+  const real = await h.control('PUT', '/clock', { now: null });
+  expect(real.status, real.text).toBe(200);
+  expect(real.body.frozen, real.text).toBe(false);
+  expect(Math.abs(Date.parse(real.body.now) - Date.now()) < 5000, real.text).toBe(true);
+
+  const frozenAtReal = await h.control('PUT', '/clock', { now: null, frozen: true });
+  expect(frozenAtReal.body.frozen, frozenAtReal.text).toBe(true);
+  expect(Math.abs(Date.parse(frozenAtReal.body.now) - Date.now()) < 5000, frozenAtReal.text).toBe(true);
+});
+
 test('the clock stamps what the API creates', async () => {
   const h = await startHarness();
   await h.control('PUT', '/clock', { now: '2026-12-24T18:00:00Z' });
