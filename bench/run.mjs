@@ -38,20 +38,26 @@ async function stop(child) {
   await delay(50); // let the port go
 }
 
-async function startupTime(label, cmd, args, port, path) {
-  const times = [];
-  const runs = quick ? 3 : 10;
+/** Spawn to first answered request, median of `runs`. The two commands alternate run by run, so that a change in
+ * the shared machine's load falls on both alike and the ratio stays fair. */
+async function startupPair(commands) {
+  const runs = quick ? 3 : 15;
+  const times = commands.map(() => []);
   for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    const child = start(cmd, args, { PORT: String(port) });
-    times.push(await waitUntilAnswering(`http://127.0.0.1:${port}${path}`, child, t0));
-    await stop(child);
+    for (const [k, { cmd, args, port, path }] of commands.entries()) {
+      const t0 = performance.now();
+      const child = start(cmd, args, { PORT: String(port) });
+      times[k].push(await waitUntilAnswering(`http://127.0.0.1:${port}${path}`, child, t0));
+      await stop(child);
+    }
   }
-  times.sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)];
-  results.startup[label] = { medianMs: +median.toFixed(1), minMs: +times[0].toFixed(1), runs };
-  console.log(`startup ${label}: median ${median.toFixed(1)} ms`);
-  return median;
+  return times.map((list, k) => {
+    list.sort((a, b) => a - b);
+    const median = list[Math.floor(list.length / 2)];
+    results.startup[commands[k].label] = { medianMs: +median.toFixed(1), minMs: +list[0].toFixed(1), runs };
+    console.log(`startup ${commands[k].label}: median ${median.toFixed(1)} ms`);
+    return median;
+  });
 }
 
 async function load(label, opts) {
@@ -64,10 +70,14 @@ async function load(label, opts) {
 }
 
 // 1. Start-up: spawn to first answered request.
-const bareStart = await startupTime('bare hono (node bench/bare-server.mjs)', process.execPath, ['bench/bare-server.mjs'], 4791, '/health');
-const sandboxStart = await startupTime('sandbox (node dist/cli.js)', process.execPath, ['dist/cli.js', '--port', '4792'], 4792, '/_sandbox/health');
-const npmBare = await startupTime('bare hono via npm (npm run bench:bare)', 'npm', ['run', '-s', 'bench:bare'], 4793, '/health');
-const npmStart = await startupTime('sandbox via npm start', 'npm', ['start', '-s', '--', '--port', '4794'], 4794, '/_sandbox/health');
+const [bareStart, sandboxStart] = await startupPair([
+  { label: 'bare hono (node bench/bare-server.mjs)', cmd: process.execPath, args: ['bench/bare-server.mjs'], port: 4791, path: '/health' },
+  { label: 'sandbox (node dist/cli.js)', cmd: process.execPath, args: ['dist/cli.js', '--port', '4792'], port: 4792, path: '/_sandbox/health' },
+]);
+const [npmBare, npmStart] = await startupPair([
+  { label: 'bare hono via npm (npm run bench:bare)', cmd: 'npm', args: ['run', '-s', 'bench:bare'], port: 4793, path: '/health' },
+  { label: 'sandbox via npm start', cmd: 'npm', args: ['start', '-s', '--', '--port', '4794'], port: 4794, path: '/_sandbox/health' },
+]);
 results.startup.ratio = +(sandboxStart / bareStart).toFixed(2);
 results.startup.ratioViaNpm = +(npmStart / npmBare).toFixed(2);
 
