@@ -36,13 +36,10 @@ export function registerClock(app: Router, deps: Deps) {
       responses: { 200: json(ClockSchema, 'Clock'), ...controlErrors },
     }),
     async (c) => {
-      const body = c.req.valid('json');
-      if (body.now === null) {
-        await deps.scheduler.setClock(deps.clock.realMs(), body.frozen ?? false);
-        return c.json(view(), 200);
-      }
-      const target = body.now === undefined ? deps.clock.nowMs() : typeof body.now === 'number' ? body.now : Date.parse(body.now);
-      await deps.scheduler.setClock(target, body.frozen ?? deps.clock.frozen);
+      const { now, frozen } = c.req.valid('json');
+      const target = now === null ? deps.clock.realMs() : now === undefined ? deps.clock.nowMs() : typeof now === 'number' ? now : Date.parse(now);
+      // Back to real time means running again, unless the caller asks to freeze there.
+      await deps.scheduler.setClock(target, frozen ?? (now === null ? false : deps.clock.frozen));
       return c.json(view(), 200);
     },
   );

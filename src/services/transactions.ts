@@ -1,5 +1,5 @@
 // GET /v2/transactions/{id}: a wallet sees its own transactions (an internal_transfer from both ends). The id is
-// tried as the transaction UUID, then as an externalReference (newest wins), then as an Idempotency-Key of creation.
+// tried as the transaction UUID, then as an externalReference (the last created wins), then as an Idempotency-Key of creation.
 // Refunds and withdrawals are transactions that carry their details, so they resolve here at every stage too.
 import { notFound } from '../domain/errors';
 import type { Account, Transaction } from '../domain/types';
@@ -9,14 +9,14 @@ export const visibleTo = (tx: Transaction, walletId: string) => tx.walletId === 
 
 // The last one created, by creation order rather than createdAt: the sandbox clock can be set back, and a charge made
 // after that must still win over one stamped later in sandbox time. Transactions are kept in creation order.
-const newest = (list: Transaction[]) => list.at(-1);
+const lastCreated = (list: Transaction[]) => list.at(-1);
 
 export function findTransaction(caller: Pick<Caller, 'account' | 'wallet'>, idOrRef: string): Transaction | undefined {
   const { account, wallet } = caller;
   const byId = Object.hasOwn(account.transactions, idOrRef) ? account.transactions[idOrRef] : undefined;
   if (byId && visibleTo(byId, wallet.id)) return byId;
   const mine = Object.values(account.transactions).filter((t) => visibleTo(t, wallet.id));
-  return newest(mine.filter((t) => t.externalReference === idOrRef)) ?? newest(mine.filter((t) => t.idempotencyKey === idOrRef));
+  return lastCreated(mine.filter((t) => t.externalReference === idOrRef)) ?? lastCreated(mine.filter((t) => t.idempotencyKey === idOrRef));
 }
 
 export function getTransaction(caller: Pick<Caller, 'account' | 'wallet'>, idOrRef: string): Transaction {
