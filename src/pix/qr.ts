@@ -1,19 +1,19 @@
-// QR code of a BR Code as a PNG data URL, synchronously and several times faster than qrcode.toDataURL.
+// QR code of a BR Code as a PNG data URL, synchronously and over 30 times faster than qrcode.toDataURL.
 //
 // Where the time goes in qrcode.toDataURL (5-9 ms per BR Code on the reference machine): most of QRCode.create is
 // the split of the text into numeric/alphanumeric/byte segments (a graph and Dijkstra) and the choice of the mask
 // (8 masks applied, scored module by module through BitMatrix.get and undone); then pngjs writes RGBA pixels.
-// Here:
+// Here (about 0.15 ms per BR Code, a third of POST /v2/pix):
 // - qrSegments finds the segments by dynamic programming over the characters (never more bits than qrcode's split
 //   over 4,000 BR Codes and mixed texts tried, sometimes fewer);
-// - QRCode.create is given those segments and a fixed mask 0, so it only encodes (Reed-Solomon, placement);
-// - the mask is chosen again with qrcode's own penalty rules and tie-break, but scored on rows and columns packed
-//   32 modules to a word, so the matrix is the one QRCode.create(qrSegments(text), { errorCorrectionLevel: 'M' })
-//   returns, module for module (the tests check it);
-// - the PNG is written by hand: 1-bit grayscale, rows repeated with Buffer.copy, node:zlib deflateSync, a table CRC-32
-//   (node:zlib has crc32 only from Node 22).
-import { deflateSync } from 'node:zlib';
-import QRCode, { type QRCodeSegment } from 'qrcode';
+// - the symbol is encoded here at level M (bit stream, Reed-Solomon, block interleaving, placement), straight into
+//   rows and columns packed 32 modules to a word; qrcode only draws each version's function patterns, once;
+// - the mask is chosen with qrcode's own penalty rules and tie-break, scored on the packed rows and columns, so the
+//   matrix is the one QRCode.create(qrSegments(text), { errorCorrectionLevel: 'M' }) returns, module for module
+//   (the tests check it, and that a QR decoder reads it back);
+// - the PNG is 1-bit grayscale, compressed by png.ts.
+import QRCode from 'qrcode';
+import { bilevelPng } from './png';
 
 export interface QrMatrix {
   /** Modules per side. */
@@ -64,9 +64,6 @@ function maskAt(mask: number, i: number, j: number): boolean {
 interface Layout {
   size: number;
   words: number;
-  /** Data (unreserved) module indexes, row-major, and for each a byte whose bit p says whether mask p flips it. */
-  free: Int32Array;
-  flips: Uint8Array;
   /** Per mask: what turns the mask-0 symbol into the mask-p one (data flips of 0 and p, format bits of 0 and p). */
   rowFlips: Int32Array[];
   colFlips: Int32Array[];
@@ -86,8 +83,6 @@ function layoutFor(size: number, reserved: Uint8Array): Layout {
   const cached = layouts.get(size);
   if (cached) return cached;
   const words = (size + 31) >> 5;
-  const free: number[] = [];
-  const flips: number[] = [];
   const rowFlips = Array.from({ length: 8 }, () => new Int32Array(size * words));
   const colFlips = Array.from({ length: 8 }, () => new Int32Array(size * words));
   const flip = (p: number, r: number, c: number) => {
@@ -97,12 +92,8 @@ function layoutFor(size: number, reserved: Uint8Array): Layout {
   for (let r = 0; r < size; r++) {
     for (let c = 0; c < size; c++) {
       if (reserved[r * size + c]) continue;
-      let bits = 0;
-      for (let p = 0; p < 8; p++) if (maskAt(p, r, c)) bits |= 1 << p;
-      free.push(r * size + c);
-      flips.push(bits);
       // From mask 0 to mask p: undo 0, apply p.
-      for (let p = 0; p < 8; p++) if (((bits & 1) ^ ((bits >> p) & 1)) === 1) flip(p, r, c);
+      for (let p = 1; p < 8; p++) if (maskAt(0, r, c) !== maskAt(p, r, c)) flip(p, r, c);
     }
   }
   for (const [r, c, i] of formatCells(size)) {
@@ -111,8 +102,6 @@ function layoutFor(size: number, reserved: Uint8Array): Layout {
   const layout: Layout = {
     size,
     words,
-    free: Int32Array.from(free),
-    flips: Uint8Array.from(flips),
     rowFlips,
     colFlips,
     valid2: bitsBelow(words, size - 1),
@@ -136,8 +125,9 @@ function shr(x: Int32Array, off: number, words: number, w: number, k: number): n
 /**
  * qrcode's N1 and N3 penalties along the lines of `x`: runs of 5 or more modules of one colour score length - 2;
  * each 11-module window reading 10111010000 or 00001011101 scores 40. `eq` and `s5` are scratch (words long).
+ * Stops at the end of the first line that brings the sum to `limit` (the mask can no longer win), returning it.
  */
-function linesPenalty(x: Int32Array, size: number, L: Layout, eq: Int32Array, s5: Int32Array): number {
+function linesPenalty(x: Int32Array, size: number, L: Layout, eq: Int32Array, s5: Int32Array, limit: number): number {
   const { words, valid2, valid11 } = L;
   let runWindows = 0;
   let runs = 0;
@@ -171,6 +161,7 @@ function linesPenalty(x: Int32Array, size: number, L: Layout, eq: Int32Array, s5
       const b = ~(c0 | c1 | c2 | c3) & c4 & ~c5 & c6 & c7 & c8 & ~c9 & c10;
       finders += popcount((a | b) & v);
     }
+    if (runWindows + 2 * runs + 40 * finders >= limit) break;
   }
   return runWindows + 2 * runs + 40 * finders;
 }
@@ -207,7 +198,9 @@ const CC_BITS = [
   [16, 11, 12],
   [16, 13, 14],
 ] as const;
-const ALNUM = ' $%*+-./:0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** The alphanumeric mode's characters in the order of their values (0-44), and the value of each ASCII code. */
+const ALNUM_VALUES = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
+const ALNUM_VALUE = Int8Array.from({ length: 128 }, (_, code) => ALNUM_VALUES.indexOf(String.fromCharCode(code)));
 
 /**
  * Splits `text` into numeric, alphanumeric and byte segments of least total length for the version group, by
@@ -215,41 +208,45 @@ const ALNUM = ' $%*+-./:0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
  * what QRCode.create does with a graph and Dijkstra, in a fraction of its time.
  */
 export function qrSegments(text: string, versionGroup: 0 | 1 | 2 = 0): QrSegment[] {
-  const chars = Array.from(text);
-  const n = chars.length;
   const cc = CC_BITS[versionGroup];
   const head = [(4 + cc[0]) * 6, (4 + cc[1]) * 6, (4 + cc[2]) * 6];
-  // from[i * 3 + j]: the mode of character i on the cheapest path ending in mode j after it (-1: impossible).
-  const from = new Int8Array(n * 3).fill(-1);
-  let prev = head.slice();
-  for (let i = 0; i < n; i++) {
-    const ch = chars[i]!;
-    const code = ch.codePointAt(0)!;
-    const cur = [Infinity, Infinity, Infinity];
+  // Per character (code point) i: where it starts in the string, and from[i * 3 + j], the mode of character i on the
+  // cheapest path ending in mode j after it (-1: impossible).
+  const starts = new Int32Array(text.length + 1);
+  const from = new Int8Array(text.length * 3).fill(-1);
+  let prev = Float64Array.from(head);
+  let cur = new Float64Array(3);
+  let n = 0;
+  for (let off = 0; off < text.length; n++) {
+    const code = text.codePointAt(off)!;
+    starts[n] = off;
+    off += code > 0xffff ? 2 : 1;
     const utf8 = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
     cur[0] = prev[0]! + utf8 * 48;
-    from[i * 3] = 0;
-    if (ALNUM.includes(ch)) {
+    from[n * 3] = 0;
+    cur[1] = cur[2] = Infinity;
+    if (code < 0x80 && ALNUM_VALUE[code]! >= 0) {
       cur[1] = prev[1]! + 33;
-      from[i * 3 + 1] = 1;
+      from[n * 3 + 1] = 1;
     }
     if (code >= 0x30 && code <= 0x39) {
       cur[2] = prev[2]! + 20;
-      from[i * 3 + 2] = 2;
+      from[n * 3 + 2] = 2;
     }
     // Or end the segment here and start one in another mode.
     for (let j = 0; j < 3; j++) {
       for (let k = 0; k < 3; k++) {
-        if (from[i * 3 + k]! < 0) continue;
+        if (from[n * 3 + k]! < 0) continue;
         const cost = Math.ceil(cur[k]! / 6) * 6 + head[j]!;
-        if (from[i * 3 + j]! < 0 || cost < cur[j]!) {
+        if (from[n * 3 + j]! < 0 || cost < cur[j]!) {
           cur[j] = cost;
-          from[i * 3 + j] = k;
+          from[n * 3 + j] = k;
         }
       }
     }
-    prev = cur;
+    [prev, cur] = [cur, prev];
   }
+  starts[n] = text.length;
   let mode = 0;
   for (let j = 1; j < 3; j++) if (prev[j]! < prev[mode]!) mode = j;
   const modes = new Int8Array(n);
@@ -261,20 +258,223 @@ export function qrSegments(text: string, versionGroup: 0 | 1 | 2 = 0): QrSegment
   for (let i = 0; i < n; ) {
     let end = i + 1;
     while (end < n && modes[end] === modes[i]) end++;
-    segments.push({ mode: MODES[modes[i]!]!, data: chars.slice(i, end).join('') });
+    segments.push({ mode: MODES[modes[i]!]!, data: text.slice(starts[i]!, starts[end]!) });
     i = end;
   }
   return segments;
 }
 
-/** Encodes with mask 0 (its choice is redone below), with segments sized for the version group it lands in. */
-function encode(text: string): ReturnType<typeof QRCode.create> {
-  let group: 0 | 1 | 2 = 0;
-  for (;;) {
-    const qr = QRCode.create(qrSegments(text, group) as QRCodeSegment[], { errorCorrectionLevel: 'M', maskPattern: 0 });
-    const landed = qr.version <= 9 ? 0 : qr.version <= 26 ? 1 : 2;
-    if (landed <= group) return qr;
-    group = landed;
+// Level M error correction per version 1-40 (ISO/IEC 18004 table 9): blocks, and EC codewords per block.
+const EC_BLOCKS_M = [1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49];
+const EC_PER_BLOCK_M = [10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28];
+
+/** Codewords a symbol of `version` holds (data and EC), from the modules left after the function patterns. */
+function totalCodewords(version: number): number {
+  let modules = (16 * version + 128) * version + 64;
+  if (version >= 2) {
+    const align = Math.floor(version / 7) + 2;
+    modules -= (25 * align - 10) * align - 55;
+    if (version >= 7) modules -= 36;
+  }
+  return modules >> 3;
+}
+const dataCodewords = (version: number) => totalCodewords(version) - EC_BLOCKS_M[version - 1]! * EC_PER_BLOCK_M[version - 1]!;
+
+// GF(256) with the QR polynomial x^8 + x^4 + x^3 + x^2 + 1, and Reed-Solomon generator polynomials per EC length.
+const GF_EXP = new Uint8Array(512);
+const GF_LOG = new Uint8Array(256);
+for (let i = 0, x = 1; i < 255; i++, x = x & 0x80 ? ((x << 1) ^ 0x11d) & 0xff : x << 1) {
+  GF_EXP[i] = x;
+  GF_LOG[x] = i;
+}
+for (let i = 255; i < 512; i++) GF_EXP[i] = GF_EXP[i - 255]!;
+const generators = new Map<number, Uint8Array>();
+/** The generator (x - a^0)...(x - a^(n-1)) without its leading 1, highest degree first. */
+function generator(n: number): Uint8Array {
+  let g = generators.get(n);
+  if (g) return g;
+  let poly = [1];
+  for (let i = 0; i < n; i++) {
+    const next = new Array<number>(poly.length + 1).fill(0);
+    for (let j = 0; j < poly.length; j++) {
+      next[j]! ^= poly[j]!;
+      if (poly[j]) next[j + 1]! ^= GF_EXP[GF_LOG[poly[j]!]! + i]!;
+    }
+    poly = next;
+  }
+  g = Uint8Array.from(poly.slice(1));
+  generators.set(n, g);
+  return g;
+}
+/** The n EC codewords of `data` (polynomial division by the generator, as a shift register). */
+function reedSolomon(data: Uint8Array, n: number): Uint8Array {
+  const g = generator(n);
+  const rem = new Uint8Array(n);
+  for (const byte of data) {
+    const factor = byte ^ rem[0]!;
+    rem.copyWithin(0, 1);
+    rem[n - 1] = 0;
+    if (factor === 0) continue;
+    const lf = GF_LOG[factor]!;
+    for (let i = 0; i < n; i++) rem[i]! ^= GF_EXP[GF_LOG[g[i]!]! + lf]!;
+  }
+  return rem;
+}
+
+/**
+ * What a symbol of one version looks like before its data: the function patterns with mask 0's format bits (drawn
+ * once per version by qrcode) packed by rows and by columns as Layout describes, which modules are reserved, and the
+ * data modules in placement order (the two-column zigzag from the bottom right): for each, the word and bit it sets in
+ * the packed rows and columns, and whether mask 0 flips it.
+ */
+interface Template {
+  size: number;
+  reserved: Uint8Array;
+  rows: Int32Array;
+  cols: Int32Array;
+  rowWord: Int32Array;
+  rowBit: Int32Array;
+  colWord: Int32Array;
+  colBit: Int32Array;
+  flip0: Uint8Array;
+}
+const templates = new Map<number, Template>();
+function templateFor(version: number): Template {
+  const cached = templates.get(version);
+  if (cached) return cached;
+  const { modules } = QRCode.create('0', { version, errorCorrectionLevel: 'M', maskPattern: 0 });
+  const { size, reservedBit: reserved } = modules;
+  const words = (size + 31) >> 5;
+  const rows = new Int32Array(size * words);
+  const cols = new Int32Array(size * words);
+  for (let r = 0; r < size; r++) {
+    for (let c = 0; c < size; c++) {
+      if (!reserved[r * size + c] || !modules.data[r * size + c]) continue;
+      rows[r * words + (c >> 5)]! |= 1 << (c & 31);
+      cols[c * words + (r >> 5)]! |= 1 << (r & 31);
+    }
+  }
+  const order: Array<[number, number]> = [];
+  for (let col = size - 1, up = true; col > 0; col -= 2, up = !up) {
+    if (col === 6) col--;
+    for (let k = 0; k < size; k++) {
+      const row = up ? size - 1 - k : k;
+      for (const c of [col, col - 1]) if (!reserved[row * size + c]) order.push([row, c]);
+    }
+  }
+  const t: Template = {
+    size,
+    reserved,
+    rows,
+    cols,
+    rowWord: Int32Array.from(order, ([r, c]) => r * words + (c >> 5)),
+    rowBit: Int32Array.from(order, ([, c]) => 1 << (c & 31)),
+    colWord: Int32Array.from(order, ([r, c]) => c * words + (r >> 5)),
+    colBit: Int32Array.from(order, ([r]) => 1 << (r & 31)),
+    flip0: Uint8Array.from(order, ([r, c]) => (maskAt(0, r, c) ? 1 : 0)),
+  };
+  templates.set(version, t);
+  return t;
+}
+
+const MODE_BITS: Record<SegmentMode, number> = { numeric: 0b0001, alphanumeric: 0b0010, byte: 0b0100 };
+const ccBits = (mode: SegmentMode, group: number) => CC_BITS[group]![MODES.indexOf(mode)]!;
+const groupOf = (version: number): 0 | 1 | 2 => (version <= 9 ? 0 : version <= 26 ? 1 : 2);
+
+/** Bits of the segments for a version of `group`: mode, count and data of each. */
+function segmentBits(segments: Array<QrSegment & { bytes?: Uint8Array }>, group: number): number {
+  let bits = 0;
+  for (const seg of segments) {
+    const n = seg.mode === 'byte' ? (seg.bytes ??= new TextEncoder().encode(seg.data)).length : seg.data.length;
+    bits += 4 + ccBits(seg.mode, group);
+    if (seg.mode === 'numeric') bits += 10 * Math.floor(n / 3) + [0, 4, 7][n % 3]!;
+    else if (seg.mode === 'alphanumeric') bits += 11 * Math.floor(n / 2) + 6 * (n % 2);
+    else bits += 8 * n;
+  }
+  return bits;
+}
+
+/** The data codewords of the segments in `version`: segments, terminator, zero bits to a byte, then EC 11 pads. */
+function dataBytes(segments: Array<QrSegment & { bytes?: Uint8Array }>, version: number): Uint8Array {
+  const out = new Uint8Array(dataCodewords(version));
+  let pos = 0;
+  const put = (value: number, n: number) => {
+    for (let i = n - 1; i >= 0; i--, pos++) if ((value >>> i) & 1) out[pos >> 3]! |= 0x80 >> (pos & 7);
+  };
+  const group = groupOf(version);
+  for (const seg of segments) {
+    put(MODE_BITS[seg.mode], 4);
+    const d = seg.data;
+    if (seg.mode === 'byte') {
+      const bytes = seg.bytes ?? new TextEncoder().encode(d);
+      put(bytes.length, ccBits('byte', group));
+      for (const b of bytes) put(b, 8);
+    } else if (seg.mode === 'alphanumeric') {
+      put(d.length, ccBits('alphanumeric', group));
+      for (let i = 0; i + 1 < d.length; i += 2) put(ALNUM_VALUE[d.charCodeAt(i)]! * 45 + ALNUM_VALUE[d.charCodeAt(i + 1)]!, 11);
+      if (d.length % 2) put(ALNUM_VALUE[d.charCodeAt(d.length - 1)]!, 6);
+    } else {
+      put(d.length, ccBits('numeric', group));
+      for (let i = 0; i < d.length; i += 3) {
+        const chunk = d.slice(i, i + 3);
+        put(Number(chunk), [0, 4, 7, 10][chunk.length]!);
+      }
+    }
+  }
+  pos = (Math.min(pos + 4, out.length * 8) + 7) & ~7; // terminator (up to 4 zero bits), then to a byte boundary
+  for (let i = pos >> 3, pad = 0xec; i < out.length; i++, pad ^= 0xec ^ 0x11) out[i] = pad;
+  return out;
+}
+
+/** Data and EC codewords in transmission order: split into blocks (short ones first), interleaved. */
+function codewords(data: Uint8Array, version: number): Uint8Array {
+  const blocks = EC_BLOCKS_M[version - 1]!;
+  const ec = EC_PER_BLOCK_M[version - 1]!;
+  const total = totalCodewords(version);
+  const shortLen = Math.floor(total / blocks) - ec;
+  const longBlocks = total % blocks;
+  const parts: Uint8Array[] = [];
+  const ecParts: Uint8Array[] = [];
+  for (let b = 0, at = 0; b < blocks; b++) {
+    const len = shortLen + (b >= blocks - longBlocks ? 1 : 0);
+    const part = data.subarray(at, at + len);
+    parts.push(part);
+    ecParts.push(reedSolomon(part, ec));
+    at += len;
+  }
+  const out = new Uint8Array(total);
+  let k = 0;
+  for (let i = 0; i <= shortLen; i++) for (const part of parts) if (i < part.length) out[k++] = part[i]!;
+  for (let i = 0; i < ec; i++) for (const part of ecParts) out[k++] = part[i]!;
+  return out;
+}
+
+/**
+ * The mask-0 symbol of `text` at level M, as QRCode.create(qrSegments(text), { maskPattern: 0 }) draws it: the smallest
+ * version the segments fit (segments re-split for the larger count fields when that version is 10 or more).
+ */
+function encode(text: string): { size: number; reserved: Uint8Array; rows0: Int32Array; cols0: Int32Array } {
+  for (let group: 0 | 1 | 2 = 0; ; ) {
+    const segments = qrSegments(text, group);
+    let version = 1;
+    while (version <= 40 && segmentBits(segments, groupOf(version)) > dataCodewords(version) * 8) version++;
+    if (version > 40) throw new RangeError(`The text is too long for a QR code (${text.length} characters)`);
+    if (groupOf(version) > group) {
+      group = groupOf(version);
+      continue;
+    }
+    const t = templateFor(version);
+    const bytes = codewords(dataBytes(segments, version), version);
+    const rows0 = t.rows.slice();
+    const cols0 = t.cols.slice();
+    const { rowWord, rowBit, colWord, colBit, flip0 } = t;
+    for (let k = 0; k < flip0.length; k++) {
+      const bit = k >> 3 < bytes.length ? (bytes[k >> 3]! >> (7 - (k & 7))) & 1 : 0;
+      if ((bit ^ flip0[k]!) === 0) continue;
+      rows0[rowWord[k]!]! |= rowBit[k]!;
+      cols0[colWord[k]!]! |= colBit[k]!;
+    }
+    return { size: t.size, reserved: t.reserved, rows0, cols0 };
   }
 }
 
@@ -284,75 +484,37 @@ function encode(text: string): ReturnType<typeof QRCode.create> {
  */
 export function qrMatrix(text: string): QrMatrix {
   if (text.length === 0) throw new RangeError('QR text must not be empty');
-  const { modules } = encode(text);
-  const { size } = modules;
-  const L = layoutFor(size, modules.reservedBit);
-  const { words } = L;
   // The mask-0 symbol packed by rows and by columns.
-  const rows0 = new Int32Array(size * words);
-  const cols0 = new Int32Array(size * words);
-  const data = modules.data;
-  for (let r = 0, i = 0; r < size; r++) {
-    for (let c = 0; c < size; c++, i++) {
-      if (!data[i]) continue;
-      rows0[r * words + (c >> 5)]! |= 1 << (c & 31);
-      cols0[c * words + (r >> 5)]! |= 1 << (r & 31);
-    }
-  }
+  const { size, reserved, rows0, cols0 } = encode(text);
+  const L = layoutFor(size, reserved);
+  const { words } = L;
   const rows = new Int32Array(size * words);
   const cols = new Int32Array(size * words);
   const eq = new Int32Array(words);
   const s5 = new Int32Array(words);
+  const apply = (mask: number) => {
+    const rf = L.rowFlips[mask]!;
+    for (let k = 0; k < rows.length; k++) rows[k] = rows0[k]! ^ rf[k]!;
+  };
   let bestMask = 0;
   let bestPenalty = Infinity;
   for (let mask = 0; mask < 8; mask++) {
-    const rf = L.rowFlips[mask]!;
+    apply(mask);
     const cf = L.colFlips[mask]!;
-    for (let k = 0; k < rows.length; k++) {
-      rows[k] = rows0[k]! ^ rf[k]!;
-      cols[k] = cols0[k]! ^ cf[k]!;
-    }
-    const p = linesPenalty(rows, size, L, eq, s5) + linesPenalty(cols, size, L, eq, s5) + blocksPenalty(rows, size, L);
+    for (let k = 0; k < cols.length; k++) cols[k] = cols0[k]! ^ cf[k]!;
+    // Every part is >= 0 and a tie keeps the earlier mask, so the lines stop counting once this mask cannot win.
+    let p = blocksPenalty(rows, size, L);
+    p += linesPenalty(rows, size, L, eq, s5, bestPenalty - p);
+    p += linesPenalty(cols, size, L, eq, s5, bestPenalty - p);
     if (p < bestPenalty) {
       bestMask = mask;
       bestPenalty = p;
     }
   }
-  const out = data.slice();
-  if (bestMask !== 0) {
-    const { free, flips } = L;
-    for (let n = 0; n < free.length; n++) out[free[n]!] = out[free[n]!]! ^ ((flips[n]! ^ (flips[n]! >> bestMask)) & 1);
-    for (const [r, c, i] of formatCells(size)) out[r * size + c] = (FORMAT_BITS_M[bestMask]! >> i) & 1;
-  }
-  return { size, modules: out, maskPattern: bestMask };
-}
-
-const CRC32_TABLE = (() => {
-  const table = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c;
-  }
-  return table;
-})();
-
-/** CRC-32 (zlib's) of buf[start, end); node:zlib only has crc32 from Node 22. */
-function crc32(buf: Uint8Array, start: number, end: number): number {
-  let c = -1;
-  for (let i = start; i < end; i++) c = CRC32_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
-
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-/** Writes one chunk (length, type, data, CRC over type and data) at `pos`; returns the position after it. */
-function writeChunk(out: Buffer, pos: number, type: string, data: Uint8Array): number {
-  out.writeUInt32BE(data.length, pos);
-  out.write(type, pos + 4, 'latin1');
-  out.set(data, pos + 8);
-  out.writeUInt32BE(crc32(out, pos + 4, pos + 8 + data.length), pos + 8 + data.length);
-  return pos + 12 + data.length;
+  apply(bestMask);
+  const modules = new Uint8Array(size * size);
+  for (let r = 0, i = 0; r < size; r++) for (let c = 0; c < size; c++, i++) modules[i] = (rows[r * words + (c >> 5)]! >>> (c & 31)) & 1;
+  return { size, modules, maskPattern: bestMask };
 }
 
 export interface QrPngOptions {
@@ -363,10 +525,6 @@ export interface QrPngOptions {
 }
 
 /** A 1-bit grayscale PNG of the QR code of `text` (error correction M), black on white. */
-// Level 1: on these rows (mostly Up-filtered zeros) about 30 us per image, a quarter of the default level's cost, for
-// a PNG a few % larger. (Measured: RLE and smaller windows or memLevel are slower here.)
-const DEFLATE = { level: 1 };
-
 export function qrPng(text: string, options: QrPngOptions = {}): Buffer {
   const scale = options.scale ?? 4;
   const margin = options.margin ?? 4;
@@ -374,42 +532,24 @@ export function qrPng(text: string, options: QrPngOptions = {}): Buffer {
   if (!Number.isInteger(margin) || margin < 0 || margin > 64) throw new RangeError(`margin must be an integer from 0 to 64, got ${margin}`);
   const { size, modules } = qrMatrix(text);
   const width = (size + 2 * margin) * scale;
-  const stride = 1 + ((width + 7) >> 3);
-  // Each distinct pixel row is written once with filter 0 (None); a row equal to the one above it is filter 2 (Up)
-  // with zero bytes, which is most rows (modules are `scale` rows tall, margins are white): deflate then has long runs
-  // of zeros, and costs a fraction of what repeated literal rows cost.
-  const raw = Buffer.alloc(stride * width); // zeros: an Up row that repeats the row above
-  const fullRow = (y: number, fill: number) => {
-    raw[y * stride] = 0;
-    raw.fill(fill, y * stride + 1, (y + 1) * stride);
-  };
-  for (let y = 0; y < width; y++) raw[y * stride] = 2;
-  fullRow(0, 0xff); // top margin: white
+  const bytes = (width + 7) >> 3;
+  // Row r of the symbol is row r of `pixels`, white (1) but for its dark modules; row `size` is all white (quiet zone).
+  const pixels = new Uint8Array((size + 1) * bytes).fill(0xff);
+  const rows: Array<[number, number]> = [[size, margin * scale]];
   for (let r = 0; r < size; r++) {
-    const y = (margin + r) * scale;
-    fullRow(y, 0xff);
-    const rowStart = y * stride;
     for (let c = 0; c < size; c++) {
       if (!modules[r * size + c]) continue;
-      for (let x = (margin + c) * scale, end = x + scale; x < end; x++) {
-        raw[rowStart + 1 + (x >> 3)] = raw[rowStart + 1 + (x >> 3)]! & ~(0x80 >> (x & 7));
+      // Clear the module's `scale` pixels, as many as fall in each byte at once.
+      for (let x = r * bytes * 8 + (margin + c) * scale, end = x + scale; x < end; ) {
+        const n = Math.min(8 - (x & 7), end - x);
+        pixels[x >> 3]! &= ~(((0xff00 >> n) & 0xff) >> (x & 7));
+        x += n;
       }
     }
+    rows.push([r, scale]);
   }
-  if (margin > 0) fullRow((margin + size) * scale, 0xff); // bottom margin: white again
-  const idat = deflateSync(raw, DEFLATE);
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(width, 4);
-  ihdr[8] = 1; // bit depth
-  ihdr[9] = 0; // colour type: grayscale
-  // compression, filter and interlace methods: 0
-  const out = Buffer.allocUnsafe(8 + 25 + 12 + idat.length + 12);
-  out.set(PNG_SIGNATURE, 0);
-  let pos = writeChunk(out, 8, 'IHDR', ihdr);
-  pos = writeChunk(out, pos, 'IDAT', idat);
-  writeChunk(out, pos, 'IEND', new Uint8Array(0));
-  return out;
+  rows.push([size, margin * scale]);
+  return bilevelPng(width, pixels, rows);
 }
 
 /** `data:image/png;base64,...` of a QR code that decodes exactly to `text`. */

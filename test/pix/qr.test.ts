@@ -74,6 +74,36 @@ describe('qrPngDataUrl', () => {
     expect(decode(url)).toBe(text);
   });
 
+  // Small and large scales (a module inside one byte, across bytes, many bytes), margins with and without a whole
+  // byte, and a version 40 code (rows copied in several pieces of at most 258 bytes).
+  test.each([
+    [1, 0, 'PIX 0123456789'],
+    [1, 4, 'PIX 0123456789'],
+    [2, 1, 'PIX 0123456789'],
+    [3, 5, 'PIX 0123456789'],
+    [5, 2, 'PIX 0123456789'],
+    [8, 0, 'PIX 0123456789'],
+    [64, 4, 'PIX 0123456789'],
+    [4, 4, codes[1]![1]],
+    [7, 3, codes[1]![1]],
+    [3, 4, codes[7]![1]],
+  ])('scale %i, margin %i: every pixel is its module, white around (%s)', (scale, margin, text) => {
+    const { size, modules } = qrMatrix(text);
+    const png = readPng(qrPngDataUrl(text, { scale, margin }));
+    const side = (size + 2 * margin) * scale;
+    expect([png.width, png.height]).toEqual([side, side]);
+    let wrong = 0;
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const r = Math.floor(y / scale) - margin;
+        const c = Math.floor(x / scale) - margin;
+        const dark = r >= 0 && r < size && c >= 0 && c < size && modules[r * size + c] === 1;
+        if (png.data[(y * side + x) * 4] !== (dark ? 0 : 255)) wrong++;
+      }
+    }
+    expect(wrong).toBe(0);
+  });
+
   test('gives the same image for the same text', () => {
     expect(qrPngDataUrl(codes[1]![1])).toBe(qrPngDataUrl(codes[1]![1]));
   });
@@ -81,7 +111,7 @@ describe('qrPngDataUrl', () => {
   test('refuses an empty text, a bad scale and a text too long for any QR code', () => {
     expect(() => qrPngDataUrl('')).toThrow(RangeError);
     expect(() => qrPngDataUrl('x', { scale: 0 })).toThrow(RangeError);
-    expect(() => qrPngDataUrl('x'.repeat(3000))).toThrow(/too big/);
+    expect(() => qrPngDataUrl('x'.repeat(3000))).toThrow(/too long for a QR code/);
   });
 });
 
