@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 const ROOT = new URL('..', import.meta.url).pathname;
 const results = { date: new Date().toISOString(), node: process.version, startup: {}, throughput: {} };
 const quick = process.argv.includes('--quick');
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 function start(cmd, args, env = {}) {
   // detached: its own process group, so stopping `npm start` also stops the server npm spawned.
@@ -52,18 +53,21 @@ async function startupPair(commands) {
     }
   }
   return times.map((list, k) => {
-    list.sort((a, b) => a - b);
-    const median = list[Math.floor(list.length / 2)];
-    results.startup[commands[k].label] = { medianMs: +median.toFixed(1), minMs: +list[0].toFixed(1), runs };
-    console.log(`startup ${commands[k].label}: median ${median.toFixed(1)} ms`);
-    return median;
+    const m = median(list);
+    results.startup[commands[k].label] = { medianMs: +m.toFixed(1), minMs: +Math.min(...list).toFixed(1), runs };
+    console.log(`startup ${commands[k].label}: median ${m.toFixed(1)} ms`);
+    return m;
   });
+}
+
+async function measure(opts, duration = quick ? 3 : 8) {
+  const r = await autocannon({ connections: 10, duration, ...opts });
+  return { reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
 }
 
 async function load(label, opts) {
   await autocannon({ connections: 10, duration: quick ? 1 : 2, ...opts }); // warm-up (JIT), not measured
-  const r = await autocannon({ connections: 10, duration: quick ? 3 : 8, ...opts });
-  const out = { reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  const out = await measure(opts);
   results.throughput[label] = out;
   console.log(`${label}: ${out.reqPerSec} req/s, p99 ${out.p99Ms} ms, non2xx ${out.non2xx}`);
   return out;
@@ -81,7 +85,9 @@ const [npmBare, npmStart] = await startupPair([
 results.startup.ratio = +(sandboxStart / bareStart).toFixed(2);
 results.startup.ratioViaNpm = +(npmStart / npmBare).toFixed(2);
 
-// 2. Throughput: the sandbox and the bare JWT route, one after the other on the same machine.
+// 2. Throughput: the sandbox and two bare JWT routes (answering bodies of the same sizes) run side by side, each idle
+// while another is loaded. They are measured in alternating rounds, so that a change in the shared machine's load
+// falls on both sides of a ratio; a ratio is the median of its rounds, a route's figures its median round.
 const sandbox = start(process.execPath, ['dist/cli.js', '--port', '4795']);
 const base = 'http://127.0.0.1:4795';
 await waitUntilAnswering(`${base}/_sandbox/health`, sandbox, performance.now());
@@ -99,35 +105,35 @@ const auth = await (
 ).json();
 const headers = { authorization: `Bearer ${auth.access_token}`, 'content-type': 'application/json' };
 const chargeBody = JSON.stringify({ amount: 25.9, description: 'Benchmark charge', externalReference: 'bench' });
-const sample = await (await fetch(`${base}/v2/pix`, { method: 'POST', headers, body: chargeBody })).json();
-const lookup = await (await fetch(`${base}/v2/transactions/${sample.id}`, { headers })).text();
-const pixSize = JSON.stringify(sample).length;
-
-const pix = await load('POST /v2/pix', { url: `${base}/v2/pix`, method: 'POST', headers, body: chargeBody });
-const get = await load('GET /v2/transactions/{id}', { url: `${base}/v2/transactions/${sample.id}`, headers });
-const rss = Number((await (await fetch(`${base}/_sandbox/health`)).json()).rssBytes ?? 0);
-await stop(sandbox);
-
-// The baseline gets the same token (its key from the sandbox's JWKS) and answers bodies of the same sizes.
-const sandbox2 = start(process.execPath, ['dist/cli.js', '--port', '4796']);
-await waitUntilAnswering('http://127.0.0.1:4796/_sandbox/health', sandbox2, performance.now());
-const auth2 = await (
-  await fetch('http://127.0.0.1:4796/v2/auth', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' }),
-  })
-).json();
-const bareHeaders = { authorization: `Bearer ${auth2.access_token}`, 'content-type': 'application/json' };
-const barePost = start(process.execPath, ['bench/bare-server.mjs'], { PORT: '4797', JWKS_URL: 'http://127.0.0.1:4796/.well-known/jwks.json', BODY_SIZE: String(pixSize) });
+const sample = await (await fetch(`${base}/v2/pix`, { method: 'POST', headers, body: chargeBody })).text();
+const lookup = await (await fetch(`${base}/v2/transactions/${JSON.parse(sample).id}`, { headers })).text();
+// The bare routes verify the same token, with the sandbox's JWKS.
+const jwks = `${base}/.well-known/jwks.json`;
+const barePost = start(process.execPath, ['bench/bare-server.mjs'], { PORT: '4797', JWKS_URL: jwks, BODY_SIZE: String(sample.length) });
+const bareGet = start(process.execPath, ['bench/bare-server.mjs'], { PORT: '4798', JWKS_URL: jwks, BODY_SIZE: String(lookup.length) });
 await waitUntilAnswering('http://127.0.0.1:4797/health', barePost, performance.now());
-const bPix = await load('bare: POST with JWT, same body size', { url: 'http://127.0.0.1:4797/bare', method: 'POST', headers: bareHeaders, body: chargeBody });
-await stop(barePost);
-const bareGet = start(process.execPath, ['bench/bare-server.mjs'], { PORT: '4798', JWKS_URL: 'http://127.0.0.1:4796/.well-known/jwks.json', BODY_SIZE: String(lookup.length) });
 await waitUntilAnswering('http://127.0.0.1:4798/health', bareGet, performance.now());
-const bGet = await load('bare: GET with JWT, same body size', { url: 'http://127.0.0.1:4798/bare', headers: bareHeaders });
-await stop(bareGet);
-await stop(sandbox2);
+const pairs = [
+  ['POST /v2/pix', { url: `${base}/v2/pix`, method: 'POST', headers, body: chargeBody }, 'bare: POST with JWT, same body size', { url: 'http://127.0.0.1:4797/bare', method: 'POST', headers, body: chargeBody }],
+  ['GET /v2/transactions/{id}', { url: `${base}/v2/transactions/${JSON.parse(sample).id}`, headers }, 'bare: GET with JWT, same body size', { url: 'http://127.0.0.1:4798/bare', headers }],
+];
+for (const [, a, , b] of pairs) for (const opts of [a, b]) await autocannon({ connections: 10, duration: quick ? 1 : 2, ...opts }); // warm-up (JIT)
+const rounds = quick ? 1 : 3;
+const runs = new Map();
+for (let i = 0; i < rounds; i++) {
+  for (const [labelA, a, labelB, b] of pairs) {
+    for (const [label, opts] of [[labelA, a], [labelB, b]]) {
+      const r = await measure(opts, quick ? 3 : 6);
+      runs.set(label, [...(runs.get(label) ?? []), r]);
+      console.log(`round ${i + 1} ${label}: ${r.reqPerSec} req/s, p99 ${r.p99Ms} ms, non2xx ${r.non2xx}`);
+    }
+  }
+}
+for (const [label, list] of runs) results.throughput[label] = [...list].sort((x, y) => x.reqPerSec - y.reqPerSec)[Math.floor(list.length / 2)];
+/** Median over the rounds of sandbox / bare for one field. */
+const ratio = (a, b, field, floor = 0) => +median(runs.get(a).map((r, i) => r[field] / Math.max(runs.get(b)[i][field], floor))).toFixed(2);
+const rss = Number((await (await fetch(`${base}/_sandbox/health`)).json()).rssBytes ?? 0);
+await Promise.all([stop(barePost), stop(bareGet), stop(sandbox)]);
 
 // 3. Persistence: writes that change state (adjustments), with --data (group commit) and in memory, after 1,000
 // records are in the state, so each flush serializes a realistic file.
@@ -154,11 +160,13 @@ results.persistence = {
   inMemory10: { reqPerSec: inMemory.reqPerSec, p50Ms: inMemory.p50Ms },
 };
 
+const [[post, , barePostLabel], [get, , bareGetLabel]] = pairs;
+results.throughput.rounds = rounds;
 results.throughput.ratios = {
-  'POST /v2/pix vs bare (target >= 0.40)': +(pix.reqPerSec / bPix.reqPerSec).toFixed(2),
-  'GET /v2/transactions vs bare (target >= 0.70)': +(get.reqPerSec / bGet.reqPerSec).toFixed(2),
-  'POST /v2/pix p99 vs bare': +(pix.p99Ms / Math.max(bPix.p99Ms, 1)).toFixed(2),
-  'GET p99 vs bare': +(get.p99Ms / Math.max(bGet.p99Ms, 1)).toFixed(2),
+  'POST /v2/pix vs bare (target >= 0.40)': ratio(post, barePostLabel, 'reqPerSec'),
+  'GET /v2/transactions vs bare (target >= 0.70)': ratio(get, bareGetLabel, 'reqPerSec'),
+  'POST /v2/pix p99 vs bare': ratio(post, barePostLabel, 'p99Ms', 1),
+  'GET p99 vs bare': ratio(get, bareGetLabel, 'p99Ms', 1),
 };
 if (rss) results.throughput.sandboxRssAfterLoadMB = Math.round(rss / 1048576);
 
@@ -177,7 +185,7 @@ const md = [
   '',
   `Ratio sandbox / bare Hono: **${results.startup.ratio}** (both through npm: ${results.startup.ratioViaNpm}); target <= 1.3.`,
   '',
-  '## Throughput (10 connections)',
+  `## Throughput (10 connections; the median of ${results.throughput.rounds} alternating round${results.throughput.rounds === 1 ? '' : 's'})`,
   '',
   '| route | req/s | p50 ms | p99 ms | non-2xx |',
   '|---|---|---|---|---|',
