@@ -133,8 +133,24 @@ function linesPenalty(x: Int32Array, size: number, L: Layout, eq: Int32Array, s5
   let runs = 0;
   let finders = 0;
   for (let off = 0; off < size * words; off += words) {
-    // eq(p): modules p and p+1 alike; s5(p): modules p..p+4 alike.
-    for (let w = 0; w < words; w++) eq[w] = ~(x[off + w]! ^ shr(x, off, words, w, 1)) & valid2[w]!;
+    for (let w = 0; w < words; w++) {
+      // cK: module p + K at bit p. eq(p): modules p and p+1 alike.
+      const c0 = x[off + w]!;
+      const c1 = shr(x, off, words, w, 1);
+      eq[w] = ~(c0 ^ c1) & valid2[w]!;
+      // Finder-like windows: both patterns have 0 at 1 and 9 and 101 at 4-6; most words have no such start.
+      const common = ~c1 & shr(x, off, words, w, 4) & ~shr(x, off, words, w, 5) & shr(x, off, words, w, 6) & ~shr(x, off, words, w, 9) & valid11[w]!;
+      if (common === 0) continue;
+      const c2 = shr(x, off, words, w, 2);
+      const c3 = shr(x, off, words, w, 3);
+      const c7 = shr(x, off, words, w, 7);
+      const c8 = shr(x, off, words, w, 8);
+      const c10 = shr(x, off, words, w, 10);
+      const a = c0 & c2 & c3 & ~(c7 | c8 | c10); // 1011101 0000
+      const b = ~(c0 | c2 | c3) & c7 & c8 & c10; // 0000 1011101
+      finders += popcount((a | b) & common);
+    }
+    // s5(p): modules p..p+4 alike.
     for (let w = 0; w < words; w++) s5[w] = eq[w]! & shr(eq, 0, words, w, 1) & shr(eq, 0, words, w, 2) & shr(eq, 0, words, w, 3);
     for (let w = 0; w < words; w++) {
       const s = s5[w]!;
@@ -142,24 +158,6 @@ function linesPenalty(x: Int32Array, size: number, L: Layout, eq: Int32Array, s5
       // A run of length L >= 5 has L-4 windows of 5 and one first window: L-2 = windows + 2 * runs.
       runWindows += popcount(s);
       runs += popcount(s & ~((s << 1) | (w > 0 ? s5[w - 1]! >>> 31 : 0)));
-    }
-    for (let w = 0; w < words; w++) {
-      const v = valid11[w]!;
-      if (v === 0) continue;
-      const c0 = x[off + w]!;
-      const c1 = shr(x, off, words, w, 1);
-      const c2 = shr(x, off, words, w, 2);
-      const c3 = shr(x, off, words, w, 3);
-      const c4 = shr(x, off, words, w, 4);
-      const c5 = shr(x, off, words, w, 5);
-      const c6 = shr(x, off, words, w, 6);
-      const c7 = shr(x, off, words, w, 7);
-      const c8 = shr(x, off, words, w, 8);
-      const c9 = shr(x, off, words, w, 9);
-      const c10 = shr(x, off, words, w, 10);
-      const a = c0 & ~c1 & c2 & c3 & c4 & ~c5 & c6 & ~(c7 | c8 | c9 | c10);
-      const b = ~(c0 | c1 | c2 | c3) & c4 & ~c5 & c6 & c7 & c8 & ~c9 & c10;
-      finders += popcount((a | b) & v);
     }
     if (runWindows + 2 * runs + 40 * finders >= limit) break;
   }
@@ -209,46 +207,54 @@ const ALNUM_VALUE = Int8Array.from({ length: 128 }, (_, code) => ALNUM_VALUES.in
  */
 export function qrSegments(text: string, versionGroup: 0 | 1 | 2 = 0): QrSegment[] {
   const cc = CC_BITS[versionGroup];
-  const head = [(4 + cc[0]) * 6, (4 + cc[1]) * 6, (4 + cc[2]) * 6];
+  const head = [(4 + cc[0]) * 6, (4 + cc[1]) * 6, (4 + cc[2]) * 6] as const;
   // Per character (code point) i: where it starts in the string, and from[i * 3 + j], the mode of character i on the
-  // cheapest path ending in mode j after it (-1: impossible).
+  // cheapest path ending in mode j after it (-1: impossible). c0-c2: the cost of those paths so far.
   const starts = new Int32Array(text.length + 1);
-  const from = new Int8Array(text.length * 3).fill(-1);
-  let prev = Float64Array.from(head);
-  let cur = new Float64Array(3);
+  const from = new Int8Array(text.length * 3);
+  let c0 = head[0];
+  let c1 = head[1];
+  let c2 = head[2];
   let n = 0;
   for (let off = 0; off < text.length; n++) {
     const code = text.codePointAt(off)!;
     starts[n] = off;
     off += code > 0xffff ? 2 : 1;
-    const utf8 = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-    cur[0] = prev[0]! + utf8 * 48;
-    from[n * 3] = 0;
-    cur[1] = cur[2] = Infinity;
-    if (code < 0x80 && ALNUM_VALUE[code]! >= 0) {
-      cur[1] = prev[1]! + 33;
-      from[n * 3 + 1] = 1;
+    // Go on in each mode that can hold the character...
+    const alnum = code < 0x80 && ALNUM_VALUE[code]! >= 0;
+    const digit = code >= 0x30 && code <= 0x39;
+    c0 += (code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4) * 48;
+    c1 = alnum ? c1 + 33 : Infinity;
+    c2 = digit ? c2 + 20 : Infinity;
+    let f0 = 0;
+    let f1 = alnum ? 1 : -1;
+    let f2 = digit ? 2 : -1;
+    // ...or end the cheapest segment here (rounded up to a whole bit) and start one in another mode. On a tie the
+    // path that goes on wins, then the lower mode.
+    const r0 = Math.ceil(c0 / 6) * 6;
+    const r1 = Math.ceil(c1 / 6) * 6;
+    const r2 = Math.ceil(c2 / 6) * 6;
+    const bestMode = r1 < r0 ? (r2 < r1 ? 2 : 1) : r2 < r0 ? 2 : 0;
+    const best = bestMode === 0 ? r0 : bestMode === 1 ? r1 : r2;
+    if (best + head[0] < c0) {
+      c0 = best + head[0];
+      f0 = bestMode;
     }
-    if (code >= 0x30 && code <= 0x39) {
-      cur[2] = prev[2]! + 20;
-      from[n * 3 + 2] = 2;
+    if (best + head[1] < c1) {
+      c1 = best + head[1];
+      f1 = bestMode;
     }
-    // Or end the segment here and start one in another mode.
-    for (let j = 0; j < 3; j++) {
-      for (let k = 0; k < 3; k++) {
-        if (from[n * 3 + k]! < 0) continue;
-        const cost = Math.ceil(cur[k]! / 6) * 6 + head[j]!;
-        if (from[n * 3 + j]! < 0 || cost < cur[j]!) {
-          cur[j] = cost;
-          from[n * 3 + j] = k;
-        }
-      }
+    if (best + head[2] < c2) {
+      c2 = best + head[2];
+      f2 = bestMode;
     }
-    [prev, cur] = [cur, prev];
+    from[n * 3] = f0;
+    from[n * 3 + 1] = f1;
+    from[n * 3 + 2] = f2;
   }
   starts[n] = text.length;
-  let mode = 0;
-  for (let j = 1; j < 3; j++) if (prev[j]! < prev[mode]!) mode = j;
+  let mode = c1 < c0 ? 1 : 0;
+  if (c2 < (mode ? c1 : c0)) mode = 2;
   const modes = new Int8Array(n);
   for (let i = n - 1; i >= 0; i--) {
     mode = from[i * 3 + mode]!;
@@ -289,8 +295,11 @@ for (let i = 0, x = 1; i < 255; i++, x = x & 0x80 ? ((x << 1) ^ 0x11d) & 0xff : 
 }
 for (let i = 255; i < 512; i++) GF_EXP[i] = GF_EXP[i - 255]!;
 const generators = new Map<number, Uint8Array>();
-/** The generator (x - a^0)...(x - a^(n-1)) without its leading 1, highest degree first. */
-function generator(n: number): Uint8Array {
+/**
+ * The generator (x - a^0)...(x - a^(n-1)) without its leading 1, highest degree first, as the logarithms of its
+ * coefficients (none is 0: checked when built).
+ */
+function generatorLogs(n: number): Uint8Array {
   let g = generators.get(n);
   if (g) return g;
   let poly = [1];
@@ -302,30 +311,34 @@ function generator(n: number): Uint8Array {
     }
     poly = next;
   }
-  g = Uint8Array.from(poly.slice(1));
+  if (poly.includes(0)) throw new Error(`the generator of degree ${n} has a zero coefficient`);
+  g = Uint8Array.from(poly.slice(1), (c) => GF_LOG[c]!);
   generators.set(n, g);
   return g;
 }
 /** The n EC codewords of `data` (polynomial division by the generator, as a shift register). */
 function reedSolomon(data: Uint8Array, n: number): Uint8Array {
-  const g = generator(n);
+  const g = generatorLogs(n);
   const rem = new Uint8Array(n);
-  for (const byte of data) {
-    const factor = byte ^ rem[0]!;
-    rem.copyWithin(0, 1);
-    rem[n - 1] = 0;
-    if (factor === 0) continue;
+  for (let k = 0; k < data.length; k++) {
+    const factor = data[k]! ^ rem[0]!;
+    if (factor === 0) {
+      rem.copyWithin(0, 1);
+      rem[n - 1] = 0;
+      continue;
+    }
     const lf = GF_LOG[factor]!;
-    for (let i = 0; i < n; i++) rem[i]! ^= GF_EXP[GF_LOG[g[i]!]! + lf]!;
+    for (let i = 0; i < n - 1; i++) rem[i] = rem[i + 1]! ^ GF_EXP[g[i]! + lf]!;
+    rem[n - 1] = GF_EXP[g[n - 1]! + lf]!;
   }
   return rem;
 }
 
 /**
  * What a symbol of one version looks like before its data: the function patterns with mask 0's format bits (drawn
- * once per version by qrcode) packed by rows and by columns as Layout describes, which modules are reserved, and the
- * data modules in placement order (the two-column zigzag from the bottom right): for each, the word and bit it sets in
- * the packed rows and columns, and whether mask 0 flips it.
+ * once per version by qrcode) and every data module as mask 0 leaves a 0 bit, packed by rows and by columns as Layout
+ * describes; which modules are reserved; and the data modules in placement order (the two-column zigzag from the
+ * bottom right), each with the word and bit it flips in the packed rows and columns when its data bit is 1.
  */
 interface Template {
   size: number;
@@ -336,7 +349,6 @@ interface Template {
   rowBit: Int32Array;
   colWord: Int32Array;
   colBit: Int32Array;
-  flip0: Uint8Array;
 }
 const templates = new Map<number, Template>();
 function templateFor(version: number): Template {
@@ -349,7 +361,7 @@ function templateFor(version: number): Template {
   const cols = new Int32Array(size * words);
   for (let r = 0; r < size; r++) {
     for (let c = 0; c < size; c++) {
-      if (!reserved[r * size + c] || !modules.data[r * size + c]) continue;
+      if (!(reserved[r * size + c] ? modules.data[r * size + c] : maskAt(0, r, c))) continue;
       rows[r * words + (c >> 5)]! |= 1 << (c & 31);
       cols[c * words + (r >> 5)]! |= 1 << (r & 31);
     }
@@ -371,12 +383,12 @@ function templateFor(version: number): Template {
     rowBit: Int32Array.from(order, ([, c]) => 1 << (c & 31)),
     colWord: Int32Array.from(order, ([r, c]) => c * words + (r >> 5)),
     colBit: Int32Array.from(order, ([r]) => 1 << (r & 31)),
-    flip0: Uint8Array.from(order, ([r, c]) => (maskAt(0, r, c) ? 1 : 0)),
   };
   templates.set(version, t);
   return t;
 }
 
+const UTF8 = new TextEncoder();
 const MODE_BITS: Record<SegmentMode, number> = { numeric: 0b0001, alphanumeric: 0b0010, byte: 0b0100 };
 const ccBits = (mode: SegmentMode, group: number) => CC_BITS[group]![MODES.indexOf(mode)]!;
 const groupOf = (version: number): 0 | 1 | 2 => (version <= 9 ? 0 : version <= 26 ? 1 : 2);
@@ -385,7 +397,7 @@ const groupOf = (version: number): 0 | 1 | 2 => (version <= 9 ? 0 : version <= 2
 function segmentBits(segments: Array<QrSegment & { bytes?: Uint8Array }>, group: number): number {
   let bits = 0;
   for (const seg of segments) {
-    const n = seg.mode === 'byte' ? (seg.bytes ??= new TextEncoder().encode(seg.data)).length : seg.data.length;
+    const n = seg.mode === 'byte' ? (seg.bytes ??= UTF8.encode(seg.data)).length : seg.data.length;
     bits += 4 + ccBits(seg.mode, group);
     if (seg.mode === 'numeric') bits += 10 * Math.floor(n / 3) + [0, 4, 7][n % 3]!;
     else if (seg.mode === 'alphanumeric') bits += 11 * Math.floor(n / 2) + 6 * (n % 2);
@@ -397,16 +409,21 @@ function segmentBits(segments: Array<QrSegment & { bytes?: Uint8Array }>, group:
 /** The data codewords of the segments in `version`: segments, terminator, zero bits to a byte, then EC 11 pads. */
 function dataBytes(segments: Array<QrSegment & { bytes?: Uint8Array }>, version: number): Uint8Array {
   const out = new Uint8Array(dataCodewords(version));
-  let pos = 0;
+  let pos = 0; // whole bytes written
+  let acc = 0; // and the `bits` (0-7) after them, the last at bit 0
+  let bits = 0;
   const put = (value: number, n: number) => {
-    for (let i = n - 1; i >= 0; i--, pos++) if ((value >>> i) & 1) out[pos >> 3]! |= 0x80 >> (pos & 7);
+    acc = (acc << n) | value;
+    bits += n;
+    while (bits >= 8) out[pos++] = acc >>> (bits -= 8);
+    acc &= (1 << bits) - 1;
   };
   const group = groupOf(version);
   for (const seg of segments) {
     put(MODE_BITS[seg.mode], 4);
     const d = seg.data;
     if (seg.mode === 'byte') {
-      const bytes = seg.bytes ?? new TextEncoder().encode(d);
+      const bytes = seg.bytes ?? UTF8.encode(d);
       put(bytes.length, ccBits('byte', group));
       for (const b of bytes) put(b, 8);
     } else if (seg.mode === 'alphanumeric') {
@@ -421,8 +438,10 @@ function dataBytes(segments: Array<QrSegment & { bytes?: Uint8Array }>, version:
       }
     }
   }
-  pos = (Math.min(pos + 4, out.length * 8) + 7) & ~7; // terminator (up to 4 zero bits), then to a byte boundary
-  for (let i = pos >> 3, pad = 0xec; i < out.length; i++, pad ^= 0xec ^ 0x11) out[i] = pad;
+  // The terminator (up to 4 zero bits), zero bits to a byte boundary, then the pad bytes.
+  if (bits > 0) out[pos] = acc << (8 - bits);
+  const end = (Math.min(pos * 8 + bits + 4, out.length * 8) + 7) >> 3;
+  for (let i = end, pad = 0xec; i < out.length; i++, pad ^= 0xec ^ 0x11) out[i] = pad;
   return out;
 }
 
@@ -467,12 +486,15 @@ function encode(text: string): { size: number; reserved: Uint8Array; rows0: Int3
     const bytes = codewords(dataBytes(segments, version), version);
     const rows0 = t.rows.slice();
     const cols0 = t.cols.slice();
-    const { rowWord, rowBit, colWord, colBit, flip0 } = t;
-    for (let k = 0; k < flip0.length; k++) {
-      const bit = k >> 3 < bytes.length ? (bytes[k >> 3]! >> (7 - (k & 7))) & 1 : 0;
-      if ((bit ^ flip0[k]!) === 0) continue;
-      rows0[rowWord[k]!]! |= rowBit[k]!;
-      cols0[colWord[k]!]! |= colBit[k]!;
+    const { rowWord, rowBit, colWord, colBit } = t;
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i]!;
+      for (let j = 0; j < 8; j++) {
+        if (((byte << j) & 0x80) === 0) continue;
+        const k = i * 8 + j;
+        rows0[rowWord[k]!]! ^= rowBit[k]!;
+        cols0[colWord[k]!]! ^= colBit[k]!;
+      }
     }
     return { size: t.size, reserved: t.reserved, rows0, cols0 };
   }
