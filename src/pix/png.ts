@@ -53,7 +53,7 @@ class ZlibWriter {
   private a = 1;
   private b = 0;
 
-  bits(value: number, n: number): void {
+  private bits(value: number, n: number): void {
     this.acc |= value << this.n;
     this.n += n;
     while (this.n >= 8) {
