@@ -58,12 +58,21 @@ function maskAt(mask: number, i: number, j: number): boolean {
 }
 
 /**
- * What depends on the symbol size alone (the reserved modules depend on the version only), cached per size.
- * Lines (rows, or columns) are packed W words each, module c of a line at bit c % 32 of word c / 32.
+ * What a symbol of one version looks like before its data, cached per version. Lines (rows, or columns) are packed
+ * `words` words each, module c of a line at bit c % 32 of word c / 32.
  */
 interface Layout {
   size: number;
   words: number;
+  /** The function patterns with mask 0's format bits (drawn by qrcode), and every data module as mask 0 leaves a 0 bit. */
+  rows: Int32Array;
+  cols: Int32Array;
+  /** The data modules in placement order (the two-column zigzag from the bottom right): the word and bit each flips in
+   * the packed rows and columns when its data bit is 1. */
+  rowWord: Int32Array;
+  rowBit: Int32Array;
+  colWord: Int32Array;
+  colBit: Int32Array;
   /** Per mask: what turns the mask-0 symbol into the mask-p one (data flips of 0 and p, format bits of 0 and p). */
   rowFlips: Int32Array[];
   colFlips: Int32Array[];
@@ -79,35 +88,59 @@ function bitsBelow(words: number, n: number): Int32Array {
   return out;
 }
 
-function layoutFor(size: number, reserved: Uint8Array): Layout {
-  const cached = layouts.get(size);
+function layoutFor(version: number): Layout {
+  const cached = layouts.get(version);
   if (cached) return cached;
+  const { modules } = QRCode.create('0', { version, errorCorrectionLevel: 'M', maskPattern: 0 });
+  const { size, reservedBit: reserved } = modules;
   const words = (size + 31) >> 5;
+  const rowWord = (r: number, c: number) => r * words + (c >> 5);
+  const colWord = (r: number, c: number) => c * words + (r >> 5);
+  const toggle = (rows: Int32Array, cols: Int32Array, r: number, c: number) => {
+    rows[rowWord(r, c)]! ^= 1 << (c & 31);
+    cols[colWord(r, c)]! ^= 1 << (r & 31);
+  };
+  const rows = new Int32Array(size * words);
+  const cols = new Int32Array(size * words);
   const rowFlips = Array.from({ length: 8 }, () => new Int32Array(size * words));
   const colFlips = Array.from({ length: 8 }, () => new Int32Array(size * words));
-  const flip = (p: number, r: number, c: number) => {
-    rowFlips[p]![r * words + (c >> 5)]! ^= 1 << (c & 31);
-    colFlips[p]![c * words + (r >> 5)]! ^= 1 << (r & 31);
-  };
   for (let r = 0; r < size; r++) {
     for (let c = 0; c < size; c++) {
-      if (reserved[r * size + c]) continue;
+      if (reserved[r * size + c]) {
+        if (modules.data[r * size + c]) toggle(rows, cols, r, c);
+        continue;
+      }
+      if (maskAt(0, r, c)) toggle(rows, cols, r, c);
       // From mask 0 to mask p: undo 0, apply p.
-      for (let p = 1; p < 8; p++) if (maskAt(0, r, c) !== maskAt(p, r, c)) flip(p, r, c);
+      for (let p = 1; p < 8; p++) if (maskAt(0, r, c) !== maskAt(p, r, c)) toggle(rowFlips[p]!, colFlips[p]!, r, c);
     }
   }
   for (const [r, c, i] of formatCells(size)) {
-    for (let p = 0; p < 8; p++) if ((((FORMAT_BITS_M[0]! ^ FORMAT_BITS_M[p]!) >> i) & 1) === 1) flip(p, r, c);
+    for (let p = 1; p < 8; p++) if ((((FORMAT_BITS_M[0]! ^ FORMAT_BITS_M[p]!) >> i) & 1) === 1) toggle(rowFlips[p]!, colFlips[p]!, r, c);
+  }
+  const order: Array<[number, number]> = [];
+  for (let col = size - 1, up = true; col > 0; col -= 2, up = !up) {
+    if (col === 6) col--;
+    for (let k = 0; k < size; k++) {
+      const row = up ? size - 1 - k : k;
+      for (const c of [col, col - 1]) if (!reserved[row * size + c]) order.push([row, c]);
+    }
   }
   const layout: Layout = {
     size,
     words,
+    rows,
+    cols,
+    rowWord: Int32Array.from(order, ([r, c]) => rowWord(r, c)),
+    rowBit: Int32Array.from(order, ([, c]) => 1 << (c & 31)),
+    colWord: Int32Array.from(order, ([r, c]) => colWord(r, c)),
+    colBit: Int32Array.from(order, ([r]) => 1 << (r & 31)),
     rowFlips,
     colFlips,
     valid2: bitsBelow(words, size - 1),
     valid11: bitsBelow(words, size - 10),
   };
-  layouts.set(size, layout);
+  layouts.set(version, layout);
   return layout;
 }
 
@@ -334,60 +367,6 @@ function reedSolomon(data: Uint8Array, n: number): Uint8Array {
   return rem;
 }
 
-/**
- * What a symbol of one version looks like before its data: the function patterns with mask 0's format bits (drawn
- * once per version by qrcode) and every data module as mask 0 leaves a 0 bit, packed by rows and by columns as Layout
- * describes; which modules are reserved; and the data modules in placement order (the two-column zigzag from the
- * bottom right), each with the word and bit it flips in the packed rows and columns when its data bit is 1.
- */
-interface Template {
-  size: number;
-  reserved: Uint8Array;
-  rows: Int32Array;
-  cols: Int32Array;
-  rowWord: Int32Array;
-  rowBit: Int32Array;
-  colWord: Int32Array;
-  colBit: Int32Array;
-}
-const templates = new Map<number, Template>();
-function templateFor(version: number): Template {
-  const cached = templates.get(version);
-  if (cached) return cached;
-  const { modules } = QRCode.create('0', { version, errorCorrectionLevel: 'M', maskPattern: 0 });
-  const { size, reservedBit: reserved } = modules;
-  const words = (size + 31) >> 5;
-  const rows = new Int32Array(size * words);
-  const cols = new Int32Array(size * words);
-  for (let r = 0; r < size; r++) {
-    for (let c = 0; c < size; c++) {
-      if (!(reserved[r * size + c] ? modules.data[r * size + c] : maskAt(0, r, c))) continue;
-      rows[r * words + (c >> 5)]! |= 1 << (c & 31);
-      cols[c * words + (r >> 5)]! |= 1 << (r & 31);
-    }
-  }
-  const order: Array<[number, number]> = [];
-  for (let col = size - 1, up = true; col > 0; col -= 2, up = !up) {
-    if (col === 6) col--;
-    for (let k = 0; k < size; k++) {
-      const row = up ? size - 1 - k : k;
-      for (const c of [col, col - 1]) if (!reserved[row * size + c]) order.push([row, c]);
-    }
-  }
-  const t: Template = {
-    size,
-    reserved,
-    rows,
-    cols,
-    rowWord: Int32Array.from(order, ([r, c]) => r * words + (c >> 5)),
-    rowBit: Int32Array.from(order, ([, c]) => 1 << (c & 31)),
-    colWord: Int32Array.from(order, ([r, c]) => c * words + (r >> 5)),
-    colBit: Int32Array.from(order, ([r]) => 1 << (r & 31)),
-  };
-  templates.set(version, t);
-  return t;
-}
-
 const UTF8 = new TextEncoder();
 const MODE_BITS: Record<SegmentMode, number> = { numeric: 0b0001, alphanumeric: 0b0010, byte: 0b0100 };
 const ccBits = (mode: SegmentMode, group: number) => CC_BITS[group]![MODES.indexOf(mode)]!;
@@ -472,7 +451,7 @@ function codewords(data: Uint8Array, version: number): Uint8Array {
  * The mask-0 symbol of `text` at level M, as QRCode.create(qrSegments(text), { maskPattern: 0 }) draws it: the smallest
  * version the segments fit (segments re-split for the larger count fields when that version is 10 or more).
  */
-function encode(text: string): { size: number; reserved: Uint8Array; rows0: Int32Array; cols0: Int32Array } {
+function encode(text: string): { L: Layout; rows0: Int32Array; cols0: Int32Array } {
   for (let group: 0 | 1 | 2 = 0; ; ) {
     const segments = qrSegments(text, group);
     let version = 1;
@@ -482,11 +461,11 @@ function encode(text: string): { size: number; reserved: Uint8Array; rows0: Int3
       group = groupOf(version);
       continue;
     }
-    const t = templateFor(version);
+    const L = layoutFor(version);
     const bytes = codewords(dataBytes(segments, version), version);
-    const rows0 = t.rows.slice();
-    const cols0 = t.cols.slice();
-    const { rowWord, rowBit, colWord, colBit } = t;
+    const rows0 = L.rows.slice();
+    const cols0 = L.cols.slice();
+    const { rowWord, rowBit, colWord, colBit } = L;
     for (let i = 0; i < bytes.length; i++) {
       const byte = bytes[i]!;
       for (let j = 0; j < 8; j++) {
@@ -496,7 +475,7 @@ function encode(text: string): { size: number; reserved: Uint8Array; rows0: Int3
         cols0[colWord[k]!]! ^= colBit[k]!;
       }
     }
-    return { size: t.size, reserved: t.reserved, rows0, cols0 };
+    return { L, rows0, cols0 };
   }
 }
 
@@ -507,9 +486,8 @@ function encode(text: string): { size: number; reserved: Uint8Array; rows0: Int3
 export function qrMatrix(text: string): QrMatrix {
   if (text.length === 0) throw new RangeError('QR text must not be empty');
   // The mask-0 symbol packed by rows and by columns.
-  const { size, reserved, rows0, cols0 } = encode(text);
-  const L = layoutFor(size, reserved);
-  const { words } = L;
+  const { L, rows0, cols0 } = encode(text);
+  const { size, words } = L;
   const rows = new Int32Array(size * words);
   const cols = new Int32Array(size * words);
   const eq = new Int32Array(words);
