@@ -8,7 +8,8 @@ import autocannon from 'autocannon';
 const ROOT = new URL('..', import.meta.url).pathname;
 const results = { date: new Date().toISOString(), node: process.version, startup: {}, throughput: {} };
 const quick = process.argv.includes('--quick');
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+/** The middle item of `list` by `key` (the upper middle for an even count). */
+const median = (list, key = (x) => x) => [...list].sort((a, b) => key(a) - key(b))[Math.floor(list.length / 2)];
 
 function start(cmd, args, env = {}) {
   // detached: its own process group, so stopping `npm start` also stops the server npm spawned.
@@ -106,7 +107,8 @@ const auth = await (
 const headers = { authorization: `Bearer ${auth.access_token}`, 'content-type': 'application/json' };
 const chargeBody = JSON.stringify({ amount: 25.9, description: 'Benchmark charge', externalReference: 'bench' });
 const sample = await (await fetch(`${base}/v2/pix`, { method: 'POST', headers, body: chargeBody })).text();
-const lookup = await (await fetch(`${base}/v2/transactions/${JSON.parse(sample).id}`, { headers })).text();
+const sampleId = JSON.parse(sample).id;
+const lookup = await (await fetch(`${base}/v2/transactions/${sampleId}`, { headers })).text();
 // The bare routes verify the same token, with the sandbox's JWKS.
 const jwks = `${base}/.well-known/jwks.json`;
 const barePost = start(process.execPath, ['bench/bare-server.mjs'], { PORT: '4797', JWKS_URL: jwks, BODY_SIZE: String(sample.length) });
@@ -115,7 +117,7 @@ await waitUntilAnswering('http://127.0.0.1:4797/health', barePost, performance.n
 await waitUntilAnswering('http://127.0.0.1:4798/health', bareGet, performance.now());
 const pairs = [
   ['POST /v2/pix', { url: `${base}/v2/pix`, method: 'POST', headers, body: chargeBody }, 'bare: POST with JWT, same body size', { url: 'http://127.0.0.1:4797/bare', method: 'POST', headers, body: chargeBody }],
-  ['GET /v2/transactions/{id}', { url: `${base}/v2/transactions/${JSON.parse(sample).id}`, headers }, 'bare: GET with JWT, same body size', { url: 'http://127.0.0.1:4798/bare', headers }],
+  ['GET /v2/transactions/{id}', { url: `${base}/v2/transactions/${sampleId}`, headers }, 'bare: GET with JWT, same body size', { url: 'http://127.0.0.1:4798/bare', headers }],
 ];
 for (const [, a, , b] of pairs) for (const opts of [a, b]) await autocannon({ connections: 10, duration: quick ? 1 : 2, ...opts }); // warm-up (JIT)
 const rounds = quick ? 1 : 3;
@@ -129,7 +131,7 @@ for (let i = 0; i < rounds; i++) {
     }
   }
 }
-for (const [label, list] of runs) results.throughput[label] = [...list].sort((x, y) => x.reqPerSec - y.reqPerSec)[Math.floor(list.length / 2)];
+for (const [label, list] of runs) results.throughput[label] = median(list, (r) => r.reqPerSec);
 /** Median over the rounds of sandbox / bare for one field. */
 const ratio = (a, b, field, floor = 0) => +median(runs.get(a).map((r, i) => r[field] / Math.max(runs.get(b)[i][field], floor))).toFixed(2);
 const rss = Number((await (await fetch(`${base}/_sandbox/health`)).json()).rssBytes ?? 0);
