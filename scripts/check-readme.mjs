@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// `npm run readme:check`: run README.md the way a reader pastes it, from a fresh sandbox, and fail on the first block
+// that does not work. Conventions (README "Keeping this README true"):
+//   ```sh                  runnable, in order, in one shell (variables carry over); every curl must get a status < 400
+//   ```sh errors           runnable; shows refusals on purpose, so at least one curl must get a status >= 400
+//   ```sh terminal-2       runnable in the background (the reader's second terminal) until the end
+//   ```sh skip             not run (installing, starting the sandbox itself)
+//   ```<lang> file=NAME    saved as NAME in the working directory before anything runs
+// Any other block is illustration. The sandbox (dist/cli.js, so build first) listens on a free port: the README's
+// `http://127.0.0.1:4747` becomes that address, and the receiver's port 3000 becomes another free port.
+// Usage: node scripts/check-readme.mjs [--verbose] [README path]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const verbose = args.includes('--verbose');
+const readmePath = resolve(args.find((a) => !a.startsWith('--')) ?? join(root, 'README.md'));
+const TIMEOUT_MS = 120_000;
+const label = basename(readmePath);
+
+/** Fenced blocks of a Markdown text: info string, body, 1-based line of the opening fence. */
+export function parseBlocks(markdown) {
+  const lines = markdown.split('\n');
+  const blocks = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(.*)$/.exec(lines[i]);
+    if (!open) continue;
+    const start = i;
+    const body = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
+    if (i >= lines.length) throw new Error(`${label}:${start + 1}: code block never closed`);
+    const [lang = '', ...flags] = open[1].trim().split(/\s+/);
+    blocks.push({ line: start + 1, lang, flags, body: body.join('\n') });
+  }
+  return blocks;
+}
+
+/** What the checker does with a block: 'run', 'errors', 'background', 'file' or 'skip'. */
+export function modeOf(block) {
+  const file = block.flags.find((f) => f.startsWith('file='));
+  if (file) return { mode: 'file', name: file.slice(5) };
+  if (block.lang !== 'sh') return { mode: 'skip' };
+  if (block.flags.includes('skip')) return { mode: 'skip' };
+  if (block.flags.includes('terminal-2')) return { mode: 'background' };
+  if (block.flags.includes('errors')) return { mode: 'errors' };
+  if (block.flags.length) throw new Error(`${label}:${block.line}: unknown flag "${block.flags.join(' ')}" (use errors, terminal-2 or skip)`);
+  return { mode: 'run' };
+}
+
+function freePort() {
+  return new Promise((ok, ko) => {
+    const srv = createServer();
+    srv.once('error', ko);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/** Starts `node dist/cli.js --port 0`; resolves with the child and its URL once the banner says where it listens. */
+function startSandbox() {
+  return new Promise((ok, ko) => {
+    const env = { ...process.env };
+    for (const k of Object.keys(env)) if (k.startsWith('SANDBOX_') || k === 'PORT' || k === 'HOST') delete env[k];
+    const child = spawn(process.execPath, [join(root, 'dist/cli.js'), '--port', '0', '--host', '127.0.0.1'], { cwd: root, env });
+    let out = '';
+    const timer = setTimeout(() => ko(new Error(`the sandbox did not start within 15 s:\n${out}`)), 15_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok({ child, url: m[1] });
+      }
+    });
+    child.stderr.on('data', (d) => (out += d));
+    child.once('exit', (code) => ko(new Error(`the sandbox exited (${code}) before listening:\n${out}`)));
+  });
+}
+
+/** Starts a background block; resolves once it printed its first line (a receiver saying where it listens). */
+function startBackground(script, cwd, line) {
+  return new Promise((ok, ko) => {
+    const child = spawn('bash', ['-c', script], { cwd, detached: true });
+    const output = { text: '' };
+    const timer = setTimeout(() => ko(new Error(`${label}:${line}: the terminal-2 block printed nothing within 10 s`)), 10_000);
+    const onData = (d) => {
+      output.text += d;
+      if (output.text.includes('\n')) {
+        clearTimeout(timer);
+        ok({ child, output });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => ko(new Error(`${label}:${line}: the terminal-2 block exited (${code}):\n${output.text}`)));
+  });
+}
+
+function runShell(script, cwd) {
+  return new Promise((ok) => {
+    const child = spawn('bash', ['-c', script], { cwd });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      ok({ code: signal ? `signal ${signal}` : code, out });
+    });
+  });
+}
+
+async function main() {
+  const blocks = parseBlocks(readFileSync(readmePath, 'utf8')).map((b) => ({ ...b, ...modeOf(b) }));
+  const work = mkdtempSync(join(tmpdir(), 'readme-check-'));
+  const receiverPort = await freePort();
+  const { child: sandbox, url } = await startSandbox();
+  const background = [];
+  const adapt = (text) =>
+    text
+      .replaceAll('http://127.0.0.1:4747', url)
+      .replaceAll('127.0.0.1:3000', `127.0.0.1:${receiverPort}`)
+      .replaceAll('listen(3000,', `listen(${receiverPort},`);
+  const started = Date.now();
+  let failed = false;
+  try {
+    for (const b of blocks.filter((b) => b.mode === 'file')) writeFileSync(join(work, b.name), adapt(b.body) + '\n');
+
+    // The reader opens the second terminal when the README says so; nothing there depends on the first terminal's
+    // variables, so the checker starts it first and keeps it until the end.
+    for (const b of blocks.filter((b) => b.mode === 'background')) background.push(await startBackground(adapt(b.body), work, b.line));
+    const script = [
+      'set -euo pipefail',
+      // Every curl reports its HTTP status on stderr, after its own output.
+      "curl() { command curl -w '%{stderr}\\n@@HTTP %{http_code}\\n' \"$@\"; }",
+      'exec 2>&1',
+      ...blocks.filter((b) => b.mode === 'run' || b.mode === 'errors').flatMap((b) => [`echo "@@BLOCK ${b.line}"`, adapt(b.body)]),
+    ].join('\n');
+    const results = [await runShell(script, work)];
+
+    // Judge each block by its own part of the output.
+    const out = results.map((r) => r.out).join('');
+    const parts = out.split(/^@@BLOCK (\d+)\n/m);
+    const seen = new Map();
+    for (let i = 1; i < parts.length; i += 2) seen.set(Number(parts[i]), parts[i + 1]);
+    const lastCode = results.at(-1)?.code ?? 0;
+    const ran = blocks.filter((b) => b.mode === 'run' || b.mode === 'errors');
+    for (const b of ran) {
+      const text = seen.get(b.line);
+      if (text === undefined) continue;
+      const statuses = [...text.matchAll(/^@@HTTP (\d+)$/gm)].map((m) => Number(m[1]));
+      const shown = text.replace(/\n?@@HTTP \d+\n/g, '\n');
+      const isLast = [...seen.keys()].at(-1) === b.line;
+      let problem = null;
+      if (isLast && lastCode !== 0) problem = `a command exited with ${lastCode}`;
+      else if (b.mode === 'run' && statuses.some((s) => s >= 400)) problem = `a curl got HTTP ${statuses.find((s) => s >= 400)} (mark the block \`sh errors\` if that is the point)`;
+      else if (b.mode === 'errors' && !statuses.some((s) => s >= 400)) problem = 'marked `sh errors` but no curl got an HTTP error';
+      if (verbose || problem) process.stdout.write(`--- ${label}:${b.line} (${b.mode}) HTTP ${statuses.join(' ')}\n${shown.trimEnd()}\n`);
+      if (problem) {
+        process.stdout.write(`FAIL ${label}:${b.line}: ${problem}\n`);
+        failed = true;
+        break;
+      }
+    }
+    const notRun = ran.filter((b) => !seen.has(b.line));
+    if (!failed && notRun.length) {
+      process.stdout.write(`FAIL: blocks never ran (the shell stopped before them): ${notRun.map((b) => b.line).join(', ')}\n`);
+      failed = true;
+    }
+    if (verbose) for (const bg of background) process.stdout.write(`--- terminal-2 output\n${bg.output.text.trimEnd()}\n`);
+    const counts = {};
+    for (const b of blocks) counts[b.mode] = (counts[b.mode] ?? 0) + 1;
+    const summary = Object.entries(counts).map(([m, n]) => `${n} ${m}`).join(', ');
+    process.stdout.write(`${failed ? 'README check failed' : 'README check passed'}: ${summary} (${Date.now() - started} ms, sandbox ${url})\n`);
+  } finally {
+    for (const bg of background) {
+      try {
+        process.kill(-bg.child.pid, 'SIGTERM');
+      } catch {}
+    }
+    sandbox.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

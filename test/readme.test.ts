@@ -1,0 +1,63 @@
+// README.md runs as written: scripts/check-readme.mjs pastes its ```sh blocks, in order, into one shell against a fresh
+// sandbox (dist/, built by `npm test` before vitest). Needs bash, curl, jq and openssl, as the README's reader does.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const script = join(root, 'scripts/check-readme.mjs');
+
+function check(readme?: string): Promise<{ code: number; out: string }> {
+  return new Promise((ok) => {
+    execFile(process.execPath, readme ? [script, readme] : [script], { cwd: root, timeout: 90_000 }, (err, stdout, stderr) => {
+      ok({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout + stderr });
+    });
+  });
+}
+
+describe('README.md', () => {
+  test('every runnable block works when pasted in order from a fresh start', { timeout: 90_000 }, async () => {
+    const { code, out } = await check();
+    expect(out).toMatch(/README check passed: .*\d+ run/);
+    expect(code).toBe(0);
+  });
+});
+
+describe('the README checker catches a block that does not work', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'readme-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const B = 'B=http://127.0.0.1:4747';
+
+  test.each([
+    ['a command exits non-zero', `\`\`\`sh\n${B}\nfalse\n\`\`\``, /FAIL [^:]+\.md:1: a command exited with 1/],
+    ['a curl gets an HTTP error in a plain block', `\`\`\`sh\n${B}\ncurl -s -X POST $B/_sandbox/deliveries/no-such-id/replay\n\`\`\``, /FAIL [^:]+\.md:1: a curl got HTTP 404/],
+    ['an errors block gets no HTTP error', `\`\`\`sh errors\n${B}\ncurl -s $B/_sandbox/clock\n\`\`\``, /FAIL [^:]+\.md:1: marked `sh errors` but no curl got an HTTP error/],
+    ['a variable is never set', `\`\`\`sh\n${B}\ncurl -s $B/v2/transactions/$NOT_SET\n\`\`\``, /FAIL [^:]+\.md:1: a command exited/],
+    ['an unknown flag', `\`\`\`sh maybe\ntrue\n\`\`\``, /unknown flag "maybe"/],
+  ])('%s', { timeout: 30_000 }, async (name, markdown, message) => {
+    const file = join(dir, `${name.replaceAll(' ', '-')}.md`);
+    writeFileSync(file, `${markdown}\n`);
+    const { code, out } = await check(file);
+    expect(out).toMatch(message);
+    expect(code).toBe(1);
+  });
+
+  test('skipped and illustrative blocks are not run; errors blocks may show refusals', { timeout: 30_000 }, async () => {
+    const file = join(dir, 'passing.md');
+    writeFileSync(
+      file,
+      [
+        '```sh skip', 'exit 3', '```',
+        '```console', 'exit 4', '```',
+        '```sh', B, 'ID=$(curl -s -X POST $B/_sandbox/reset | jq -r .reset)', '```',
+        '```sh errors', 'test "$ID" = true', 'curl -s -X POST $B/_sandbox/deliveries/no-such-id/replay', '```',
+        '',
+      ].join('\n'),
+    );
+    const { code, out } = await check(file);
+    expect(out).toMatch(/README check passed: 2 skip, 1 run, 1 errors/);
+    expect(code).toBe(0);
+  });
+});
