@@ -6,11 +6,14 @@
 //   ```sh terminal-2       runnable in the background (the reader's second terminal) until the end
 //   ```sh skip             not run (installing, starting the sandbox itself)
 //   ```<lang> file=NAME    saved as NAME in the working directory before anything runs
+// In a runnable block, a comment `# {...}` or `# [...]` shows an output: some line of the block's output must match it
+// (`...` and `<anything>` match any text; text after two spaces is a remark).
 // Any other block is illustration. The sandbox (dist/cli.js, so build first) listens on a free port: the README's
 // `http://127.0.0.1:4747` becomes that address, and the receiver's port 3000 becomes another free port.
-// Usage: node scripts/check-readme.mjs [--verbose] [README path]
+// Usage: node scripts/check-readme.mjs [--verbose] [--url URL] [README path]
+// --url runs against a sandbox you started yourself (freshly: the README assumes the default world and a real clock).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -19,7 +22,9 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
-const readmePath = resolve(args.find((a) => !a.startsWith('--')) ?? join(root, 'README.md'));
+const urlArg = args.indexOf('--url');
+const givenUrl = urlArg >= 0 ? args[urlArg + 1] : undefined;
+const readmePath = resolve(args.find((a, i) => !a.startsWith('--') && (urlArg < 0 || i !== urlArg + 1)) ?? join(root, 'README.md'));
 const TIMEOUT_MS = 120_000;
 const label = basename(readmePath);
 
@@ -50,6 +55,24 @@ export function modeOf(block) {
   if (block.flags.includes('errors')) return { mode: 'errors' };
   if (block.flags.length) throw new Error(`${label}:${block.line}: unknown flag "${block.flags.join(' ')}" (use errors, terminal-2 or skip)`);
   return { mode: 'run' };
+}
+
+/**
+ * The outputs a block promises: comment lines `# {...}` or `# [...]` (text after two spaces is a remark). `...` and
+ * `<anything>` stand for any text.
+ */
+export function promisedOutputs(body) {
+  const promised = [];
+  for (const line of body.split('\n')) {
+    const m = /^# ([[{].*?)(?:\s{2,}.*)?$/.exec(line);
+    if (!m) continue;
+    const pattern = m[1]
+      .split(/(\.\.\.|<[^>]*>)/)
+      .map((piece, i) => (i % 2 ? '.*' : piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+    promised.push({ text: m[1], re: new RegExp(`^${pattern}$`) });
+  }
+  return promised;
 }
 
 function freePort() {
@@ -117,11 +140,59 @@ function runShell(script, cwd) {
   });
 }
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped (not - or _), spaces to hyphens, repeats numbered. */
+export function anchorsOf(markdown) {
+  const seen = new Map();
+  const anchors = new Set();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const h = !fenced && /^#{1,6}\s+(.*)$/.exec(line);
+    if (!h) continue;
+    const base = h[1].trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n ? `${base}-${n}` : base);
+  }
+  return anchors;
+}
+
+/** Mistakes found without running anything: links to missing headings or files, a hard-coded port in a command. */
+export function staticProblems(markdown, blocks, dir) {
+  const problems = [];
+  const anchors = anchorsOf(markdown);
+  const lines = markdown.split('\n');
+  lines.forEach((line, i) => {
+    for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1];
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path, anchor] = target.split('#');
+      if (path && !existsSync(join(dir, path))) problems.push(`${label}:${i + 1}: link to ${path}, which does not exist`);
+      if (!path && anchor && !anchors.has(anchor)) problems.push(`${label}:${i + 1}: link to #${anchor}, which no heading makes`);
+    }
+  });
+  for (const b of blocks.filter((b) => b.mode !== 'skip' && b.mode !== 'file')) {
+    b.body.split('\n').forEach((line, i) => {
+      if (/:4747\b/.test(line) && !/^B=http:\/\/127\.0\.0\.1:4747\s*$/.test(line)) {
+        problems.push(`${label}:${b.line + 1 + i}: a command names port 4747; use $B (only the line B=http://127.0.0.1:4747 may)`);
+      }
+    });
+  }
+  return problems;
+}
+
 async function main() {
-  const blocks = parseBlocks(readFileSync(readmePath, 'utf8')).map((b) => ({ ...b, ...modeOf(b) }));
+  const markdown = readFileSync(readmePath, 'utf8');
+  const blocks = parseBlocks(markdown).map((b) => ({ ...b, ...modeOf(b) }));
+  const problems = staticProblems(markdown, blocks, dirname(readmePath));
+  if (problems.length) {
+    process.stdout.write(`${problems.map((p) => `FAIL ${p}`).join('\n')}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const work = mkdtempSync(join(tmpdir(), 'readme-check-'));
   const receiverPort = await freePort();
-  const { child: sandbox, url } = await startSandbox();
+  const { child: sandbox, url } = givenUrl ? { child: null, url: givenUrl.replace(/\/$/, '') } : await startSandbox();
   const background = [];
   const adapt = (text) =>
     text
@@ -162,6 +233,11 @@ async function main() {
       if (isLast && lastCode !== 0) problem = `a command exited with ${lastCode}`;
       else if (b.mode === 'run' && statuses.some((s) => s >= 400)) problem = `a curl got HTTP ${statuses.find((s) => s >= 400)} (mark the block \`sh errors\` if that is the point)`;
       else if (b.mode === 'errors' && !statuses.some((s) => s >= 400)) problem = 'marked `sh errors` but no curl got an HTTP error';
+      else {
+        const outLines = shown.split('\n');
+        const broken = promisedOutputs(b.body).find((p) => !outLines.some((l) => p.re.test(l)));
+        if (broken) problem = `it shows the output ${broken.text}, but no line of the output matches it`;
+      }
       if (verbose || problem) process.stdout.write(`--- ${label}:${b.line} (${b.mode}) HTTP ${statuses.join(' ')}\n${shown.trimEnd()}\n`);
       if (problem) {
         process.stdout.write(`FAIL ${label}:${b.line}: ${problem}\n`);
@@ -185,7 +261,7 @@ async function main() {
         process.kill(-bg.child.pid, 'SIGTERM');
       } catch {}
     }
-    sandbox.kill('SIGTERM');
+    sandbox?.kill('SIGTERM');
     rmSync(work, { recursive: true, force: true });
   }
   process.exitCode = failed ? 1 : 0;

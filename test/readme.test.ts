@@ -36,6 +36,10 @@ describe('the README checker catches a block that does not work', () => {
     ['an errors block gets no HTTP error', `\`\`\`sh errors\n${B}\ncurl -s $B/_sandbox/clock\n\`\`\``, /FAIL [^:]+\.md:1: marked `sh errors` but no curl got an HTTP error/],
     ['a variable is never set', `\`\`\`sh\n${B}\ncurl -s $B/v2/transactions/$NOT_SET\n\`\`\``, /FAIL [^:]+\.md:1: a command exited/],
     ['an unknown flag', `\`\`\`sh maybe\ntrue\n\`\`\``, /unknown flag "maybe"/],
+    ['a shown output does not come', `\`\`\`sh\n${B}\ncurl -s -X POST $B/_sandbox/reset\n# {"reset":false,...}\n\`\`\``, /FAIL [^:]+\.md:1: it shows the output \{"reset":false,...\}, but no line/],
+    ['a command names port 4747', `\`\`\`sh\n${B}\ncurl -s http://127.0.0.1:4747/_sandbox/clock\n\`\`\``, /FAIL [^:]+\.md:3: a command names port 4747/],
+    ['a link to a heading that does not exist', '## The clock\n\nSee [the clock](#the-clock) and [faults](#faults).', /FAIL [^:]+\.md:3: link to #faults, which no heading makes/],
+    ['a link to a file that does not exist', 'The contract is in [docs/nowhere.md](docs/nowhere.md).', /FAIL [^:]+\.md:1: link to docs\/nowhere\.md, which does not exist/],
   ])('%s', { timeout: 30_000 }, async (name, markdown, message) => {
     const file = join(dir, `${name.replaceAll(' ', '-')}.md`);
     writeFileSync(file, `${markdown}\n`);
@@ -51,7 +55,7 @@ describe('the README checker catches a block that does not work', () => {
       [
         '```sh skip', 'exit 3', '```',
         '```console', 'exit 4', '```',
-        '```sh', B, 'ID=$(curl -s -X POST $B/_sandbox/reset | jq -r .reset)', '```',
+        '```sh', B, 'ID=$(curl -s -X POST $B/_sandbox/reset | jq -r .reset)', 'curl -s $B/_sandbox/health', '# {"status":"ok",...,"accounts":<n>,...}   a remark', '```',
         '```sh errors', 'test "$ID" = true', 'curl -s -X POST $B/_sandbox/deliveries/no-such-id/replay', '```',
         '',
       ].join('\n'),
