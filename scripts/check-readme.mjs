@@ -171,6 +171,16 @@ export function staticProblems(markdown, blocks, dir) {
       if (!path && anchor && !anchors.has(anchor)) problems.push(`${label}:${i + 1}: link to #${anchor}, which no heading makes`);
     }
   });
+  // A table row with more cells than its header: a `|` in a cell (even in code) must be written `\|`.
+  let header = null;
+  let fenced = false;
+  lines.forEach((line, i) => {
+    if (line.startsWith('```')) fenced = !fenced;
+    if (fenced || !line.startsWith('|')) return void (header = null);
+    const cells = line.match(/(?<!\\)\|/g).length;
+    if (header === null) header = cells;
+    else if (cells !== header) problems.push(`${label}:${i + 1}: this table row has ${cells - 1} cells, its header ${header - 1} (write | in a cell as \\|)`);
+  });
   for (const b of blocks.filter((b) => b.mode !== 'skip' && b.mode !== 'file')) {
     b.body.split('\n').forEach((line, i) => {
       if (/:4747\b/.test(line) && !/^B=http:\/\/127\.0\.0\.1:4747\s*$/.test(line)) {
@@ -235,7 +245,7 @@ async function main() {
       else if (b.mode === 'errors' && !statuses.some((s) => s >= 400)) problem = 'marked `sh errors` but no curl got an HTTP error';
       else {
         const outLines = shown.split('\n');
-        const broken = promisedOutputs(b.body).find((p) => !outLines.some((l) => p.re.test(l)));
+        const broken = promisedOutputs(adapt(b.body)).find((p) => !outLines.some((l) => p.re.test(l)));
         if (broken) problem = `it shows the output ${broken.text}, but no line of the output matches it`;
       }
       if (verbose || problem) process.stdout.write(`--- ${label}:${b.line} (${b.mode}) HTTP ${statuses.join(' ')}\n${shown.trimEnd()}\n`);

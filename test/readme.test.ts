@@ -37,6 +37,7 @@ describe('the README checker catches a block that does not work', () => {
     ['a variable is never set', `\`\`\`sh\n${B}\ncurl -s $B/v2/transactions/$NOT_SET\n\`\`\``, /FAIL [^:]+\.md:1: a command exited/],
     ['an unknown flag', `\`\`\`sh maybe\ntrue\n\`\`\``, /unknown flag "maybe"/],
     ['a shown output does not come', `\`\`\`sh\n${B}\ncurl -s -X POST $B/_sandbox/reset\n# {"reset":false,...}\n\`\`\``, /FAIL [^:]+\.md:1: it shows the output \{"reset":false,...\}, but no line/],
+    ['a table row with a bare | in a cell', '| call | body |\n|---|---|\n| `PATCH` | `{status: up|down}` |', /FAIL [^:]+\.md:3: this table row has 3 cells, its header 2/],
     ['a command names port 4747', `\`\`\`sh\n${B}\ncurl -s http://127.0.0.1:4747/_sandbox/clock\n\`\`\``, /FAIL [^:]+\.md:3: a command names port 4747/],
     ['a link to a heading that does not exist', '## The clock\n\nSee [the clock](#the-clock) and [faults](#faults).', /FAIL [^:]+\.md:3: link to #faults, which no heading makes/],
     ['a link to a file that does not exist', 'The contract is in [docs/nowhere.md](docs/nowhere.md).', /FAIL [^:]+\.md:1: link to docs\/nowhere\.md, which does not exist/],
