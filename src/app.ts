@@ -29,6 +29,7 @@ import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { registerRefundJobs } from './services/refunds';
 import { registerWithdrawalJobs } from './services/withdrawals';
+import { registerMagicJobs } from './services/magic';
 import { listen, type Listening } from './server';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 
@@ -126,6 +127,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const deliveries = registerDeliveryJobs(deps, options.webhookTimeoutMs);
   registerRefundJobs(deps);
   registerWithdrawalJobs(deps);
+  registerMagicJobs(deps);
   const fixtures = readFixtures(options.fixtures);
   if (!loaded) loadFixtures(deps, fixtures, options.webhookUrl);
   await store.flush();
