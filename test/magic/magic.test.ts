@@ -309,6 +309,27 @@ describe('automation.magicValues: false turns them off', () => {
     expect((await h.control('GET', `/accounts/${DEFAULT.accountId}`)).body.automation).toEqual({ completeAfterSeconds: 2, autoPayAfterSeconds: null, magicValues: true });
   });
 
+  test('an account from a data file written before the flag (automation without magicValues) has them on', async () => {
+    const h = await startHarness();
+    delete (accountOf(h).automation as { magicValues?: boolean }).magicValues;
+    expect((await h.control('GET', `/accounts/${DEFAULT.accountId}`)).body.automation.magicValues).toBe(true);
+    const id = await createCharge(h, '00000000191');
+    await h.advance(5);
+    expect(await statusOf(h, id)).toBe('completed');
+  });
+
+  test('a 00000000515 payment refunded after magic values were turned off gets a plain refund (completes, fee charged)', async () => {
+    const h = await startHarness();
+    const id = await createCharge(h, '00000000515');
+    await h.advance(5);
+    await h.control('PATCH', `/accounts/${DEFAULT.accountId}`, { automation: { magicValues: false } });
+    const refund = await h.v2('POST', `/transactions/${id}/refund`, { body: {} });
+    expect(refund.status, refund.text).toBe(201);
+    await h.advance(2);
+    expect(await statusOf(h, refundIdOf(refund))).toBe('completed');
+    expect((await balanceOf(h)).available).toBe(PAID - 100 - 0.5);
+  });
+
   test('the flag is read when the transaction is created: a magic charge made while on still pays after it is turned off', async () => {
     const h = await startHarness();
     const id = await createCharge(h, '00000000191');
