@@ -6,7 +6,9 @@
 import { getPixPayloadInfo, isValidPixPayload } from '@brazilian-utils/brazilian-utils';
 import { parsePix } from 'pix-utils';
 import { parseEmv } from 'pix-utils/dist/main/emvHandler';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { buildDynamicBrCode } from '../../src/pix';
 import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
 
 const HOST = 'pix-sandbox.test';
@@ -97,5 +99,20 @@ describe('BR Codes of POST /v2/pix pass @brazilian-utils/brazilian-utils and pix
     const res = await h.v2('POST', '/pix', { body: { amount: 10, description: 'x' } });
     expect(getPixPayloadInfo(res.body.pixCopyPaste)).toMatchObject({ pointOfInitiation: 'dynamic', url: `pix.loja.test/pix/qr/${res.body.id}` });
     expect(parsePix(res.body.pixCopyPaste)).toMatchObject({ type: 'DYNAMIC', url: `pix.loja.test/pix/qr/${res.body.id}` });
+  });
+
+  test('any amount the encoder takes, with any merchant name and city, passes both libraries at the default host', () => {
+    const text = fc.string({ unit: fc.constantFrom(...'aãâáàçéêíóôõúüAÃÇÉÍÓÕÚ -.&\'"%<>/0123456789ñß☕🍕\t'.split('')), maxLength: 60 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 999_999_999_999 }), text, text, fc.uuid(), (amountCents, merchantName, merchantCity, id) => {
+        const location = `${HOST}/pix/qr/${id}`;
+        const code = buildDynamicBrCode({ location, merchantName, merchantCity, amountCents });
+        expect(getPixPayloadInfo(code), code).toMatchObject({ pointOfInitiation: 'dynamic', url: location });
+        expect(parsePix(code), code).toMatchObject({ type: 'DYNAMIC', url: location });
+        const emv = parseEmv({ emvCode: code });
+        expect(emv.isValid && Math.round(Number(emv.getTag(54)) * 100), code).toBe(amountCents);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
