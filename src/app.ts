@@ -29,11 +29,19 @@ import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { registerRefundJobs } from './services/refunds';
 import { registerWithdrawalJobs } from './services/withdrawals';
+import { registerMagicJobs } from './services/magic';
 import { listen, type Listening } from './server';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 
 export const VERSION = '0.1.0';
 export const DEFAULT_ISPB = '99999004'; // made up: no real institution has it
+/**
+ * Host of the BR Code locations (26-25) unless --public-host says otherwise: a dotted name with no port, under the
+ * reserved .test domain (RFC 2606), because validators refuse a location with a port (brazilian-utils' host rule is
+ * dotted labels then a path) and the loopback address means nothing on a payer's device anyway. The sandbox serves
+ * /pix/qr/<id> whatever host the code carries.
+ */
+export const DEFAULT_PUBLIC_HOST = 'pix-sandbox.test';
 const DEFAULT_FIXTURES = new URL('../fixtures/default.json', import.meta.url);
 
 export interface Sandbox {
@@ -84,7 +92,7 @@ function checkPublicHost(host: string): string {
   try {
     buildDynamicBrCode({ location: `${host}${locationPath('00000000-0000-4000-8000-000000000000')}`, merchantName: 'x', merchantCity: 'x', amountCents: 100 });
   } catch (err) {
-    throw new Error(`publicHost '${host}' cannot be used in BR Code locations (${(err as Error).message}). Give a dotted host without scheme, at most 33 characters, like pix.example.test or 127.0.0.1:4747.`);
+    throw new Error(`publicHost '${host}' cannot be used in BR Code locations (${(err as Error).message}). Give a dotted host without scheme, at most 33 characters, like ${DEFAULT_PUBLIC_HOST} or 192.168.0.10:4747.`);
   }
   return host;
 }
@@ -109,7 +117,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     scheduler,
     tokens,
     settings: {
-      publicHost: checkPublicHost(options.publicHost ?? '127.0.0.1:4747'),
+      publicHost: checkPublicHost(options.publicHost ?? DEFAULT_PUBLIC_HOST),
       ispb: options.ispb ?? DEFAULT_ISPB,
       adminToken: options.adminToken,
       webhookUrl: options.webhookUrl,
@@ -119,6 +127,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const deliveries = registerDeliveryJobs(deps, options.webhookTimeoutMs);
   registerRefundJobs(deps);
   registerWithdrawalJobs(deps);
+  registerMagicJobs(deps);
   const fixtures = readFixtures(options.fixtures);
   if (!loaded) loadFixtures(deps, fixtures, options.webhookUrl);
   await store.flush();
@@ -178,11 +187,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async listen(opts = {}) {
       if (server) return server.url;
       server = await listen(app, opts.port ?? 4747, opts.host ?? '127.0.0.1');
-      if (!options.publicHost) {
-        // The listen address, unless it has no dot (IPv6, a bare name): then the loopback address with its port.
-        const listened = server.url.replace(/^https?:\/\//, '');
-        deps.settings.publicHost = listened.includes('.') ? listened : `127.0.0.1:${new URL(server.url).port}`;
-      }
       scheduler.start();
       return server.url;
     },

@@ -32,6 +32,8 @@ async function main() {
     `  docs        ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
     `  dashboard   ${url}/`,
     `  JWKS        ${url}/.well-known/jwks.json`,
+    // The code's host is a name for validators; the path is served here (a phone that must fetch it: --public-host).
+    `  BR Codes    point at ${sandbox.deps.settings.publicHost}/pix/qr/<id>, served here at ${url}/pix/qr/<id>`,
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile}` : 'memory (use --data FILE to keep it)'}`,
   ];
   if (account) {

@@ -14,7 +14,10 @@ export interface SandboxOptions {
   freezeClock?: boolean;
   /** When set, every /_sandbox call needs header X-Sandbox-Token with this value. */
   adminToken?: string;
-  /** Host (and optional port/path prefix) written into BR Code locations; no scheme. Default: the listen address. */
+  /**
+   * Host (and optional port/path prefix) written into BR Code locations; no scheme. Default: pix-sandbox.test, which
+   * validators accept but no device can fetch; a phone that must fetch the location needs <lan-ip>:<port>.
+   */
   publicHost?: string;
   /** ISPB of the sandbox's own PSP, used in e2eIds. A made-up value that is no real bank's. */
   ispb?: string;
@@ -51,7 +54,8 @@ Usage: pix-sandbox [options]
   --fixtures FILE      load this default world instead of fixtures/default.json (SANDBOX_FIXTURES)
   --seed N             seed ids for a reproducible run (SANDBOX_SEED)
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
-  --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST)
+  --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST, default pix-sandbox.test;
+                       a phone that fetches the location needs <lan-ip>:PORT)
   --freeze-clock       start with the sandbox clock frozen (SANDBOX_FREEZE_CLOCK=1)
   --help               this text
 

@@ -40,6 +40,9 @@ export const AutomationSchema = z
   .object({
     completeAfterSeconds: z.number().int().min(0, { error: 'must be 0 (off) or more seconds' }),
     autoPayAfterSeconds: z.number().int().min(0).nullable(),
+    magicValues: z
+      .boolean({ error: 'must be true (magic values pick outcomes, the default) or false (they are plain values)' })
+      .openapi({ description: 'Magic CPFs and PIX keys (sandbox.md 4.11) choose outcomes on the sandbox clock; false turns them off' }),
   })
   .partial();
 

@@ -3,6 +3,7 @@
 import type { Cents, FeeSchedule } from './money';
 import type { SandboxEvent } from '../webhooks/events';
 import type { HolderDocumentType, PixKeyType } from '../pix';
+import type { MagicOutcome } from './magic';
 
 export type Environment = 'sandbox' | 'production';
 export const ACCOUNT_STATUSES = ['approved', 'pending', 'pending_documents', 'pending_approval', 'rejected', 'suspended'] as const;
@@ -77,6 +78,8 @@ export interface Automation {
   completeAfterSeconds: number;
   /** Charges are paid by themselves this many seconds after creation; null = never. */
   autoPayAfterSeconds: number | null;
+  /** Magic values (domain/magic.ts) pick outcomes; false turns them off. Absent in older data files: on. */
+  magicValues: boolean;
 }
 
 /** One movement of one bucket of one wallet. A wallet's balance is the sum of its entries, always. */
@@ -165,6 +168,8 @@ export interface WithdrawalDetails {
   processedAt?: number;
   failedAt?: number;
   reversedAt?: number;
+  /** The magic outcome its PIX key chose at creation (domain/magic.ts). */
+  magic?: MagicOutcome;
 }
 
 export const BLOCK_TYPES = ['med', 'judicial', 'administrative'] as const;
@@ -212,6 +217,8 @@ export interface ChargeDetails {
   feeAmount?: Cents;
   /** How it ended when not completed: 'expired' (cancelled by expiry), 'cancelled', 'failed'. */
   endReason?: string;
+  /** The magic outcome its customer.document chose at creation (domain/magic.ts). */
+  magic?: MagicOutcome;
 }
 
 export interface Account {

@@ -1,4 +1,5 @@
 // Entity -> response JSON. Money leaves as BRL numbers, times as ISO strings; absent optional fields stay absent.
+import { magicValuesOn } from '../domain/magic-rules';
 import { toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
 import type { Account, BalanceBlock, Credential, Delivery, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
@@ -73,7 +74,7 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean })
       withdrawalMax: a.limits.withdrawalMax === null ? null : toBrl(a.limits.withdrawalMax),
       dailyWithdrawalMax: a.limits.dailyWithdrawalMax === null ? null : toBrl(a.limits.dailyWithdrawalMax),
     },
-    automation: a.automation,
+    automation: { ...a.automation, magicValues: magicValuesOn(a.automation) },
     webhookRetrySchedule: a.webhookRetrySchedule,
     balances: wallets.map(({ reference, wallet }) => ({ subAccount: reference, walletId: wallet.id, ...balanceView(wallet) })),
     credentials: a.credentials.map(credentialView),

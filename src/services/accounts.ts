@@ -24,7 +24,7 @@ import type {
 import { opt } from '../lib/objects';
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 30, 120, 600, 3600];
-export const DEFAULT_AUTOMATION: Automation = { completeAfterSeconds: 2, autoPayAfterSeconds: null };
+export const DEFAULT_AUTOMATION: Automation = { completeAfterSeconds: 2, autoPayAfterSeconds: null, magicValues: true };
 
 export interface AccountSpec {
   id?: string;

@@ -14,9 +14,15 @@ import { recordEvent } from '../webhooks/events';
 import { upsertCustomer, type CustomerInput } from './customers';
 import { walletProjects } from './projects';
 import { opt } from '../lib/objects';
+import { MAGIC_DELAY_SECONDS, MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
+import { chargeMagic } from '../domain/magic-rules';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
+/** The outcome a magic customer.document chose (domain/magic.ts), 5 s after creation. */
+export const MAGIC_CHARGE_JOB = 'charge.magic';
+/** The MED block a magic payment gets 60 s after it was paid. */
+export const MAGIC_BLOCK_JOB = 'charge.magic-block';
 
 export interface ChargeInput {
   amount: Cents;
@@ -96,6 +102,7 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
     amountCents: input.amount,
   });
   const customer = input.customer ? upsertCustomer(deps, account, input.customer) : undefined;
+  const magic = chargeMagic(account.automation, input.customer?.document);
   const tx: Transaction = {
     id,
     walletId: wallet.id,
@@ -117,12 +124,15 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
       pspPaymentId: `sbx${deps.ids.token(29)}`,
       ...(institution ? { pspCredentialId: institution.id } : {}),
       ...(input.split ? { split: input.split } : {}),
+      ...opt('magic', magic),
     },
   };
   account.transactions[id] = tx;
   deps.scheduler.schedule({ kind: EXPIRE_JOB, dueAt: tx.charge!.expiresAt, accountId: account.id, ref: id });
+  // A magic value decides the outcome: automatic payment would race it, so it is not scheduled then.
   const autoPay = account.automation.autoPayAfterSeconds;
-  if (autoPay !== null && autoPay * 1000 < input.expiresIn * 1000) deps.scheduler.schedule({ kind: AUTOPAY_JOB, dueAt: now + autoPay * 1000, accountId: account.id, ref: id });
+  if (magic) deps.scheduler.schedule({ kind: MAGIC_CHARGE_JOB, dueAt: now + MAGIC_DELAY_SECONDS * 1000, accountId: account.id, ref: id });
+  else if (autoPay !== null && autoPay * 1000 < input.expiresIn * 1000) deps.scheduler.schedule({ kind: AUTOPAY_JOB, dueAt: now + autoPay * 1000, accountId: account.id, ref: id });
   deps.store.changed();
   return { tx, qrText: pixCopyPaste };
 }
@@ -203,6 +213,9 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
     counterpartDocument: tx.counterpartDocument,
     ...opt('metadata', tx.metadata),
   });
+  // Whoever paid it (the magic job, the control action, autopay), a magic 00000000434 charge gets its MED block later.
+  if (charge.magic === 'charge_paid_then_med_block')
+    deps.scheduler.schedule({ kind: MAGIC_BLOCK_JOB, dueAt: now + MAGIC_FOLLOW_UP_SECONDS * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
   return tx;
 }

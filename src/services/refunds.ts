@@ -17,8 +17,11 @@ import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { visibleTo } from './transactions';
 import { opt } from '../lib/objects';
+import { magicCompleteAfterSeconds, magicValuesOn } from '../domain/magic-rules';
 
 export const REFUND_COMPLETE_JOB = 'refund.complete';
+/** A refund of a magic 00000000515 payment ends ERROR when it would otherwise complete (domain/magic.ts). */
+export const MAGIC_REFUND_JOB = 'refund.magic';
 /** pspProvider of a refund whose payment was not pinned to an institution. */
 export const SANDBOX_PSP = 'pix-sandbox';
 export const DEFAULT_REFUND_FAILURE = 'PSP_ERROR';
@@ -79,7 +82,9 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
   account.transactions[tx.id] = tx;
   post(account, [{ walletId: wallet.id, amount: -tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
   const after = account.automation.completeAfterSeconds;
-  if (after > 0) deps.scheduler.schedule({ kind: REFUND_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
+  if (payment.charge?.magic === 'charge_paid_refund_error' && magicValuesOn(account.automation))
+    deps.scheduler.schedule({ kind: MAGIC_REFUND_JOB, dueAt: now + magicCompleteAfterSeconds(account.automation) * 1000, accountId: account.id, ref: tx.id });
+  else if (after > 0) deps.scheduler.schedule({ kind: REFUND_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
   return tx;
 }

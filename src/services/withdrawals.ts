@@ -17,8 +17,14 @@ import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { resolveProject } from './charges';
 import { opt } from '../lib/objects';
+import { MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
+import { magicCompleteAfterSeconds, withdrawalMagic } from '../domain/magic-rules';
 
 export const WITHDRAWAL_COMPLETE_JOB = 'withdrawal.complete';
+/** The outcome a magic PIX key chose (domain/magic.ts), when the withdrawal would otherwise complete. */
+export const MAGIC_WITHDRAWAL_JOB = 'withdrawal.magic';
+/** The reversal of a magic withdrawal, 60 s after it completed. */
+export const MAGIC_REVERSE_JOB = 'withdrawal.magic-reverse';
 export const DEFAULT_WITHDRAWAL_FAILURE = 'REJECTED';
 export const REVERSED = 'REVERSED';
 export const DEFAULT_REVERSAL_REASON = 'Reversed by the PSP';
@@ -95,6 +101,7 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
     ]);
   const projectId = resolveProject(caller, input.projectId);
   const now = deps.clock.nowMs();
+  const magic = withdrawalMagic(account.automation, input.pixKeyType, input.pixKey);
   checkLimits(account, wallet, gross, now);
   if (gross > wallet.balances.available)
     throw new SandboxError(
@@ -124,12 +131,15 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
       holderName: input.holderName,
       holderDocument: input.holderDocument,
       holderDocumentType: input.holderDocumentType,
+      ...opt('magic', magic),
     },
   };
   account.transactions[tx.id] = tx;
   post(account, [{ walletId: wallet.id, amount: -gross, transactionId: tx.id }], now, deps.ids.uuid);
+  // A magic key decides the outcome in place of the automatic completion (which would race it).
   const after = account.automation.completeAfterSeconds;
-  if (after > 0) deps.scheduler.schedule({ kind: WITHDRAWAL_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
+  if (magic) deps.scheduler.schedule({ kind: MAGIC_WITHDRAWAL_JOB, dueAt: now + magicCompleteAfterSeconds(account.automation) * 1000, accountId: account.id, ref: tx.id });
+  else if (after > 0) deps.scheduler.schedule({ kind: WITHDRAWAL_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
   return tx;
 }
@@ -193,6 +203,8 @@ export function completeWithdrawal(deps: Deps, account: Account, id: string): Tr
   tx.counterpartName = w.holderName;
   tx.counterpartDocument = w.holderDocument;
   recordEvent(deps, account, account.wallets[tx.walletId]!, 'withdrawal_completed', tx.id, { ...eventData(account, tx), status: 'completed', ...completedFields(tx) });
+  // Whoever completed it (the magic job or the control action), a magic reversal key is reversed 60 s later.
+  if (w.magic === 'withdrawal_reversed') deps.scheduler.schedule({ kind: MAGIC_REVERSE_JOB, dueAt: now + MAGIC_FOLLOW_UP_SECONDS * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
   return tx;
 }

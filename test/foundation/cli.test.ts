@@ -39,6 +39,7 @@ test('the banner prints the URLs and the default credentials, API key and webhoo
     `${cli.url}/docs`,
     `dashboard   ${cli.url}/`,
     `${cli.url}/.well-known/jwks.json`,
+    `BR Codes    point at pix-sandbox.test/pix/qr/<id>, served here at ${cli.url}/pix/qr/<id>`,
     `client_id=${DEFAULT.full.clientId}`,
     `client_secret=${DEFAULT.full.clientSecret}`,
     DEFAULT.apiKey,

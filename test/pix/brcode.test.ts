@@ -126,9 +126,9 @@ describe('buildDynamicBrCode', () => {
     expect(() => buildDynamicBrCode({ ...input, amountCents })).toThrow(RangeError);
   });
 
-  test('accepts the location the sandbox serves, an IP host with a port', () => {
-    const code = buildDynamicBrCode({ ...input, location: '127.0.0.1:4747/pix/qr/8b3da2f3-9a41-40d1-a91a-bd93113bd441' });
-    expect(parseBrCode(code).merchantAccount['25']).toBe('127.0.0.1:4747/pix/qr/8b3da2f3-9a41-40d1-a91a-bd93113bd441');
+  test('accepts an IP host with a port (--public-host for a phone on the LAN)', () => {
+    const code = buildDynamicBrCode({ ...input, location: '192.168.0.10:4747/pix/qr/8b3da2f3-9a41-40d1-a91a-bd93113bd441' });
+    expect(parseBrCode(code).merchantAccount['25']).toBe('192.168.0.10:4747/pix/qr/8b3da2f3-9a41-40d1-a91a-bd93113bd441');
   });
 
   test.each([

@@ -49,12 +49,26 @@ describe('BR Code location host', () => {
     await expect(createSandbox({ log: () => {}, publicHost: 'https://pix.example.test' })).rejects.toThrow(/publicHost/);
   });
 
-  test('without publicHost, charges point at the address the sandbox listens on', async () => {
+  test('without publicHost, charges point at pix-sandbox.test (not the listen address), and the sandbox serves that path', async () => {
     const created = await fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: 10, description: 'x' }) });
     const { pixCopyPaste, id } = (await created.json()) as { pixCopyPaste: string; id: string };
-    const host = url.replace('http://', '');
-    expect(pixCopyPaste).toContain(`${host}/pix/qr/${id}`);
+    expect(pixCopyPaste).toContain(`pix-sandbox.test/pix/qr/${id}`);
+    expect(pixCopyPaste).not.toContain(url.replace('http://', ''));
     const location = await fetch(`${url}/pix/qr/${id}`, { headers: { accept: 'application/json' } });
     expect(((await location.json()) as { status: string }).status).toBe('ATIVA');
+  });
+
+  test('a LAN publicHost with a port (a workshop phone) is written as given', async () => {
+    const lan = await createSandbox({ log: () => {}, freezeClock: true, publicHost: '192.168.0.10:4747' });
+    const lanUrl = await lan.listen({ port: 0 });
+    try {
+      const auth = await fetch(`${lanUrl}/v2/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: DEFAULT.full.clientId, client_secret: DEFAULT.full.clientSecret }) });
+      const bearer = ((await auth.json()) as { access_token: string }).access_token;
+      const created = await fetch(`${lanUrl}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: 10, description: 'x' }) });
+      const { pixCopyPaste, id } = (await created.json()) as { pixCopyPaste: string; id: string };
+      expect(pixCopyPaste).toContain(`192.168.0.10:4747/pix/qr/${id}`);
+    } finally {
+      await lan.close();
+    }
   });
 });
