@@ -21,7 +21,7 @@ export type Env = {
 export function createRouter() {
   return new OpenAPIHono<Env>({
     defaultHook: (result) => {
-      if (!result.success) throw zodValidationError(result.error, result.target);
+      if (!result.success) throw zodValidationError(result.error, result.target, (result as { data?: unknown }).data);
     },
   });
 }

@@ -73,13 +73,24 @@ function fieldPath(path: PropertyKey[], prefix: string): string {
   return out || '(body)';
 }
 
-export function zodFields(error: ZodError, target: string): FieldError[] {
+const article = (type: string) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+
+const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<PropertyKey, unknown>)[key] : undefined), input);
+
+/** Field errors of a failed parse of `input` (the value as the client sent it). */
+export function zodFields(error: ZodError, target: string, input?: unknown): FieldError[] {
   return error.issues.map((issue) => {
     const field = fieldPath(issue.path, target === 'header' ? '' : '');
-    const received = (issue as { input?: unknown }).input;
+    // zod 4 leaves the received value out of the issue, so it is read from the input: a missing field asks to be sent,
+    // a value of the wrong type says what it is (the schema's own message when it has one, else expected vs received).
+    const value = valueAt(input, issue.path);
     const message =
-      issue.code === 'invalid_type' && received === undefined
-        ? 'is required'
+      issue.code === 'invalid_type'
+        ? value === undefined
+          ? 'is required'
+          : issue.message.startsWith('Invalid input') ? `must be ${article(issue.expected)}, not ${article(typeOf(value))}` : issue.message
         : issue.code === 'unrecognized_keys'
           ? `has unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}; remove them`
           : issue.message;
@@ -87,4 +98,4 @@ export function zodFields(error: ZodError, target: string): FieldError[] {
   });
 }
 
-export const zodValidationError = (error: ZodError, target: string) => validationError(zodFields(error, target));
+export const zodValidationError = (error: ZodError, target: string, input?: unknown) => validationError(zodFields(error, target, input));

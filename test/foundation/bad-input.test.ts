@@ -56,6 +56,24 @@ test('an empty body on POST /v2/projects answers 400 VALIDATION_ERROR listing na
   ]);
 });
 
+test.each([
+  ['a missing field', { color: '#123456' }, 'name', 'is required'],
+  ['a number where a string goes', { name: 7, color: '#123456' }, 'name', 'must be a string'],
+  ['an object where a string goes', { name: 'x', color: { hex: '#123456' } }, 'color', 'must be a string'],
+])('%s is named as such, not as missing', async (_label, body, field, message) => {
+  const h = await startHarness();
+  const res = await h.v2('POST', '/projects', { body });
+  expectValidation(res, [field]);
+  expect(res.body.details.fields, res.text).toEqual([{ field, message }]);
+});
+
+test('a value of the wrong type under a schema without its own message says expected and received', async () => {
+  const h = await startHarness();
+  const res = await h.api('PATCH', `/_sandbox/accounts/${DEFAULT.accountId}`, { body: { automation: { autoPayAfterSeconds: 'soon' } } });
+  expectValidation(res, ['automation.autoPayAfterSeconds']);
+  expect(res.body.details.fields, res.text).toEqual([{ field: 'automation.autoPayAfterSeconds', message: 'must be a number, not a string' }]);
+});
+
 test('a body of exactly 512 KiB is read (and then validated), not refused as too large', async () => {
   const h = await startHarness();
   const raw = projectOfSize(MAX);
