@@ -163,7 +163,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
   app.route('/v2', v2Routes(deps));
   app.route('/v1', v1Routes(deps));
-  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION }));
+  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, deliveries }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);
   registerDashboard(app, deps, VERSION);
