@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // `npm start` / `npx pix-sandbox`: read the configuration once, build the sandbox, listen, print the banner.
 import { readCliConfig } from './config';
-import { createSandbox } from './app';
+import { createSandbox, VERSION } from './app';
 
 async function main() {
   const config = readCliConfig(process.argv.slice(2), process.env);
   if ('help' in config) {
     process.stdout.write(config.help);
+    return;
+  }
+  if ('version' in config) {
+    process.stdout.write(`${VERSION}\n`);
     return;
   }
   if ('error' in config) {
@@ -26,13 +30,14 @@ async function main() {
   const account = Object.values(sandbox.deps.store.state.accounts)[0];
   const lines = [
     `pix-sandbox listening on ${url}`,
+    `  version     ${VERSION}`,
     `  v2 API      ${url}/v2`,
     `  v1 API      ${url}/v1`,
     `  control     ${url}/_sandbox`,
     `  docs        ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
     `  dashboard   ${url}/`,
     `  JWKS        ${url}/.well-known/jwks.json`,
-    `  state       ${config.options.dataFile ? `file ${config.options.dataFile}` : 'memory (use --data FILE to keep it)'}`,
+    `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
   ];
   if (account) {
     lines.push(`  account     ${account.id} (${account.name})`);
