@@ -58,6 +58,8 @@ export function registerSettle(app: Router, deps: Deps, worker: DeliveryWorker) 
           // An attempt that ends may make another job due (a retry at 0 s); loop until both are quiet.
           if ((await Promise.race([worker.settle().then(() => 'done' as const), expired])) === 'timeout') break;
           if (worker.inFlight().length === 0 && dueJobs() === 0) return c.json({ settled: true as const }, 200);
+          // Let timers run between rounds, the time-out's included, whatever the jobs do.
+          await new Promise((resolve) => setImmediate(resolve));
         }
       } finally {
         clearTimeout(timer);

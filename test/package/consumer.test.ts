@@ -97,6 +97,8 @@ describe.concurrent('the packed package', () => {
     for (const file of ['index.d.ts', 'testing.d.ts']) {
       const text = readFileSync(join(app, 'node_modules/pix-sandbox/dist', file), 'utf8');
       expect(text, file).not.toMatch(/from ['"]\.|\.ts['"]|src\//);
+      // And nothing public is typed `any` (comments aside).
+      expect(text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''), file).not.toMatch(/\bany\b/);
     }
   });
 
