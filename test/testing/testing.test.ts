@@ -63,6 +63,12 @@ describe('startSandbox', () => {
     expect(items).toMatchObject([{ id: hook.deliveryId, state: 'succeeded', attempts: [{ statusCode: 200 }] }]);
   });
 
+  test('a tenant spec the control API refuses rejects with its envelope (status, code, path)', async () => {
+    const failed = startSandbox({ log: () => {}, account: { subAccounts: [{ reference: 'Not A Reference' }] } });
+    await expect(failed).rejects.toBeInstanceOf(SandboxApiError);
+    await expect(failed).rejects.toMatchObject({ status: 400, code: 'SUB_ACCOUNT_INVALID_REFERENCE', path: '/_sandbox/accounts' });
+  });
+
   test('stop() twice is safe, and the port is closed after it', async () => {
     const { sb } = await start();
     await sb.stop();
