@@ -42,7 +42,7 @@ export interface TestSandbox {
   readonly account: Account;
   /** The tenant's first credential. */
   readonly credentials: ClientCredentials;
-  /** The tenant's first v1 API key, if the spec asked for one. */
+  /** The tenant's first v1 API key (one is made when the spec gives none). */
   readonly apiKey: string | undefined;
   /** Typed client of every /_sandbox route. */
   readonly control: SandboxClient;

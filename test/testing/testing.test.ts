@@ -38,6 +38,8 @@ describe('startSandbox', () => {
     expect(sb.accountId).not.toBe('11111111-1111-4111-8111-111111111111'); // not the fixtures' account
     expect(sb.credentials).toEqual({ clientId: sb.account.credentials[0]!.clientId, clientSecret: sb.account.credentials[0]!.clientSecret });
     expect(sb.credentials.clientId).toMatch(/^mp_test_/);
+    expect(sb.apiKey).toBe(sb.account.apiKeys[0]!.key);
+    expect(sb.apiKey).toMatch(/^mp_test_/);
     const res = await fetch(`${sb.v2Url}/account`, { headers: { authorization: `Bearer ${await sb.token()}` } });
     const body = (await res.json()) as { id?: string };
     expect(res.status, JSON.stringify(body)).toBe(200);
