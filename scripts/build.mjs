@@ -1,7 +1,12 @@
 // Bundles src/ into dist/ with esbuild: one file per entry, dependencies included, so `npm start` loads a single
-// module instead of hundreds (start-up time matters for CI suites that start a sandbox per test file).
+// module instead of hundreds (start-up time matters for CI suites that start a sandbox per test file). Then the type
+// declarations: rollup-plugin-dts bundles what each entry exports into one .d.ts (dist/index.d.ts, dist/testing.d.ts)
+// that names no .ts source and needs none of our compiler settings, so a consumer type-checks it under its own
+// (NodeNext, Bundler, CommonJS through import(), skipLibCheck off).
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { rollup } from 'rollup';
+import { dts } from 'rollup-plugin-dts';
 
 const banner = {
   // Bundled CommonJS dependencies (qrcode) need require/__dirname in an ES module.
@@ -21,7 +26,7 @@ const noZodLocales = {
 };
 
 await build({
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -35,3 +40,18 @@ await build({
   // swagger-ui-dist is read from node_modules at run time (static assets), never bundled.
   external: ['swagger-ui-dist'],
 });
+
+// Packages stay imports (they are dependencies of the package, with their own types); our modules are inlined. One
+// rollup per entry, so each .d.ts stands alone (a shared chunk would name internal types no entry exports).
+for (const [name, input] of Object.entries({ index: 'src/index.ts', testing: 'src/testing/index.ts' })) {
+  const types = await rollup({
+    input,
+    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !/^[A-Za-z]:/.test(id),
+    plugins: [dts({ tsconfig: 'tsconfig.json', compilerOptions: { noEmit: false, noEmitOnError: true } })],
+    onwarn(warning) {
+      throw new Error(`type declarations of ${input}: ${warning.message}`);
+    },
+  });
+  await types.write({ file: `dist/${name}.d.ts`, format: 'es' });
+  await types.close();
+}

@@ -1,6 +1,7 @@
 // createSandbox(options): builds the whole emulator in process (state, clock, tokens, scheduler, routes) and returns
 // the Hono app with a handle. It listens nowhere until `listen()` is called; the CLI is a thin wrapper over it.
 import { readFileSync } from 'node:fs';
+import { version } from '../package.json';
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
@@ -33,7 +34,8 @@ import { registerMagicJobs } from './services/magic';
 import { listen, type Listening } from './server';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 
-export const VERSION = '0.1.0';
+// One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
+export const VERSION: string = version;
 export const DEFAULT_ISPB = '99999004'; // made up: no real institution has it
 /**
  * Host of the BR Code locations (26-25) unless --public-host says otherwise: a dotted name with no port, under the
@@ -47,6 +49,8 @@ const DEFAULT_FIXTURES = new URL('../fixtures/default.json', import.meta.url);
 export interface Sandbox {
   app: Hono<Env>;
   deps: Deps;
+  /** True when the state was loaded from `dataFile` (a restart), false when it was made from the fixtures. */
+  readonly resumed: boolean;
   /** Base URL once listening (e.g. http://127.0.0.1:4747), else undefined. */
   readonly url: string | undefined;
   listen(opts?: { port?: number; host?: string }): Promise<string>;
@@ -172,7 +176,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
   app.route('/v2', v2Routes(deps));
   app.route('/v1', v1Routes(deps));
-  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION }));
+  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, deliveries }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);
   registerDashboard(app, deps, VERSION);
@@ -181,6 +185,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const sandbox: Sandbox = {
     app,
     deps,
+    resumed: loaded,
     get url() {
       return server?.url;
     },

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // `npm start` / `npx pix-sandbox`: read the configuration once, build the sandbox, listen, print the banner.
 import { readCliConfig } from './config';
-import { createSandbox } from './app';
+import { createSandbox, VERSION } from './app';
 
 async function main() {
   const config = readCliConfig(process.argv.slice(2), process.env);
   if ('help' in config) {
     process.stdout.write(config.help);
+    return;
+  }
+  if ('version' in config) {
+    process.stdout.write(`${VERSION}\n`);
     return;
   }
   if ('error' in config) {
@@ -26,6 +30,7 @@ async function main() {
   const account = Object.values(sandbox.deps.store.state.accounts)[0];
   const lines = [
     `pix-sandbox listening on ${url}`,
+    `  version     ${VERSION}`,
     `  v2 API      ${url}/v2`,
     `  v1 API      ${url}/v1`,
     `  control     ${url}/_sandbox`,
@@ -34,7 +39,7 @@ async function main() {
     `  JWKS        ${url}/.well-known/jwks.json`,
     // The code's host is a name for validators; the path is served here (a phone that must fetch it: --public-host).
     `  BR Codes    point at ${sandbox.deps.settings.publicHost}/pix/qr/<id>, served here at ${url}/pix/qr/<id>`,
-    `  state       ${config.options.dataFile ? `file ${config.options.dataFile}` : 'memory (use --data FILE to keep it)'}`,
+    `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
   ];
   if (account) {
     lines.push(`  account     ${account.id} (${account.name})`);

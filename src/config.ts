@@ -57,12 +57,13 @@ Usage: pix-sandbox [options]
   --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST, default pix-sandbox.test;
                        a phone that fetches the location needs <lan-ip>:PORT)
   --freeze-clock       start with the sandbox clock frozen (SANDBOX_FREEZE_CLOCK=1)
+  --version, -v        print the version and exit
   --help               this text
 
 SANDBOX_ADMIN_TOKEN  when set, /_sandbox calls need header X-Sandbox-Token
 `;
 
-export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { error: string } {
+export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { version: true } | { error: string } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -77,6 +78,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         'public-host': { type: 'string' },
         'freeze-clock': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
       strict: true,
     }));
@@ -84,6 +86,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     return { error: `${(err as Error).message}\n\n${HELP}` };
   }
   if (values.help) return { help: HELP };
+  if (values.version) return { version: true };
   const portText = values.port ?? env.PORT ?? '4747';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return { error: `--port must be a whole number from 0 to 65535, got '${portText}'` };

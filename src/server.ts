@@ -21,6 +21,10 @@ export function listen(app: Hono<any>, port: number, host: string): Promise<List
           }),
       });
     });
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE') return reject(err);
+      const taken = new Error(`port ${port} on ${host} is already in use (another pix-sandbox?). Stop that process, pick another port with --port N (PORT=N), or use --port 0 for any free port.`);
+      reject(Object.assign(taken, { code: err.code }));
+    });
   });
 }

@@ -12,12 +12,15 @@ import { registerFaults } from './faults';
 import type { Faults } from '../http/middleware/faults';
 import { registerWebhookControl } from './webhooks';
 import { registerBalanceBlockControl } from './balance-blocks';
+import { registerSettle } from './settle';
+import type { DeliveryWorker } from '../webhooks/dispatcher';
 
 export interface ControlHooks {
   reset(): Promise<void>;
   faults: Faults;
   startedAt: number;
   version: string;
+  deliveries: DeliveryWorker;
 }
 
 function tokenMatches(given: string | undefined, expected: string): boolean {
@@ -43,6 +46,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerFaults(app, hooks.faults);
   registerWebhookControl(app, deps);
   registerBalanceBlockControl(app, deps);
+  registerSettle(app, deps, hooks.deliveries);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),

@@ -20,6 +20,7 @@ const ERROR_NAMES: Record<number, string> = {
   429: 'TooManyRequests',
   500: 'InternalError',
   503: 'ServiceUnavailable',
+  504: 'GatewayTimeout',
 };
 
 export const errorName = (status: number) => ERROR_NAMES[status] ?? 'Error';

@@ -143,6 +143,8 @@ function conclude(delivery: Delivery, attempt: DeliveryAttempt) {
 export interface DeliveryWorker {
   /** Runs the jobs due now and resolves once no attempt is in flight (tests and CI suites await it after a change). */
   settle(): Promise<void>;
+  /** Ids of the deliveries whose attempt is waiting for an answer now (POST /_sandbox/settle reports them). */
+  inFlight(): string[];
   /** Cuts the attempts in flight short (they are made again after a restart) and waits for them to wind up. */
   close(): Promise<void>;
 }
@@ -221,6 +223,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
         await Promise.all([...inFlight.values()].map((f) => f.done));
       }
     },
+    inFlight: () => [...inFlight.keys()],
     async close() {
       closed = true;
       const running = [...inFlight.values()];
