@@ -5,6 +5,7 @@
 // day is the calendar day in America/Sao_Paulo (UTC-3, no DST) of the sandbox clock; failed and reversed withdrawals
 // do not count.
 import type { Deps } from '../deps';
+import { fundsDetails, fundsText, spendable } from '../domain/claims';
 import { SandboxError, notFound, validationError } from '../domain/errors';
 import { post } from '../domain/ledger';
 import { brlText, fixedFee, type Cents } from '../domain/money';
@@ -96,11 +97,12 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
   const projectId = resolveProject(caller, input.projectId);
   const now = deps.clock.nowMs();
   checkLimits(account, wallet, gross, now);
-  if (gross > wallet.balances.available)
+  const funds = spendable(account, wallet, fixedFee(account.fees.refund.fixed));
+  if (gross > funds.spendable)
     throw new SandboxError(
       'INSUFFICIENT_BALANCE',
-      `The withdrawal needs ${brlText(gross)} (net ${brlText(net)} + fee ${brlText(fee)}) but the available balance is ${brlText(wallet.balances.available)}; withdraw less or add funds.`,
-      { required: gross / 100, available: wallet.balances.available / 100 },
+      `The withdrawal needs ${brlText(gross)} (net ${brlText(net)} + fee ${brlText(fee)}) but ${fundsText(funds)}; withdraw less or add funds.`,
+      fundsDetails(gross, funds),
     );
 
   const tx: Transaction = {
