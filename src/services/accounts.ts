@@ -300,7 +300,8 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
 export function deleteAccount(deps: Deps, accountId: string): void {
   deps.store.account(accountId);
   delete deps.store.state.accounts[accountId];
-  deps.store.state.jobs = deps.store.state.jobs.filter((j) => j.accountId !== accountId);
+  const jobs = deps.store.state.jobs;
+  for (const id of Object.keys(jobs)) if (jobs[id]!.accountId === accountId) delete jobs[id];
   deps.store.changed();
 }
 

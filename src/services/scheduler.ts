@@ -23,6 +23,8 @@ export interface Scheduler {
   /** Arms the real-time timer (called after listen); stop() disarms it and stops running due jobs by themselves. */
   start(): void;
   stop(): void;
+  /** How many jobs are waiting. */
+  pendingCount(): number;
 }
 
 export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: string) => void): Scheduler {
@@ -30,29 +32,62 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
   let timer: NodeJS.Timeout | null = null;
   let running = false;
 
-  const jobs = () => store.state.jobs;
+  // The state keys jobs by id (a change set holds one job, not the whole list); their order lives here, in memory:
+  // sorted by dueAt, then by insertion. A job in this queue that is no longer the state's (its unit was undone, its
+  // account deleted) is skipped; when changes were undone or the state replaced (store.epoch moved), it is rebuilt.
+  let queue: Job[] = [];
+  let epoch = -1;
+  const dropped = new Set<string>();
+  function head(): Job | undefined {
+    const stored = store.raw.jobs;
+    if (epoch !== store.epoch) {
+      epoch = store.epoch;
+      queue = Object.values(stored).sort((a, b) => a.dueAt - b.dueAt);
+    }
+    while (queue.length > 0 && (stored[queue[0]!.id] !== queue[0] || dropped.has(queue[0]!.id))) queue.shift();
+    return queue[0];
+  }
+  const pendingCount = () => Object.keys(store.raw.jobs).length;
 
+  const failed = (job: Job, err: unknown) => log(`scheduler: job ${job.kind} ${job.ref} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+
+  /**
+   * Runs one job as a unit of work: taking it off the state and what its handler changes are one change. A handler
+   * that throws changes nothing (the job is then dropped, in a unit of its own, so it does not run again and again).
+   * An async handler's later work (a webhook attempt's outcome) is a unit of its own.
+   */
   function runOne(job: Job): Promise<unknown> | undefined {
     const handler = handlers.get(job.kind);
-    if (!handler) {
-      log(`scheduler: no handler for job kind '${job.kind}', dropped`);
-      return undefined;
-    }
+    const unit = store.begin('job');
+    let result: unknown;
     try {
-      const result = handler(job);
-      return result instanceof Promise ? result.catch((err) => log(`scheduler: job ${job.kind} failed: ${String(err)}`)) : undefined;
+      result = store.run(unit, () => {
+        delete store.state.jobs[job.id];
+        if (!handler) {
+          log(`scheduler: no handler for job kind '${job.kind}', dropped`);
+          return undefined;
+        }
+        return handler(job);
+      });
     } catch (err) {
-      log(`scheduler: job ${job.kind} ${job.ref} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      store.rollback(unit);
+      failed(job, err);
+      try {
+        store.atomically('job', () => delete store.state.jobs[job.id]).durable.catch(() => {});
+      } catch {
+        dropped.add(job.id); // cannot even be taken off (an injected fault): not run again by this process
+      }
       return undefined;
     }
+    store.commit(unit).catch((err) => log(`scheduler: job ${job.kind} ${job.ref} was undone: ${String(err)}`));
+    return result instanceof Promise ? result.catch((err) => failed(job, err)) : undefined;
   }
 
   /** Runs the jobs due at or before `until`, at the clock as it stands; returns the promises of async handlers. */
   function runDue(until: number): Promise<unknown>[] {
     const pending: Promise<unknown>[] = [];
-    while (jobs().length > 0 && jobs()[0]!.dueAt <= until) {
-      const job = jobs().shift()!;
-      store.changed();
+    for (let job = head(); job && job.dueAt <= until; job = head()) {
+      queue.shift();
       const p = runOne(job);
       if (p) pending.push(p);
     }
@@ -61,8 +96,8 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
 
   /** Walks the clock through each due instant up to `until`, running that instant's jobs and awaiting their async work. */
   async function runThrough(until: number): Promise<void> {
-    while (jobs().length > 0 && jobs()[0]!.dueAt <= until) {
-      const at = jobs()[0]!.dueAt;
+    for (let job = head(); job && job.dueAt <= until; job = head()) {
+      const at = job.dueAt;
       if (at > clock.nowMs()) clock.set(at, clock.frozen);
       const pending = runDue(at);
       if (pending.length > 0) await Promise.all(pending);
@@ -80,18 +115,17 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
       kicked = false;
       if (halted) return;
       runDue(clock.nowMs());
-      void store.flush();
     });
   }
 
   function arm() {
     if (timer) clearTimeout(timer);
     timer = null;
-    if (!running || clock.frozen || jobs().length === 0) return;
-    const wait = Math.min(Math.max(jobs()[0]!.dueAt - clock.nowMs(), 0), 60_000);
+    const first = head();
+    if (!running || clock.frozen || !first) return;
+    const wait = Math.min(Math.max(first.dueAt - clock.nowMs(), 0), 60_000);
     timer = setTimeout(() => {
       runDue(clock.nowMs());
-      void store.flush();
       arm();
     }, wait);
     timer.unref();
@@ -101,24 +135,25 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     on(kind, handler) {
       handlers.set(kind, handler);
     },
-    schedule(job) {
-      const list = jobs();
+    schedule(spec) {
+      head();
+      const job: Job = { id: ids.uuid(), ...spec };
+      store.state.jobs[job.id] = job;
       // Insert after every job due at the same time or earlier: equal times keep their insertion order.
       let lo = 0;
-      let hi = list.length;
+      let hi = queue.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (list[mid]!.dueAt <= job.dueAt) lo = mid + 1;
+        if (queue[mid]!.dueAt <= job.dueAt) lo = mid + 1;
         else hi = mid;
       }
-      list.splice(lo, 0, { id: ids.uuid(), ...job });
-      store.changed();
+      queue.splice(lo, 0, job);
       if (job.dueAt <= clock.nowMs()) kick();
       else if (lo === 0) arm();
     },
     catchUp() {
-      const list = jobs();
-      if (list.length === 0 || list[0]!.dueAt > clock.nowMs()) return Promise.resolve();
+      const first = head();
+      if (!first || first.dueAt > clock.nowMs()) return Promise.resolve();
       return Promise.all(runDue(clock.nowMs()));
     },
     async advance(ms) {
@@ -126,15 +161,14 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
       await runThrough(target);
       // Never backwards: real time spent awaiting attempts, or a concurrent advance, may have carried it past target.
       clock.set(Math.max(target, clock.nowMs()), clock.frozen);
-      store.changed();
       arm();
     },
     async setClock(ms, frozen) {
       if (ms > clock.nowMs()) await runThrough(ms);
       clock.set(ms, frozen);
-      store.changed();
       arm();
     },
+    pendingCount,
     start() {
       running = true;
       halted = false;

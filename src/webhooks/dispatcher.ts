@@ -189,14 +189,16 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     };
     const controller = new AbortController();
     const done = send(deps.fetch, endpoint.url, headers, event.body, timeoutMs, controller).then((outcome) => {
-      if (outcome instanceof Interrupted) {
-        // Not recorded: made again, right away, when the sandbox next runs with this state.
-        delivery.nextAttemptAt = at;
-        deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: at, accountId: account.id, ref: delivery.id });
-      } else conclude(delivery, { at, ...outcome });
-      deps.store.changed();
       inFlight.delete(delivery.id);
-      return deps.store.flush();
+      // The outcome is a unit of work of its own (the job's unit ended when the attempt started).
+      const { durable } = deps.store.atomically('delivery', () => {
+        if (outcome instanceof Interrupted) {
+          // Not recorded: made again, right away, when the sandbox next runs with this state.
+          delivery.nextAttemptAt = at;
+          deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: at, accountId: account.id, ref: delivery.id });
+        } else conclude(delivery, { at, ...outcome });
+      });
+      return durable;
     });
     inFlight.set(delivery.id, { done, controller });
     return done;
