@@ -1,7 +1,9 @@
 // Everything that happens by itself (charge expiry, automatic pay/complete, webhook attempts) is a job in the state,
 // due at a sandbox-clock instant. Jobs run in time order: when the clock is advanced, each job runs with the clock
-// set to its due time, so the events it makes carry that time, and the async work of one instant (webhook attempts)
-// is awaited before the next instant runs, so what that work schedules on the way (a retry) runs in order too. In real
+// set to its due time, so the events it makes carry that time. Async work a handler returns (a retry waiting for the
+// delivery's previous attempt) holds the walk at its instant; work it detaches (a webhook attempt, which schedules its
+// own retry as it starts) runs on beside the walk, so attempts of different deliveries overlap, and advance()/setClock()
+// resolve once all of it is done: an advance takes about as long as its slowest attempt chain, not their sum. In real
 // time a timer runs jobs as they fall due; a job scheduled already due runs on the next turn of the event loop even
 // on a frozen clock; every request first catches up on anything overdue. Handlers re-check state and do nothing when
 // the job is moot (a charge paid before its expiry), so jobs never need cancelling.
@@ -25,6 +27,8 @@ export interface Scheduler {
   stop(): void;
   /** How many jobs are waiting. */
   pendingCount(): number;
+  /** Work that runs beside the walk of the clock (an attempt in flight); advance() and setClock() await it at the end. */
+  detach(work: Promise<unknown>): void;
 }
 
 export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: string) => void): Scheduler {
@@ -96,12 +100,23 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
 
   /** Walks the clock through each due instant up to `until`, running that instant's jobs and awaiting their async work. */
   async function runThrough(until: number): Promise<void> {
-    for (let job = head(); job && job.dueAt <= until; job = head()) {
-      const at = job.dueAt;
-      if (at > clock.nowMs()) clock.set(at, clock.frozen);
-      const pending = runDue(at);
-      if (pending.length > 0) await Promise.all(pending);
+    for (;;) {
+      for (let job = head(); job && job.dueAt <= until; job = head()) {
+        const at = job.dueAt;
+        if (at > clock.nowMs()) clock.set(at, clock.frozen);
+        const pending = runDue(at);
+        if (pending.length > 0) await Promise.all(pending);
+      }
+      if (detached.size === 0) return;
+      // What the detached work schedules once done (an interrupted attempt made again) is walked too.
+      await Promise.all([...detached]);
     }
+  }
+
+  const detached = new Set<Promise<unknown>>();
+  function detach(work: Promise<unknown>) {
+    const tracked: Promise<unknown> = work.catch((err) => log(`scheduler: detached work failed: ${String(err)}`)).finally(() => detached.delete(tracked));
+    detached.add(tracked);
   }
 
   // A job scheduled already due (a webhook's first attempt, autopay after 0 s) runs on the next turn of the event loop,
@@ -169,6 +184,7 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
       arm();
     },
     pendingCount,
+    detach,
     start() {
       running = true;
       halted = false;

@@ -140,7 +140,7 @@ describe('a fault at any write of a verb leaves the state (and the files) byte f
   });
 });
 
-test('year 9999 regression: pay past the last representable date answers an error and changes nothing', async () => {
+test('year 9999 regression: the clock cannot be advanced past the last representable date, and the advance changes nothing', async () => {
   const ctx = await setup();
   const { h } = ctx;
   const set = await h.control('PUT', '/clock', { now: '9999-12-31T23:59:59.000Z', frozen: true });
@@ -148,17 +148,14 @@ test('year 9999 regression: pay past the last representable date answers an erro
   const created = await h.v2('POST', '/pix', { body: { amount: 100, description: 'fim dos tempos' } });
   expect(created.status, created.text).toBe(201);
   const id = created.body.id as string;
-  const moved = await h.advance(5);
-  expect(moved.status, moved.text).toBe(200);
   const before = serialized(h);
-  const balances = JSON.stringify(h.sb.deps.store.account(DEFAULT.accountId).wallets);
-
+  // Refused at the clock (400 naming seconds) instead of failing later when a time is printed.
+  const moved = await h.advance(5);
+  expect(moved.status, moved.text).toBe(400);
+  expect(serialized(h), 'the clock, the charge and every balance are as they were').toBe(before);
   const res = await h.control('POST', `/transactions/${id}/pay`);
-  expect(res.status, res.text).toBeGreaterThanOrEqual(400);
-  expect(res.body.statusCode, res.text).toBe(res.status);
-  expect(serialized(h), 'the charge and every balance are as they were').toBe(before);
-  expect(JSON.stringify(h.sb.deps.store.account(DEFAULT.accountId).wallets)).toBe(balances);
-  expect(h.sb.deps.store.account(DEFAULT.accountId).transactions[id]!.status).toBe('pending');
+  expect(res.status, res.text).toBe(200);
+  expect(h.sb.deps.store.account(DEFAULT.accountId).transactions[id]!.status).toBe('completed');
 });
 
 test('a job whose handler throws changes nothing and is dropped; the next job runs', async () => {
