@@ -11,8 +11,7 @@ import { post } from '../domain/ledger';
 import { brlText, fixedFee } from '../domain/money';
 import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
 import type { Account, Transaction } from '../domain/types';
-import type { Caller } from '../http/env';
-import { refundResultView, transactionView } from '../http/views';
+import type { Caller } from '../domain/auth';
 import { makeE2eId } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
@@ -153,9 +152,7 @@ export function registerRefundJobs(deps: Deps) {
   });
 }
 
-// The control answer is the transaction (2.5) with the refund result (2.6) beside it, so the PSP status shows.
-const controlView = (tx: Transaction) => ({ ...transactionView(tx), refund: refundResultView(tx) });
 registerActions('refund', {
-  complete: (deps, account, id) => controlView(completeRefund(deps, account, id)),
-  fail: (deps, account, id, body) => controlView(failRefund(deps, account, id, body.reason)),
+  complete: (deps, account, id) => ({ kind: 'refund', tx: completeRefund(deps, account, id) }),
+  fail: (deps, account, id, body) => ({ kind: 'refund', tx: failRefund(deps, account, id, body.reason) }),
 });

@@ -11,8 +11,7 @@ import { post } from '../domain/ledger';
 import { brlText, fixedFee, type Cents } from '../domain/money';
 import { transition, WITHDRAWAL_TRANSITIONS } from '../domain/transitions';
 import type { Account, Transaction, TransactionStatus, Wallet, WithdrawalDetails, WithdrawalStatus } from '../domain/types';
-import type { Caller } from '../http/env';
-import { withdrawalView } from '../http/views';
+import type { Caller } from '../domain/auth';
 import { makeE2eId, type HolderDocumentType, type PixKeyType } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
@@ -250,10 +249,10 @@ export function registerWithdrawalJobs(deps: Deps) {
 registerActions(
   'withdrawal',
   {
-    process: (deps, account, id) => withdrawalView(processWithdrawal(deps, account, id)),
-    complete: (deps, account, id) => withdrawalView(completeWithdrawal(deps, account, id)),
-    fail: (deps, account, id, body) => withdrawalView(failWithdrawal(deps, account, id, body.reason)),
-    reverse: (deps, account, id, body) => withdrawalView(reverseWithdrawal(deps, account, id, body.reason)),
+    process: (deps, account, id) => ({ kind: 'withdrawal', tx: processWithdrawal(deps, account, id) }),
+    complete: (deps, account, id) => ({ kind: 'withdrawal', tx: completeWithdrawal(deps, account, id) }),
+    fail: (deps, account, id, body) => ({ kind: 'withdrawal', tx: failWithdrawal(deps, account, id, body.reason) }),
+    reverse: (deps, account, id, body) => ({ kind: 'withdrawal', tx: reverseWithdrawal(deps, account, id, body.reason) }),
   },
   // Names the withdrawal's own status (processing, reversed) in refusals, not the transaction status it shows as.
   (deps, id) => {
