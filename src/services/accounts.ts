@@ -3,7 +3,8 @@
 import type { Deps } from '../deps';
 import { conflict, SandboxError, validationError, type ErrorCode } from '../domain/errors';
 import { post } from '../domain/ledger';
-import { DEFAULT_FEES, type Cents, type FeeSchedule } from '../domain/money';
+import { fundsDetails, fundsText, spendable } from '../domain/claims';
+import { brlText, DEFAULT_FEES, fixedFee, type Cents, type FeeSchedule } from '../domain/money';
 import { findSubAccount, mainWallet, PRINCIPAL, referenceProblem } from '../domain/subaccounts';
 import type {
   Account,
@@ -352,6 +353,12 @@ export function patchInstitution(deps: Deps, accountId: string, institutionId: s
 export function adjust(deps: Deps, accountId: string, input: { amount: Cents; subAccount?: string | null; description?: string }): Transaction {
   const account = deps.store.account(accountId);
   const wallet = walletFor(account, input.subAccount, 'subAccount');
+  if (input.amount < 0) {
+    // Only a balance block may take available below zero (sandbox.md 2.8), so a debit takes at most what can be spent.
+    const funds = spendable(account, wallet, fixedFee(account.fees.refund.fixed));
+    if (-input.amount > funds.spendable)
+      throw new SandboxError('INSUFFICIENT_BALANCE', `A debit of ${brlText(-input.amount)} would take the wallet below zero: ${fundsText(funds)}; debit at most that.`, fundsDetails(-input.amount, funds));
+  }
   const tx = adjustmentTx(deps, account, wallet, input.amount, input.description ?? (input.amount >= 0 ? 'Sandbox credit' : 'Sandbox debit'));
   deps.store.changed();
   return tx;

@@ -67,3 +67,14 @@ describe('refund fees are reserved until the refund completes', () => {
     expectLedgerBalanced(h.sb);
   });
 });
+
+test('a debit adjustment through the control API cannot take a wallet below zero: 400 INSUFFICIENT_BALANCE, what can be debited, nothing changed', async () => {
+  const h = await startHarness();
+  const before = JSON.stringify(h.sb.deps.store.state.accounts);
+  const res = await h.control('POST', `/accounts/${DEFAULT.accountId}/adjustments`, { amount: -1000.01 });
+  expect(res.status, res.text).toBe(400);
+  expect(res.body.details).toMatchObject({ code: 'INSUFFICIENT_BALANCE', required: 1000.01, available: 1000, spendable: 1000 });
+  expect(res.body.message).toContain('debit at most that');
+  expect(JSON.stringify(h.sb.deps.store.state.accounts)).toBe(before);
+  expect((await h.control('POST', `/accounts/${DEFAULT.accountId}/adjustments`, { amount: -1000 })).status).toBe(201);
+});
