@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
+import { MAX_IN_FLIGHT } from '../../src/webhooks/dispatcher';
 import { DEFAULT, startHarness } from '../helpers/harness';
 import { paidCharge } from '../helpers/money';
 
@@ -77,5 +78,30 @@ describe('delivery attempts run side by side', () => {
       [10, 20, 30].flatMap((s) => Array(3).fill(new Date(Date.parse('2026-03-10T12:00:00.000Z') + s * 1000).toISOString())),
     );
     expect(elapsed, `took ${Math.round(elapsed)} ms`).toBeLessThan(2 * TIMEOUT_MS);
+  });
+
+  test(`at most ${MAX_IN_FLIGHT} attempts send at once; the others wait for a slot and then get their own full timeout`, async () => {
+    let active = 0;
+    let peak = 0;
+    // A receiver that never answers, seen from the sandbox's side: the fetch ends only when the sandbox aborts it.
+    const fetch = (_url: string | URL | Request, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        active++;
+        peak = Math.max(peak, active);
+        init!.signal!.addEventListener('abort', () => {
+          active--;
+          reject(init!.signal!.reason);
+        });
+      });
+    const h = await startHarness({ webhookTimeoutMs: 200, fetch: fetch as typeof globalThis.fetch });
+    const endpoints = MAX_IN_FLIGHT + 8;
+    for (let i = 0; i < endpoints; i++) await h.control('POST', `/accounts/${DEFAULT.accountId}/webhooks`, { url: `http://127.0.0.1:9/hook-${i}` });
+    await h.control('DELETE', `/webhooks/${DEFAULT.webhookId}`);
+    await paidCharge(h);
+    await h.sb.settle();
+    expect(peak).toBe(MAX_IN_FLIGHT);
+    const deliveries = (await h.control('GET', `/accounts/${DEFAULT.accountId}/deliveries?limit=100`)).body.items;
+    expect(deliveries).toHaveLength(endpoints);
+    expect(deliveries.every((d: { attempts: { error: string | null }[] }) => d.attempts.length === 1 && d.attempts[0]!.error === 'no answer within 200 ms')).toBe(true);
   });
 });
