@@ -93,7 +93,7 @@ function checkPublicHost(host: string): string {
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const ids = createIds(options.seed);
-  const { store, loaded } = await openStore(options.dataFile, { hooks: options.testHooks });
+  const { store, loaded } = await openStore(options.dataFile, { hooks: options.testHooks, log, compactAfterBytes: options.compactAfterBytes });
   const clock = createClock(Date.now, store.state.clock);
   store.bindClock(clock);
   if (!loaded && options.clockStart !== undefined) {

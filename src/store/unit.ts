@@ -54,6 +54,8 @@ export class Unit {
 export interface UnitHooks {
   /** Test hook: the Nth recorded write of a unit of this kind throws (fault injection, never set in production). */
   failWrite?: { kind: UnitKind; n: number } | null;
+  /** Test hook: this many journal writes fail as a full disk would (ENOSPC); counts down. */
+  failStorage?: number;
 }
 
 const als = new AsyncLocalStorage<Unit>();
