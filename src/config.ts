@@ -35,6 +35,8 @@ export interface SandboxOptions {
    * clear it between requests.
    */
   testHooks?: import('./store/unit').UnitHooks;
+  /** With a data file: fold the journal into the snapshot once it passes this many bytes. Default 8 MiB. */
+  compactAfterBytes?: number;
 }
 
 export interface FixturesFile {

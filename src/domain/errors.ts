@@ -47,6 +47,7 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   PSP_UNAVAILABLE: 503,
   PSP_OUT_OF_CAPACITY: 503,
+  STORAGE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -36,7 +36,7 @@ type Level =
 /** Account fields that are collections keyed by id (each entry is its own record). */
 export const KEYED_COLLECTIONS = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks', 'idempotency']);
 
-export type UnitKind = 'request' | 'job' | 'delivery' | 'system';
+export type UnitKind = 'request' | 'job' | 'delivery' | 'system' | 'read';
 
 export class Unit {
   /** Flat undo log: target, key, had, old; four slots per write. */
@@ -54,6 +54,13 @@ export class Unit {
 export interface UnitHooks {
   /** Test hook: the Nth recorded write of a unit of this kind throws (fault injection, never set in production). */
   failWrite?: { kind: UnitKind; n: number } | null;
+  /**
+   * Test hook: GET and HEAD requests, which run outside any unit (raw state, no recording cost), run in a 'read' unit
+   * whose writes throw, so a test suite proves that no read changes the state.
+   */
+  strictReads?: boolean;
+  /** Test hook: this many journal writes fail as a full disk would (ENOSPC); counts down. */
+  failStorage?: number;
 }
 
 const als = new AsyncLocalStorage<Unit>();
@@ -156,6 +163,7 @@ function write(level: Level, target: object, key: PropertyKey, apply: () => bool
   const had = Object.hasOwn(target, key);
   const old = had ? (target as Record<PropertyKey, unknown>)[key] : undefined;
   if (unit) {
+    if (unit.kind === 'read') throw new Error(`a read (GET/HEAD) wrote '${String(key)}': reads run outside units of work and must not change the state (test hook strictReads)`);
     unit.writes++;
     const fail = unit.hooks.failWrite;
     if (fail && fail.kind === unit.kind && fail.n === unit.writes) throw new Error(`injected fault: write #${unit.writes} of this ${unit.kind} (test hook failWrite)`);
