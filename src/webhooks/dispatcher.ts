@@ -219,7 +219,13 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     if (!found) return undefined;
     // A retry that falls due while the previous attempt still waits for its answer goes once that one is done.
     const previous = inFlight.get(found.delivery.id);
-    if (previous) return previous.done.then(() => handle(job));
+    if (previous)
+      // Its own unit of work: the job's ended when this handler returned.
+      return previous.done.then(() => {
+        const { result, durable } = deps.store.atomically('job', () => handle(job));
+        durable.catch((err) => deps.log(`webhooks: the retry of delivery ${job.ref} was undone: ${String(err)}`));
+        return result;
+      });
     // The attempt runs beside the scheduler's walk of the clock: its retry is already scheduled, and other deliveries'
     // attempts need not wait for its answer.
     const done = attempt(found.account, found.delivery);

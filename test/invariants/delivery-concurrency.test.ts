@@ -1,11 +1,14 @@
 // sandbox.md 4.10: delivery attempts run side by side (a bounded number in flight, each still limited by the timeout),
 // so settling or advancing the clock takes about as long as the slowest attempt, not their sum. Measured in real time
 // against receivers that accept and never answer; nothing sleeps.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MAX_IN_FLIGHT } from '../../src/webhooks/dispatcher';
-import { DEFAULT, startHarness } from '../helpers/harness';
+import { DEFAULT, startHarness, T0 } from '../helpers/harness';
 import { paidCharge } from '../helpers/money';
 
 const TIMEOUT_MS = 1000;
@@ -103,5 +106,28 @@ describe('delivery attempts run side by side', () => {
     const deliveries = (await h.control('GET', `/accounts/${DEFAULT.accountId}/deliveries?limit=100`)).body.items;
     expect(deliveries).toHaveLength(endpoints);
     expect(deliveries.every((d: { attempts: { error: string | null }[] }) => d.attempts.length === 1 && d.attempts[0]!.error === 'no answer within 200 ms')).toBe(true);
+  });
+
+  test('a retry that waited for its previous attempt during an advance is a change of its own: its next retry survives a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-retry-'));
+    try {
+      const dataFile = join(dir, 'state.json');
+      const url = `${await silentServer()}/hook`;
+      const h = await startHarness({ dataFile, webhookUrl: url, webhookTimeoutMs: 300 });
+      await h.control('PATCH', `/accounts/${DEFAULT.accountId}`, { webhookRetrySchedule: [1, 60] });
+      h.sb.deps.scheduler.stop(); // the first attempt goes out in the advance, not on its own
+      await paidCharge(h);
+      await h.advance(2); // attempt 1 at T0 (no answer for 300 ms); the retry at T0 + 1 s waits for it, then goes
+      const [delivery] = (await h.control('GET', `/accounts/${DEFAULT.accountId}/deliveries`)).body.items;
+      expect(delivery.attempts.map((a: { at: string }) => a.at)).toEqual([T0, new Date(Date.parse(T0) + 1000).toISOString()]);
+      await h.sb.close();
+
+      const again = await startHarness({ dataFile, webhookUrl: url, webhookTimeoutMs: 300 });
+      const jobs = Object.values(again.sb.deps.store.state.jobs).filter((j) => j.ref === delivery.id);
+      expect(jobs.map((j) => j.dueAt)).toEqual([Date.parse(T0) + 61_000]);
+      await again.sb.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
