@@ -32,6 +32,14 @@ export interface SandboxOptions {
    * service's 10 s); a test of time-outs can use 200 rather than wait 10 s per attempt.
    */
   webhookTimeoutMs?: number;
+  /**
+   * Test hooks, never for production: `failWrite: { kind: 'request', n: 3 }` makes the 3rd recorded state write of
+   * each request throw (fault injection for the all-or-nothing tests). The object is read live, so a test can set and
+   * clear it between requests.
+   */
+  testHooks?: import('./store/unit').UnitHooks;
+  /** With a data file: fold the journal into the snapshot once it passes this many bytes. Default 8 MiB. */
+  compactAfterBytes?: number;
 }
 
 export interface FixturesFile {

@@ -3,12 +3,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { controlErrors, json, jsonBody } from '../http/schemas';
 import type { Router } from '../http/env';
+import { validationError } from '../domain/errors';
+import { CLOCK_MAX_MS, CLOCK_RANGE_TEXT, inClockRange } from '../lib/clock';
 
 const ClockSchema = z.object({ now: z.string().openapi({ format: 'date-time' }), frozen: z.boolean() }).openapi('Clock');
-// The instants an ISO 8601 date-time with a 4-digit year can name (0000-01-01 to 9999-12-31). Epoch milliseconds are
-// held to the same range: beyond about +/-8.64e15 a Date is invalid and every response that prints the clock would throw.
-const MIN_MS = Date.parse('0000-01-01T00:00:00.000Z');
-const MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
+const outOfRange = `must be an instant from ${CLOCK_RANGE_TEXT}`;
 const tags = ['Control API'];
 
 export function registerClock(app: Router, deps: Deps) {
@@ -26,7 +25,9 @@ export function registerClock(app: Router, deps: Deps) {
         body: jsonBody(
           z.object({
             now: z
-              .union([z.iso.datetime({ offset: true }), z.number().int().min(MIN_MS).max(MAX_MS), z.null()], { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z, epoch milliseconds, or null for real time' })
+              .union([z.iso.datetime({ offset: true }), z.number().int(), z.null()], { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z, epoch milliseconds, or null for real time' })
+              // An offset can carry a 9999-12-31 date-time past the range, so the instant is checked, not the text.
+              .refine((v) => v === null || inClockRange(typeof v === 'number' ? v : Date.parse(v)), { error: outOfRange })
               .optional()
               .openapi({ description: 'The instant to jump to; null goes back to real time (and unfreezes unless `frozen` is true)' }),
             frozen: z.boolean().optional(),
@@ -55,7 +56,12 @@ export function registerClock(app: Router, deps: Deps) {
     }),
     async (c) => {
       const { seconds } = c.req.valid('json');
-      await deps.scheduler.advance(Math.round(seconds * 1000));
+      const ms = Math.round(seconds * 1000);
+      if (!inClockRange(deps.clock.nowMs() + ms))
+        throw validationError([
+          { field: 'seconds', message: `would take the clock to ${new Date(deps.clock.nowMs() + ms).toISOString()}; the clock ${outOfRange.replace('must be an instant', 'stays')}, so advance at most ${Math.floor((CLOCK_MAX_MS - deps.clock.nowMs()) / 1000)} seconds from ${deps.clock.iso()}` },
+        ]);
+      await deps.scheduler.advance(ms);
       return c.json(view(), 200);
     },
   );

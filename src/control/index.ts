@@ -73,7 +73,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
           uptimeSeconds: Math.round((Date.now() - hooks.startedAt) / 1000),
           accounts: Object.keys(deps.store.state.accounts).length,
           persistent: deps.store.persistent,
-          pendingJobs: deps.store.state.jobs.length,
+          pendingJobs: deps.scheduler.pendingCount(),
           rssBytes: process.memoryUsage().rss,
         },
         200,

@@ -30,7 +30,7 @@ const Settled = z.object({ settled: z.literal(true) }).openapi('Settled');
 export function registerSettle(app: Router, deps: Deps, worker: DeliveryWorker) {
   const dueJobs = () => {
     const now = deps.clock.nowMs();
-    return deps.store.state.jobs.filter((j) => j.dueAt <= now).length;
+    return Object.values(deps.store.raw.jobs).filter((j) => j.dueAt <= now).length;
   };
 
   app.openapi(

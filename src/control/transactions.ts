@@ -2,14 +2,29 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { toCents } from '../domain/money';
-import { ACTION_NAMES, runAction } from '../services/actions';
+import { ACTION_NAMES, runAction, type ActionResult } from '../services/actions';
 import { EVENT_KINDS } from '../webhooks/events';
 import { controlErrors, json, jsonBody } from '../http/schemas';
-import { iso } from '../http/views';
+import { balanceBlockControlView, iso, refundResultView, transactionView, withdrawalView } from '../http/views';
 import type { Router } from '../http/env';
 
 const tags = ['Control API'];
 const Loose = z.record(z.string(), z.unknown());
+
+/** The answer of a control action: the resource after the move, shaped here (the verbs return records). */
+function actionView(result: ActionResult) {
+  switch (result.kind) {
+    case 'charge':
+      return transactionView(result.tx);
+    case 'refund':
+      // The transaction (2.5) with the refund result (2.6) beside it, so the PSP status shows.
+      return { ...transactionView(result.tx), refund: refundResultView(result.tx) };
+    case 'withdrawal':
+      return withdrawalView(result.tx);
+    case 'block':
+      return balanceBlockControlView(result.account, result.block);
+  }
+}
 
 export function registerTransactionControl(app: Router, deps: Deps) {
   app.openapi(
@@ -42,7 +57,7 @@ export function registerTransactionControl(app: Router, deps: Deps) {
     }),
     (c) => {
       const { id, action } = c.req.valid('param');
-      return c.json(runAction(deps, id, action, c.req.valid('json')) as Record<string, unknown>, 200);
+      return c.json(actionView(runAction(deps, id, action, c.req.valid('json'))) as Record<string, unknown>, 200);
     },
   );
 

@@ -1,7 +1,8 @@
 // What stands against a completed payment: its refund and its balance block. The payment's money goes back to the
 // payer at most once, so a payment with a live refund (pending or completed) cannot be blocked, and a payment under a
 // block that was not rejected (open or approved) cannot be refunded or blocked again.
-import type { Account, BalanceBlock, Transaction } from './types';
+import { brlText, type Cents } from './money';
+import type { Account, BalanceBlock, Transaction, Wallet } from './types';
 
 /** The refund of `paymentId` that is not failed, if any. */
 export const liveRefundOf = (account: Account, paymentId: string): Transaction | undefined =>
@@ -10,3 +11,33 @@ export const liveRefundOf = (account: Account, paymentId: string): Transaction |
 /** The block of `paymentId` that is not rejected (awaiting_response, defended or approved), if any. */
 export const liveBlockOf = (account: Account, paymentId: string): BalanceBlock | undefined =>
   Object.values(account.balanceBlocks).find((b) => b.transactionId === paymentId && b.status !== 'rejected');
+
+/**
+ * The refund fees this wallet still owes (sandbox.md 2.8): each pending refund's fee, fixed when it was accepted and
+ * debited when it completes. `available` stays the ledger's sum; withdrawals and refunds can only spend what is left
+ * once these are set aside. `currentFee` stands in for a pending refund saved before fees were fixed at acceptance.
+ */
+export function reservedFees(account: Account, walletId: string, currentFee: Cents): Cents {
+  let reserved = 0;
+  for (const t of Object.values(account.transactions))
+    if (t.type === 'refund' && t.status === 'pending' && t.walletId === walletId) reserved += t.refund?.feeAmount ?? currentFee;
+  return reserved;
+}
+
+/** What a withdrawal or a refund may take from `available` now: available minus the reserved refund fees (never below 0). */
+export const spendable = (account: Account, wallet: Wallet, currentFee: Cents): { available: Cents; reserved: Cents; spendable: Cents } => {
+  const reserved = reservedFees(account, wallet.id, currentFee);
+  return { available: wallet.balances.available, reserved, spendable: Math.max(wallet.balances.available - reserved, 0) };
+};
+
+/** "the available balance is X[, of which Y is reserved ...]": the part of an INSUFFICIENT_BALANCE message saying what can be spent. */
+export const fundsText = (f: { available: Cents; reserved: Cents; spendable: Cents }): string =>
+  `the available balance is ${brlText(f.available)}${f.reserved > 0 ? `, of which ${brlText(f.reserved)} is reserved for the fees of pending refunds, so ${brlText(f.spendable)} can be spent` : ''}`;
+
+/** The details of an INSUFFICIENT_BALANCE error, in BRL. */
+export const fundsDetails = (required: Cents, f: { available: Cents; reserved: Cents; spendable: Cents }) => ({
+  required: required / 100,
+  available: f.available / 100,
+  reservedFees: f.reserved / 100,
+  spendable: f.spendable / 100,
+});

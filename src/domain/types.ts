@@ -140,7 +140,7 @@ export interface RefundDetails {
   pspProvider: string;
   pspRefundTransactionId: string;
   reason?: string;
-  /** Set at completion: the refund fee in force then (its own `fee` transaction). */
+  /** The refund fee in force at acceptance, reserved until completion debits it as its own `fee` transaction (absent in data saved before that: the fee in force at completion applies). */
   feeAmount?: Cents;
   refundedAt?: number;
   failureReason?: string;

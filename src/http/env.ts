@@ -1,15 +1,10 @@
 // Hono environment shared by every router, and the router factory that makes validation failures our envelope.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Account, Credential, SubAccount, Wallet } from '../domain/types';
+import type { Caller } from '../domain/auth';
 import { zodValidationError } from './errors';
 
-/** Who is calling and on which wallet: set by the v2 guard (bearer token) or the v1 guard (API key). */
-export interface Caller {
-  account: Account;
-  credential?: Credential;
-  wallet: Wallet;
-  subAccount: SubAccount | null;
-}
+/** Set by the v2 guard (bearer token) or the v1 guard (API key); the type is the domain's. */
+export type { Caller };
 
 export type Env = {
   Variables: {

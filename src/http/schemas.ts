@@ -86,3 +86,14 @@ export const intQuery = (name: string, min: number, max: number, dflt: number) =
       return n;
     })
     .openapi({ param: { name, in: 'query' }, type: 'integer', minimum: min, ...(max === Number.MAX_SAFE_INTEGER ? {} : { maximum: max }), default: dflt });
+
+/**
+ * Client metadata, kept as the JSON parser made it: z.record copies into a plain object, where a `__proto__` key
+ * vanishes (sandbox.md 2.8: what a client sends comes back key for key). Checked to be an object, never copied.
+ */
+export const metadataSchema = z
+  .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { error: 'must be an object of key-value pairs' })
+  .openapi({ type: 'object', additionalProperties: true, description: 'Free key-value pairs, returned key for key' });
+
+/** An id the client may omit but not send empty: "" is not "absent" (sandbox.md 2.8). */
+export const optionalId = (hint: string) => z.string({ error: `must be a string: ${hint}` }).min(1, { error: `must not be empty: ${hint}` }).optional();

@@ -1,6 +1,7 @@
 // Entity -> response JSON. Money leaves as BRL numbers, times as ISO strings; absent optional fields stay absent.
 import { magicValuesOn } from '../domain/magic-rules';
-import { toBrl, type Cents } from '../domain/money';
+import { spendable } from '../domain/claims';
+import { fixedFee, toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
 import type { Account, BalanceBlock, Credential, Delivery, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
 import { opt } from '../lib/objects';
@@ -76,7 +77,12 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean })
     },
     automation: { ...a.automation, magicValues: magicValuesOn(a.automation) },
     webhookRetrySchedule: a.webhookRetrySchedule,
-    balances: wallets.map(({ reference, wallet }) => ({ subAccount: reference, walletId: wallet.id, ...balanceView(wallet) })),
+    // reservedFees and spendable: the fees of pending refunds set aside (sandbox.md 2.8); GET /v2/account keeps the
+    // service's four buckets, where available stays the ledger's sum.
+    balances: wallets.map(({ reference, wallet }) => {
+      const funds = spendable(a, wallet, fixedFee(a.fees.refund.fixed));
+      return { subAccount: reference, walletId: wallet.id, ...balanceView(wallet), reservedFees: money(funds.reserved), spendable: money(funds.spendable) };
+    }),
     credentials: a.credentials.map(credentialView),
     apiKeys: a.apiKeys.map((k) => ({ id: k.id, key: k.key, permissions: k.permissions })),
     subAccounts: a.subAccounts.map(subAccountView),

@@ -1,6 +1,16 @@
 // The sandbox clock. Every time-based rule reads it, never Date.now() directly, so that tests and users can
 // freeze, set and advance time. Real time by default: `now = Date.now() + offset`; frozen: `now = frozenAt`.
 
+/**
+ * The instants the clock may stand at: from the Unix epoch to the last instant an ISO 8601 date-time with a 4-digit
+ * year can name. Beyond 9999 a date prints as +010000-... (which no client parses) and past about 8.64e15 ms it is
+ * invalid and every response that prints the clock would throw, so the control API refuses such moves up front.
+ */
+export const CLOCK_MIN_MS = 0;
+export const CLOCK_MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
+export const CLOCK_RANGE_TEXT = '1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z (epoch milliseconds 0 to 253402300799999)';
+export const inClockRange = (ms: number) => Number.isFinite(ms) && ms >= CLOCK_MIN_MS && ms <= CLOCK_MAX_MS;
+
 export interface ClockState {
   offsetMs: number;
   frozenAt: number | null;

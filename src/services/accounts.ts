@@ -1,9 +1,10 @@
 // Tenants: accounts with their wallets, credentials, API keys, sub-accounts, projects and institutions. The same
 // verb builds the fixtures' default world and every account made through POST /_sandbox/accounts.
 import type { Deps } from '../deps';
-import { conflict, SandboxError, validationError } from '../domain/errors';
+import { conflict, SandboxError, validationError, type ErrorCode } from '../domain/errors';
 import { post } from '../domain/ledger';
-import { DEFAULT_FEES, type Cents, type FeeSchedule } from '../domain/money';
+import { fundsDetails, fundsText, spendable } from '../domain/claims';
+import { brlText, DEFAULT_FEES, fixedFee, type Cents, type FeeSchedule } from '../domain/money';
 import { findSubAccount, mainWallet, PRINCIPAL, referenceProblem } from '../domain/subaccounts';
 import type {
   Account,
@@ -80,16 +81,32 @@ function mergeFees(base: FeeSchedule, patch: AccountSpec['fees']): FeeSchedule {
   };
 }
 
-function allClientIds(deps: Deps): Set<string> {
+/**
+ * Every id in use across the sandbox (sandbox.md 2.8): accounts and their wallets, sub-accounts, credentials (id and
+ * clientId), API keys (id and key), webhook endpoints, projects and institutions. A spec that reuses one, against the
+ * state or inside itself, is a 409 naming the field.
+ */
+export function idsInUse(deps: Deps): Set<string> {
   const ids = new Set<string>();
-  for (const acc of Object.values(deps.store.state.accounts)) for (const c of acc.credentials) ids.add(c.clientId);
+  for (const acc of Object.values(deps.store.state.accounts)) {
+    for (const w of Object.keys(acc.wallets)) ids.add(w);
+    ids.add(acc.id);
+    for (const s of acc.subAccounts) ids.add(s.id);
+    for (const c of acc.credentials) ids.add(c.id).add(c.clientId);
+    for (const k of acc.apiKeys) ids.add(k.id).add(k.key);
+    for (const w of acc.webhooks) ids.add(w.id);
+    for (const p of acc.projects) ids.add(p.id);
+    for (const i of acc.institutions) ids.add(i.id);
+  }
   return ids;
 }
 
-function allApiKeys(deps: Deps): Set<string> {
-  const keys = new Set<string>();
-  for (const acc of Object.values(deps.store.state.accounts)) for (const k of acc.apiKeys) keys.add(k.key);
-  return keys;
+/** Takes `value` for `field`, or refuses it with a 409 when another account, wallet, credential, key or endpoint has it. */
+function claim(taken: Set<string>, value: string, field: string, resource: string, code: ErrorCode = 'ID_TAKEN', shown = value): string {
+  if (taken.has(value))
+    throw conflict(code, resource, field, shown, `${field} '${shown}' is already in use: ids, client ids and keys are unique across every account, wallet, credential, key and endpoint of the sandbox. Choose another, or omit ${field} to get a generated one.`);
+  taken.add(value);
+  return value;
 }
 
 /** Adds money to a wallet as an `adjustment` transaction (how initial balances enter the ledger, too). */
@@ -115,12 +132,10 @@ function newWallet(id: string, reference: string | null, at: number): Wallet {
   return { id, reference, balances: { available: 0, held: 0, promotional: 0 }, updatedAt: at };
 }
 
-function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec: CredentialSpec, taken: Set<string>): Credential {
-  const clientId = spec.clientId ?? `${envPrefix(account.environment)}${deps.ids.token(24)}`;
-  if (taken.has(clientId)) throw conflict('CLIENT_ID_TAKEN', 'credential', 'clientId', clientId, `clientId '${clientId}' is already used by a credential; omit clientId to get a generated one.`);
-  taken.add(clientId);
+function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec: CredentialSpec, taken: Set<string>, at = ''): Credential {
+  const clientId = claim(taken, spec.clientId ?? `${envPrefix(account.environment)}${deps.ids.token(24)}`, `${at}clientId`, 'credential', 'CLIENT_ID_TAKEN');
   return {
-    id: spec.id ?? deps.ids.uuid(),
+    id: claim(taken, spec.id ?? deps.ids.uuid(), `${at}id`, 'credential'),
     clientId,
     clientSecret: spec.clientSecret ?? deps.ids.token(40),
     permissions: spec.permissions ?? ['FULL_ACCESS'],
@@ -129,14 +144,14 @@ function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec
   };
 }
 
-function buildSubAccount(deps: Deps, account: Account, spec: SubAccountSpec): SubAccount {
+function buildSubAccount(deps: Deps, account: Account, spec: SubAccountSpec, taken: Set<string>, at = ''): SubAccount {
   const problem = referenceProblem(spec.reference);
   if (problem) throw new SandboxError('SUB_ACCOUNT_INVALID_REFERENCE', problem, { field: 'reference', value: spec.reference });
   if (findSubAccount(account, spec.reference))
     throw conflict('SUB_ACCOUNT_REFERENCE_TAKEN', 'sub-account', 'reference', spec.reference, `A sub-account with reference '${spec.reference}' already exists; choose another reference.`);
   const now = deps.clock.nowMs();
   const sub: SubAccount = {
-    id: spec.id ?? deps.ids.uuid(),
+    id: claim(taken, spec.id ?? deps.ids.uuid(), `${at}id`, 'sub-account'),
     reference: spec.reference,
     name: spec.name ?? spec.reference,
     status: spec.status ?? 'approved',
@@ -155,13 +170,20 @@ function walletFor(account: Account, reference: string | null | undefined, field
   return account.wallets[sub.id]!;
 }
 
-export function createProjectIn(deps: Deps, account: Account, wallet: Wallet, spec: { id?: string; name: string; color?: string; description?: string; logoUrl?: string }): Project {
+export function createProjectIn(
+  deps: Deps,
+  account: Account,
+  wallet: Wallet,
+  spec: { id?: string; name: string; color?: string; description?: string; logoUrl?: string },
+  ids?: Set<string>,
+  at = '',
+): Project {
   const taken = account.projects.find((p) => p.walletId === wallet.id && p.name === spec.name);
   if (taken)
     throw conflict('PROJECT_NAME_TAKEN', 'project', 'name', spec.name, `A project named '${spec.name}' already exists; choose another name.`);
   const now = deps.clock.nowMs();
   const project: Project = {
-    id: spec.id ?? deps.ids.uuid(),
+    id: spec.id === undefined ? deps.ids.uuid() : claim(ids ?? idsInUse(deps), spec.id, `${at}id`, 'project'),
     walletId: wallet.id,
     name: spec.name,
     color: spec.color ?? '#1A73E8',
@@ -175,7 +197,7 @@ export function createProjectIn(deps: Deps, account: Account, wallet: Wallet, sp
 }
 
 /** An endpoint of `account`. An unknown sub-account is a 400 naming `field`: the body is wrong, no resource is missing. */
-export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, field = 'subAccount'): WebhookEndpoint {
+export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, field = 'subAccount', taken?: Set<string>, at = ''): WebhookEndpoint {
   if (spec.subAccount && spec.subAccount !== PRINCIPAL && !findSubAccount(account, spec.subAccount))
     throw validationError([
       {
@@ -184,7 +206,7 @@ export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, fi
       },
     ]);
   return {
-    id: spec.id ?? deps.ids.uuid(),
+    id: spec.id === undefined ? deps.ids.uuid() : claim(taken ?? idsInUse(deps), spec.id, `${at}id`, 'webhook'),
     url: spec.url,
     subAccount: spec.subAccount && spec.subAccount !== PRINCIPAL ? spec.subAccount : null,
     secret: spec.secret ?? `whsec_${deps.ids.token(32)}`,
@@ -199,8 +221,10 @@ export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, fi
  */
 export function createAccount(deps: Deps, spec: AccountSpec): Account {
   const now = deps.clock.nowMs();
+  const taken = idsInUse(deps);
   const id = spec.id ?? deps.ids.uuid();
   if (deps.store.findAccount(id)) throw conflict('ACCOUNT_ID_TAKEN', 'account', 'id', id, `An account with id '${id}' already exists; omit id to get a generated one.`);
+  claim(taken, id, 'id', 'account');
   const environment = spec.environment ?? 'sandbox';
   const account: Account = {
     id,
@@ -230,25 +254,22 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     balanceBlocks: {},
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
-  for (const s of spec.subAccounts ?? []) buildSubAccount(deps, account, s);
-  for (const p of spec.projects ?? []) createProjectIn(deps, account, walletFor(account, p.subAccount, 'projects[].subAccount'), p);
+  (spec.subAccounts ?? []).forEach((s, i) => buildSubAccount(deps, account, s, taken, `subAccounts[${i}].`));
+  (spec.projects ?? []).forEach((p, i) => createProjectIn(deps, account, walletFor(account, p.subAccount, 'projects[].subAccount'), p, taken, `projects[${i}].`));
   account.institutions = (spec.institutions ?? []).map(
-    (i): Institution => ({ id: i.id ?? deps.ids.uuid(), name: i.name, status: i.status ?? 'up', enabled: i.enabled ?? true }),
+    (inst, i): Institution => ({ id: claim(taken, inst.id ?? deps.ids.uuid(), `institutions[${i}].id`, 'institution'), name: inst.name, status: inst.status ?? 'up', enabled: inst.enabled ?? true }),
   );
-  const clientIds = allClientIds(deps);
   const credentialSpecs = spec.credentials?.length ? spec.credentials : [{ permissions: ['FULL_ACCESS'], subAccountAccess: true }];
-  account.credentials = credentialSpecs.map((c) => buildCredential(deps, account, c, clientIds));
-  const keys = allApiKeys(deps);
+  account.credentials = credentialSpecs.map((c, i) => buildCredential(deps, account, c, taken, spec.credentials?.length ? `credentials[${i}].` : ''));
   account.apiKeys = (spec.apiKeys ?? [{}]).map((k, i): ApiKey => {
     // The prefix says the environment (sandbox.md 2.3); the v1 guard relies on it.
     if (k.key !== undefined && !k.key.startsWith(envPrefix(environment)))
       throw validationError([{ field: `apiKeys[${i}].key`, message: `must start with ${envPrefix(environment)} in a ${environment} account; omit key to get a generated one` }]);
-    const key = k.key ?? `${envPrefix(environment)}${deps.ids.token(32)}`;
-    if (keys.has(key)) throw new SandboxError('API_KEY_TAKEN', `API key '${key.slice(0, 12)}…' is already in use; omit key to get a generated one.`, { resource: 'apiKey', field: 'key' });
-    keys.add(key);
-    return { id: k.id ?? deps.ids.uuid(), key, permissions: k.permissions ?? ['FULL_ACCESS'], createdAt: now };
+    // The key itself is a secret: the conflict shows its first 12 characters only.
+    const key = claim(taken, k.key ?? `${envPrefix(environment)}${deps.ids.token(32)}`, `apiKeys[${i}].key`, 'apiKey', 'API_KEY_TAKEN', `${(k.key ?? '').slice(0, 12)}…`);
+    return { id: claim(taken, k.id ?? deps.ids.uuid(), `apiKeys[${i}].id`, 'apiKey'), key, permissions: k.permissions ?? ['FULL_ACCESS'], createdAt: now };
   });
-  account.webhooks = (spec.webhooks ?? []).map((w, i) => buildWebhook(deps, account, w, `webhooks[${i}].subAccount`));
+  account.webhooks = (spec.webhooks ?? []).map((w, i) => buildWebhook(deps, account, w, `webhooks[${i}].subAccount`, taken, `webhooks[${i}].`));
   deps.store.state.accounts[id] = account;
   deps.store.changed();
   return account;
@@ -280,13 +301,14 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
 export function deleteAccount(deps: Deps, accountId: string): void {
   deps.store.account(accountId);
   delete deps.store.state.accounts[accountId];
-  deps.store.state.jobs = deps.store.state.jobs.filter((j) => j.accountId !== accountId);
+  const jobs = deps.store.state.jobs;
+  for (const id of Object.keys(jobs)) if (jobs[id]!.accountId === accountId) delete jobs[id];
   deps.store.changed();
 }
 
 export function addCredential(deps: Deps, accountId: string, spec: CredentialSpec): Credential {
   const account = deps.store.account(accountId);
-  const credential = buildCredential(deps, account, spec, allClientIds(deps));
+  const credential = buildCredential(deps, account, spec, idsInUse(deps));
   account.credentials.push(credential);
   deps.store.changed();
   return credential;
@@ -304,7 +326,7 @@ export function patchCredential(deps: Deps, accountId: string, credentialId: str
 
 export function addSubAccount(deps: Deps, accountId: string, spec: SubAccountSpec): SubAccount {
   const account = deps.store.account(accountId);
-  const sub = buildSubAccount(deps, account, spec);
+  const sub = buildSubAccount(deps, account, spec, idsInUse(deps));
   deps.store.changed();
   return sub;
 }
@@ -331,6 +353,12 @@ export function patchInstitution(deps: Deps, accountId: string, institutionId: s
 export function adjust(deps: Deps, accountId: string, input: { amount: Cents; subAccount?: string | null; description?: string }): Transaction {
   const account = deps.store.account(accountId);
   const wallet = walletFor(account, input.subAccount, 'subAccount');
+  if (input.amount < 0) {
+    // Only a balance block may take available below zero (sandbox.md 2.8), so a debit takes at most what can be spent.
+    const funds = spendable(account, wallet, fixedFee(account.fees.refund.fixed));
+    if (-input.amount > funds.spendable)
+      throw new SandboxError('INSUFFICIENT_BALANCE', `A debit of ${brlText(-input.amount)} would take the wallet below zero: ${fundsText(funds)}; debit at most that.`, fundsDetails(-input.amount, funds));
+  }
   const tx = adjustmentTx(deps, account, wallet, input.amount, input.description ?? (input.amount >= 0 ? 'Sandbox credit' : 'Sandbox debit'));
   deps.store.changed();
   return tx;

@@ -3,8 +3,7 @@
 // that the target's kind does not have, or that its state refuses, is a 409 INVALID_STATE_TRANSITION.
 import type { Deps } from '../deps';
 import { SandboxError, notFound } from '../domain/errors';
-import type { Account } from '../domain/types';
-import { transactionView } from '../http/views';
+import type { Account, BalanceBlock, Transaction } from '../domain/types';
 import { endCharge, expireCharge, payCharge } from './charges';
 import { locateTransaction } from './transactions';
 
@@ -24,7 +23,12 @@ export interface ActionTarget {
   status: string;
 }
 
-type Handler = (deps: Deps, account: Account, id: string, body: ActionBody) => unknown;
+/** What an action moved, as a domain record: the control face turns it into its answer (STYLE.md habit 14). */
+export type ActionResult =
+  | { kind: 'charge' | 'refund' | 'withdrawal'; tx: Transaction }
+  | { kind: 'block'; account: Account; block: BalanceBlock };
+
+type Handler = (deps: Deps, account: Account, id: string, body: ActionBody) => ActionResult;
 
 export const ACTION_NAMES = ['pay', 'expire', 'fail', 'cancel', 'process', 'complete', 'reverse', 'block'] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
@@ -41,10 +45,10 @@ const locators: Array<(deps: Deps, id: string) => ActionTarget | undefined> = [
 
 const handlers: Record<string, Partial<Record<ActionName, Handler>>> = {
   charge: {
-    pay: (deps, account, id, body) => transactionView(payCharge(deps, account, id, body)),
-    expire: (deps, account, id) => transactionView(expireCharge(deps, account, id)),
-    fail: (deps, account, id) => transactionView(endCharge(deps, account, id, 'failed', 'fail')),
-    cancel: (deps, account, id) => transactionView(endCharge(deps, account, id, 'cancelled', 'cancel')),
+    pay: (deps, account, id, body) => ({ kind: 'charge', tx: payCharge(deps, account, id, body) }),
+    expire: (deps, account, id) => ({ kind: 'charge', tx: expireCharge(deps, account, id) }),
+    fail: (deps, account, id) => ({ kind: 'charge', tx: endCharge(deps, account, id, 'failed', 'fail') }),
+    cancel: (deps, account, id) => ({ kind: 'charge', tx: endCharge(deps, account, id, 'cancelled', 'cancel') }),
   },
 };
 
@@ -54,7 +58,7 @@ export function registerActions(kind: string, actions: Partial<Record<ActionName
   if (locate) locators.unshift(locate);
 }
 
-export function runAction(deps: Deps, id: string, action: ActionName, body: ActionBody): unknown {
+export function runAction(deps: Deps, id: string, action: ActionName, body: ActionBody): ActionResult {
   const target = locators.reduce<ActionTarget | undefined>((found, locate) => found ?? locate(deps, id), undefined);
   if (!target) throw notFound('TRANSACTION_NOT_FOUND', 'transaction or withdrawal', id);
   const handler = handlers[target.kind]?.[action];

@@ -10,8 +10,7 @@ import { post } from '../domain/ledger';
 import { brlText, type Cents } from '../domain/money';
 import { BALANCE_BLOCK_TRANSITIONS, transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
 import type { Account, BalanceBlock, BalanceBlockStatus, BlockType, Transaction } from '../domain/types';
-import type { Caller } from '../http/env';
-import { balanceBlockControlView } from '../http/views';
+import type { Caller } from '../domain/auth';
 import type { EventKind } from '../webhooks/events';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
@@ -166,6 +165,6 @@ export function listBlocks(caller: Pick<Caller, 'account' | 'wallet'>, status?: 
 registerActions('charge', {
   block: (deps, account, id, body) => {
     const block = openBlock(deps, account, id, { amount: body.amount, blockType: body.blockType as BlockType | undefined, reason: body.reason });
-    return balanceBlockControlView(account, block);
+    return { kind: 'block', account, block };
   },
 });

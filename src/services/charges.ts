@@ -8,7 +8,7 @@ import { pixFee, type Cents } from '../domain/money';
 import { findSubAccount, mainWallet, PRINCIPAL } from '../domain/subaccounts';
 import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
 import type { Account, Institution, SplitItem, Transaction, Wallet } from '../domain/types';
-import type { Caller } from '../http/env';
+import type { Caller } from '../domain/auth';
 import { buildDynamicBrCode, generateCpf, makeE2eId } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { upsertCustomer, type CustomerInput } from './customers';

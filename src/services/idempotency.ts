@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../deps';
 import { SandboxError, validationError } from '../domain/errors';
 import type { IdempotencyEntry } from '../domain/types';
-import type { Caller } from '../http/env';
+import type { Caller } from '../domain/auth';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 

@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { notFound } from '../domain/errors';
 import { paginate } from '../domain/pagination';
 import type { Project } from '../domain/types';
-import type { Caller } from '../http/env';
+import type { Caller } from '../domain/auth';
 import { createProjectIn } from './accounts';
 
 export function createProject(deps: Deps, caller: Caller, input: { name: string; color: string; description?: string; logoUrl?: string }): Project {

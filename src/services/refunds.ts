@@ -1,17 +1,17 @@
 // Refunds (service document 4.4, sandbox.md 2.4): total and asynchronous. Accepting one debits the payment amount
 // from the payment's own wallet at once (a `refund` transaction, pending); completion (by itself completeAfterSeconds
-// later, or the control action `complete`) debits the refund fee in force then as its own `fee` transaction and sends
-// refund_completed; the control action `fail` (PSP status ERROR) credits the amount back. Only the originator wallet
+// later, or the control action `complete`) debits the refund fee as its own `fee` transaction and sends
+// refund_completed. The fee is the one in force at acceptance and stays reserved until then: withdrawals and other
+// refunds can only spend `available` minus the reserved fees (sandbox.md 2.8), so completion never overdraws; the control action `fail` (PSP status ERROR) credits the amount back. Only the originator wallet
 // is ever debited: split recipients keep their legs.
 import type { Deps } from '../deps';
-import { liveBlockOf, liveRefundOf } from '../domain/claims';
+import { fundsDetails, fundsText, liveBlockOf, liveRefundOf, spendable } from '../domain/claims';
 import { SandboxError, notFound } from '../domain/errors';
 import { post } from '../domain/ledger';
 import { brlText, fixedFee } from '../domain/money';
 import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
 import type { Account, Transaction } from '../domain/types';
-import type { Caller } from '../http/env';
-import { refundResultView, transactionView } from '../http/views';
+import type { Caller } from '../domain/auth';
 import { makeE2eId } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
@@ -51,11 +51,12 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
   refundable(account, payment);
   const wallet = account.wallets[payment.walletId]!;
   const fee = fixedFee(account.fees.refund.fixed);
-  if (payment.amount + fee > wallet.balances.available)
+  const funds = spendable(account, wallet, fee);
+  if (payment.amount + fee > funds.spendable)
     throw new SandboxError(
       'INSUFFICIENT_BALANCE',
-      `Refunding ${payment.id} costs ${brlText(payment.amount)} plus a refund fee of ${brlText(fee)}, but the available balance is ${brlText(wallet.balances.available)}; add funds and try again.`,
-      { required: (payment.amount + fee) / 100, available: wallet.balances.available / 100 },
+      `Refunding ${payment.id} costs ${brlText(payment.amount)} plus a refund fee of ${brlText(fee)}, but ${fundsText(funds)}; add funds and try again.`,
+      fundsDetails(payment.amount + fee, funds),
     );
 
   const now = deps.clock.nowMs();
@@ -77,6 +78,8 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
       // A PIX return id: like an end-to-end id, with D for devolução.
       pspRefundTransactionId: `D${makeE2eId(deps.settings.ispb, new Date(now), deps.ids.randomInt).slice(1)}`,
       ...opt('reason', input.reason),
+      // Fixed now and reserved until completion debits it (sandbox.md 2.8).
+      feeAmount: fee,
     },
   };
   account.transactions[tx.id] = tx;
@@ -95,7 +98,7 @@ function refundTx(account: Account, id: string): Transaction {
   return tx;
 }
 
-/** The PSP confirmed: the fee in force now leaves as its own transaction, and refund_completed is sent. */
+/** The PSP confirmed: the fee reserved at acceptance leaves as its own transaction, and refund_completed is sent. */
 export function completeRefund(deps: Deps, account: Account, id: string): Transaction {
   const tx = refundTx(account, id);
   tx.status = transition(TRANSACTION_TRANSITIONS, 'refund', tx.status, 'completed', 'complete');
@@ -103,7 +106,8 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
   const refund = tx.refund!;
   const payment = account.transactions[tx.relatedTransactionId!]!;
   const wallet = account.wallets[tx.walletId]!;
-  const fee = fixedFee(account.fees.refund.fixed);
+  // The fee reserved at acceptance (a refund saved before fees were fixed then pays the one in force now).
+  const fee = refund.feeAmount ?? fixedFee(account.fees.refund.fixed);
   tx.updatedAt = now;
   tx.e2eId = refund.pspRefundTransactionId;
   if (payment.counterpartName !== undefined) tx.counterpartName = payment.counterpartName;
@@ -153,9 +157,7 @@ export function registerRefundJobs(deps: Deps) {
   });
 }
 
-// The control answer is the transaction (2.5) with the refund result (2.6) beside it, so the PSP status shows.
-const controlView = (tx: Transaction) => ({ ...transactionView(tx), refund: refundResultView(tx) });
 registerActions('refund', {
-  complete: (deps, account, id) => controlView(completeRefund(deps, account, id)),
-  fail: (deps, account, id, body) => controlView(failRefund(deps, account, id, body.reason)),
+  complete: (deps, account, id) => ({ kind: 'refund', tx: completeRefund(deps, account, id) }),
+  fail: (deps, account, id, body) => ({ kind: 'refund', tx: failRefund(deps, account, id, body.reason) }),
 });

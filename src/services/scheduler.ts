@@ -1,7 +1,9 @@
 // Everything that happens by itself (charge expiry, automatic pay/complete, webhook attempts) is a job in the state,
 // due at a sandbox-clock instant. Jobs run in time order: when the clock is advanced, each job runs with the clock
-// set to its due time, so the events it makes carry that time, and the async work of one instant (webhook attempts)
-// is awaited before the next instant runs, so what that work schedules on the way (a retry) runs in order too. In real
+// set to its due time, so the events it makes carry that time. Async work a handler returns (a retry waiting for the
+// delivery's previous attempt) holds the walk at its instant; work it detaches (a webhook attempt, which schedules its
+// own retry as it starts) runs on beside the walk, so attempts of different deliveries overlap, and advance()/setClock()
+// resolve once all of it is done: an advance takes about as long as its slowest attempt chain, not their sum. In real
 // time a timer runs jobs as they fall due; a job scheduled already due runs on the next turn of the event loop even
 // on a frozen clock; every request first catches up on anything overdue. Handlers re-check state and do nothing when
 // the job is moot (a charge paid before its expiry), so jobs never need cancelling.
@@ -23,6 +25,10 @@ export interface Scheduler {
   /** Arms the real-time timer (called after listen); stop() disarms it and stops running due jobs by themselves. */
   start(): void;
   stop(): void;
+  /** How many jobs are waiting. */
+  pendingCount(): number;
+  /** Work that runs beside the walk of the clock (an attempt in flight); advance() and setClock() await it at the end. */
+  detach(work: Promise<unknown>): void;
 }
 
 export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: string) => void): Scheduler {
@@ -30,29 +36,62 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
   let timer: NodeJS.Timeout | null = null;
   let running = false;
 
-  const jobs = () => store.state.jobs;
+  // The state keys jobs by id (a change set holds one job, not the whole list); their order lives here, in memory:
+  // sorted by dueAt, then by insertion. A job in this queue that is no longer the state's (its unit was undone, its
+  // account deleted) is skipped; when changes were undone or the state replaced (store.epoch moved), it is rebuilt.
+  let queue: Job[] = [];
+  let epoch = -1;
+  const dropped = new Set<string>();
+  function head(): Job | undefined {
+    const stored = store.raw.jobs;
+    if (epoch !== store.epoch) {
+      epoch = store.epoch;
+      queue = Object.values(stored).sort((a, b) => a.dueAt - b.dueAt);
+    }
+    while (queue.length > 0 && (stored[queue[0]!.id] !== queue[0] || dropped.has(queue[0]!.id))) queue.shift();
+    return queue[0];
+  }
+  const pendingCount = () => Object.keys(store.raw.jobs).length;
 
+  const failed = (job: Job, err: unknown) => log(`scheduler: job ${job.kind} ${job.ref} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+
+  /**
+   * Runs one job as a unit of work: taking it off the state and what its handler changes are one change. A handler
+   * that throws changes nothing (the job is then dropped, in a unit of its own, so it does not run again and again).
+   * An async handler's later work (a webhook attempt's outcome) is a unit of its own.
+   */
   function runOne(job: Job): Promise<unknown> | undefined {
     const handler = handlers.get(job.kind);
-    if (!handler) {
-      log(`scheduler: no handler for job kind '${job.kind}', dropped`);
-      return undefined;
-    }
+    const unit = store.begin('job');
+    let result: unknown;
     try {
-      const result = handler(job);
-      return result instanceof Promise ? result.catch((err) => log(`scheduler: job ${job.kind} failed: ${String(err)}`)) : undefined;
+      result = store.run(unit, () => {
+        delete store.state.jobs[job.id];
+        if (!handler) {
+          log(`scheduler: no handler for job kind '${job.kind}', dropped`);
+          return undefined;
+        }
+        return handler(job);
+      });
     } catch (err) {
-      log(`scheduler: job ${job.kind} ${job.ref} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      store.rollback(unit);
+      failed(job, err);
+      try {
+        store.atomically('job', () => delete store.state.jobs[job.id]).durable.catch(() => {});
+      } catch {
+        dropped.add(job.id); // cannot even be taken off (an injected fault): not run again by this process
+      }
       return undefined;
     }
+    store.commit(unit).catch((err) => log(`scheduler: job ${job.kind} ${job.ref} was undone: ${String(err)}`));
+    return result instanceof Promise ? result.catch((err) => failed(job, err)) : undefined;
   }
 
   /** Runs the jobs due at or before `until`, at the clock as it stands; returns the promises of async handlers. */
   function runDue(until: number): Promise<unknown>[] {
     const pending: Promise<unknown>[] = [];
-    while (jobs().length > 0 && jobs()[0]!.dueAt <= until) {
-      const job = jobs().shift()!;
-      store.changed();
+    for (let job = head(); job && job.dueAt <= until; job = head()) {
+      queue.shift();
       const p = runOne(job);
       if (p) pending.push(p);
     }
@@ -61,12 +100,23 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
 
   /** Walks the clock through each due instant up to `until`, running that instant's jobs and awaiting their async work. */
   async function runThrough(until: number): Promise<void> {
-    while (jobs().length > 0 && jobs()[0]!.dueAt <= until) {
-      const at = jobs()[0]!.dueAt;
-      if (at > clock.nowMs()) clock.set(at, clock.frozen);
-      const pending = runDue(at);
-      if (pending.length > 0) await Promise.all(pending);
+    for (;;) {
+      for (let job = head(); job && job.dueAt <= until; job = head()) {
+        const at = job.dueAt;
+        if (at > clock.nowMs()) clock.set(at, clock.frozen);
+        const pending = runDue(at);
+        if (pending.length > 0) await Promise.all(pending);
+      }
+      if (detached.size === 0) return;
+      // What the detached work schedules once done (an interrupted attempt made again) is walked too.
+      await Promise.all([...detached]);
     }
+  }
+
+  const detached = new Set<Promise<unknown>>();
+  function detach(work: Promise<unknown>) {
+    const tracked: Promise<unknown> = work.catch((err) => log(`scheduler: detached work failed: ${String(err)}`)).finally(() => detached.delete(tracked));
+    detached.add(tracked);
   }
 
   // A job scheduled already due (a webhook's first attempt, autopay after 0 s) runs on the next turn of the event loop,
@@ -80,18 +130,17 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
       kicked = false;
       if (halted) return;
       runDue(clock.nowMs());
-      void store.flush();
     });
   }
 
   function arm() {
     if (timer) clearTimeout(timer);
     timer = null;
-    if (!running || clock.frozen || jobs().length === 0) return;
-    const wait = Math.min(Math.max(jobs()[0]!.dueAt - clock.nowMs(), 0), 60_000);
+    const first = head();
+    if (!running || clock.frozen || !first) return;
+    const wait = Math.min(Math.max(first.dueAt - clock.nowMs(), 0), 60_000);
     timer = setTimeout(() => {
       runDue(clock.nowMs());
-      void store.flush();
       arm();
     }, wait);
     timer.unref();
@@ -101,24 +150,25 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     on(kind, handler) {
       handlers.set(kind, handler);
     },
-    schedule(job) {
-      const list = jobs();
+    schedule(spec) {
+      head();
+      const job: Job = { id: ids.uuid(), ...spec };
+      store.state.jobs[job.id] = job;
       // Insert after every job due at the same time or earlier: equal times keep their insertion order.
       let lo = 0;
-      let hi = list.length;
+      let hi = queue.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (list[mid]!.dueAt <= job.dueAt) lo = mid + 1;
+        if (queue[mid]!.dueAt <= job.dueAt) lo = mid + 1;
         else hi = mid;
       }
-      list.splice(lo, 0, { id: ids.uuid(), ...job });
-      store.changed();
+      queue.splice(lo, 0, job);
       if (job.dueAt <= clock.nowMs()) kick();
       else if (lo === 0) arm();
     },
     catchUp() {
-      const list = jobs();
-      if (list.length === 0 || list[0]!.dueAt > clock.nowMs()) return Promise.resolve();
+      const first = head();
+      if (!first || first.dueAt > clock.nowMs()) return Promise.resolve();
       return Promise.all(runDue(clock.nowMs()));
     },
     async advance(ms) {
@@ -126,15 +176,15 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
       await runThrough(target);
       // Never backwards: real time spent awaiting attempts, or a concurrent advance, may have carried it past target.
       clock.set(Math.max(target, clock.nowMs()), clock.frozen);
-      store.changed();
       arm();
     },
     async setClock(ms, frozen) {
       if (ms > clock.nowMs()) await runThrough(ms);
       clock.set(ms, frozen);
-      store.changed();
       arm();
     },
+    pendingCount,
+    detach,
     start() {
       running = true;
       halted = false;

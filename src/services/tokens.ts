@@ -31,8 +31,8 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     privateJwk = { ...(await exportJWK(privateKey)), alg: 'ES256', use: 'sig' };
     privateJwk.kid = `sandbox-${Date.now().toString(36)}`;
-    store.state.signingKey = privateJwk as Record<string, unknown>;
-    store.changed();
+    const jwk = privateJwk as Record<string, unknown>;
+    await store.atomically('system', () => (store.state.signingKey = jwk)).durable;
   }
   const kid = privateJwk.kid!;
   const privateKey = (await importJWK(privateJwk, 'ES256')) as KeyObject;

@@ -3,7 +3,7 @@
 // Refunds and withdrawals are transactions that carry their details, so they resolve here at every stage too.
 import { notFound } from '../domain/errors';
 import type { Account, Transaction } from '../domain/types';
-import type { Caller } from '../http/env';
+import type { Caller } from '../domain/auth';
 
 export const visibleTo = (tx: Transaction, walletId: string) => tx.walletId === walletId || tx.counterpartWalletId === walletId;
 

@@ -5,13 +5,13 @@
 // day is the calendar day in America/Sao_Paulo (UTC-3, no DST) of the sandbox clock; failed and reversed withdrawals
 // do not count.
 import type { Deps } from '../deps';
+import { fundsDetails, fundsText, spendable } from '../domain/claims';
 import { SandboxError, notFound, validationError } from '../domain/errors';
 import { post } from '../domain/ledger';
 import { brlText, fixedFee, type Cents } from '../domain/money';
 import { transition, WITHDRAWAL_TRANSITIONS } from '../domain/transitions';
 import type { Account, Transaction, TransactionStatus, Wallet, WithdrawalDetails, WithdrawalStatus } from '../domain/types';
-import type { Caller } from '../http/env';
-import { withdrawalView } from '../http/views';
+import type { Caller } from '../domain/auth';
 import { makeE2eId, type HolderDocumentType, type PixKeyType } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
@@ -103,11 +103,12 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
   const now = deps.clock.nowMs();
   const magic = withdrawalMagic(account.automation, input.pixKeyType, input.pixKey);
   checkLimits(account, wallet, gross, now);
-  if (gross > wallet.balances.available)
+  const funds = spendable(account, wallet, fixedFee(account.fees.refund.fixed));
+  if (gross > funds.spendable)
     throw new SandboxError(
       'INSUFFICIENT_BALANCE',
-      `The withdrawal needs ${brlText(gross)} (net ${brlText(net)} + fee ${brlText(fee)}) but the available balance is ${brlText(wallet.balances.available)}; withdraw less or add funds.`,
-      { required: gross / 100, available: wallet.balances.available / 100 },
+      `The withdrawal needs ${brlText(gross)} (net ${brlText(net)} + fee ${brlText(fee)}) but ${fundsText(funds)}; withdraw less or add funds.`,
+      fundsDetails(gross, funds),
     );
 
   const tx: Transaction = {
@@ -260,10 +261,10 @@ export function registerWithdrawalJobs(deps: Deps) {
 registerActions(
   'withdrawal',
   {
-    process: (deps, account, id) => withdrawalView(processWithdrawal(deps, account, id)),
-    complete: (deps, account, id) => withdrawalView(completeWithdrawal(deps, account, id)),
-    fail: (deps, account, id, body) => withdrawalView(failWithdrawal(deps, account, id, body.reason)),
-    reverse: (deps, account, id, body) => withdrawalView(reverseWithdrawal(deps, account, id, body.reason)),
+    process: (deps, account, id) => ({ kind: 'withdrawal', tx: processWithdrawal(deps, account, id) }),
+    complete: (deps, account, id) => ({ kind: 'withdrawal', tx: completeWithdrawal(deps, account, id) }),
+    fail: (deps, account, id, body) => ({ kind: 'withdrawal', tx: failWithdrawal(deps, account, id, body.reason) }),
+    reverse: (deps, account, id, body) => ({ kind: 'withdrawal', tx: reverseWithdrawal(deps, account, id, body.reason) }),
   },
   // Names the withdrawal's own status (processing, reversed) in refusals, not the transaction status it shows as.
   (deps, id) => {

@@ -1,14 +1,20 @@
 // The state and where it lives. One plain JSON-serializable object, addressed by account (tenancy is part of the
-// address). Memory by default; with a data file, a change is on disk before the response that reports it: requests
-// mark the state changed and await `flush()`, and every flush requested while a write is running shares the next
-// single write (group commit), so N concurrent requests cost one JSON.stringify and one atomic file replace, not N.
-// The file is written by lowdb's TextFile adapter (steno: temp file + rename), so a crash mid-write leaves the old file.
+// address). Every change happens inside a unit of work (./unit.ts): a request, a job, a delivery outcome; a unit that
+// throws leaves nothing behind, and the change set of one that succeeds is what is written. Memory by default; with a
+// data file (./disk.ts), each unit's change set is one journal line, appended and fsync'd before the answer that
+// reports it (group commit: the lines queued while a write runs share the next write and fsync), and folded into the
+// snapshot in the background. A line that cannot be written undoes its unit (and every later one not yet on disk):
+// the request answers 503 STORAGE_UNAVAILABLE, reads go on, the next write tries again.
+import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, openSync, renameSync, unlinkSync, write as fsWrite } from 'node:fs';
 import { TextFile } from 'lowdb/node';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
+import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, view } from './unit';
+import { journalOf, loadDataFile, oldJournalOf, serializeInSlices } from './disk';
+import { acquireLock, type FileLock } from './lock';
 
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
 
 export interface Job {
   id: string;
@@ -25,8 +31,8 @@ export interface State {
   /** Private JWK of the token signing key, kept so tokens survive a restart with a data file. */
   signingKey: Record<string, unknown> | null;
   accounts: Record<string, Account>;
-  /** Work that falls due on the sandbox clock, sorted by dueAt (then insertion). */
-  jobs: Job[];
+  /** Work that falls due on the sandbox clock, by id (the scheduler keeps their order in memory). */
+  jobs: Record<string, Job>;
 }
 
 export const emptyState = (): State => ({
@@ -34,7 +40,7 @@ export const emptyState = (): State => ({
   clock: { offsetMs: 0, frozenAt: null },
   signingKey: null,
   accounts: {},
-  jobs: [],
+  jobs: {},
 });
 
 /**
@@ -43,98 +49,347 @@ export const emptyState = (): State => ({
  */
 const ACCOUNT_COLLECTIONS = { events: () => [], customers: () => [], webhooks: () => [], deliveries: () => ({}), balanceBlocks: () => ({}), idempotency: () => ({}) };
 
-function withDefaults(state: State): State {
+/** Brings a state of an older version (or missing later collections) to this one. */
+export function upgrade(state: State): State {
   for (const account of Object.values(state.accounts ?? {})) {
     const record = account as unknown as Record<string, unknown>;
     for (const [key, empty] of Object.entries(ACCOUNT_COLLECTIONS)) record[key] ??= empty();
   }
-  state.jobs ??= [];
+  // Version 1 kept jobs as an array sorted by due time; version 2 keys them by id (a change set then holds one job).
+  const jobs = (state.jobs ?? []) as unknown;
+  if (Array.isArray(jobs)) state.jobs = Object.fromEntries((jobs as Job[]).map((j) => [j.id, j]));
+  state.version = STATE_VERSION;
   return state;
 }
 
+export interface ClockBinding {
+  snapshot(): ClockState;
+  restore(state: ClockState): void;
+}
+
 export interface Store {
+  /** Inside a unit of work: a view that records every change; outside: the raw state (read-only by convention). */
   readonly state: State;
+  /** The raw state, never recorded (for readers that must not pay for the view). */
+  readonly raw: State;
   readonly persistent: boolean;
   account(id: string): Account;
   findAccount(id: string): Account | undefined;
-  /** Mark the state as changed; the next flush writes it. */
+  /** Kept for the verbs that still call it: changes are recorded by the unit of work, so this does nothing. */
   changed(): void;
-  /** Resolves once every change made so far is on disk (at once in memory). */
+  /** Resolves once every change committed so far is on disk (at once in memory). */
   flush(): Promise<void>;
-  /** Swap the whole state (reset, load). */
+  /** Swap the whole state (reset), as one change of the current unit. */
   replace(next: State): void;
+  /** Starts a unit of work; run code in it with run(), then commit() or rollback(). */
+  begin(kind: UnitKind): Unit;
+  run<T>(unit: Unit, fn: () => T): T;
+  /** Ends a unit that succeeded: resolves once its change set is on disk (rejects 503 STORAGE_UNAVAILABLE after undoing it). */
+  commit(unit: Unit): Promise<void>;
+  /** Ends a unit that failed: every change it made is undone. */
+  rollback(unit: Unit): void;
+  /** Runs `fn` as one unit of its own (synchronous work: a job, a delivery outcome, start-up); returns its durability. */
+  atomically<T>(kind: UnitKind, fn: () => T): { result: T; durable: Promise<void> };
+  /** Ties the sandbox clock in: its snapshot is saved with each change, and restored when a unit that moved it fails. */
+  bindClock(clock: ClockBinding): void;
+  /** Bumped whenever changes are undone or the state is replaced (the scheduler then re-reads its jobs). */
+  readonly epoch: number;
+  /** Test hooks (fault injection); never set in production. */
+  readonly hooks: UnitHooks;
+  /** What background compaction has done (runs, abandoned, duration of the last one). */
+  readonly compaction?: { runs: number; abandoned: number; lastMs: number; lastLongestSliceMs: number };
+  /** Waits for the journal, folds it into the snapshot and lets the lock go (data file only). */
+  close(): Promise<void>;
 }
 
-export async function openStore(dataFile?: string): Promise<{ store: Store; loaded: boolean }> {
-  let state = emptyState();
+export interface StoreOptions {
+  hooks?: UnitHooks;
+  log?: (line: string) => void;
+  /** Fold the journal into the snapshot once it passes this many bytes (and half the snapshot's size). Default 8 MiB. */
+  compactAfterBytes?: number;
+}
+
+interface Pending {
+  body: string;
+  unit: Unit;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const storageUnavailable = (why: string) =>
+  new SandboxError('STORAGE_UNAVAILABLE', `The change could not be written to the data file (${why}), so it was not made. Free disk space or fix the permissions, then send the request again; reads keep working.`);
+
+function writeAll(fd: number, buf: Buffer, position: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let done = 0;
+    const step = () =>
+      fsWrite(fd, buf, done, buf.length - done, position + done, (err, n) => {
+        if (err) return reject(err);
+        done += n;
+        if (done < buf.length) step();
+        else fdatasync(fd, (e) => (e ? reject(e) : resolve()));
+      });
+    step();
+  });
+}
+
+export async function openStore(dataFile?: string, options: StoreOptions = {}): Promise<{ store: Store; loaded: boolean }> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const hooks: UnitHooks = options.hooks ?? {};
+  const holder: { state: State } = { state: emptyState() };
   let loaded = false;
-  const file = dataFile ? new TextFile(dataFile) : null;
-  if (file) {
-    const text = await file.read();
-    if (text !== null && text.trim() !== '') {
-      let parsed: State;
-      try {
-        parsed = JSON.parse(text) as State;
-      } catch (err) {
-        throw new Error(`The data file ${dataFile} is not valid JSON (${(err as Error).message}); move it away or fix it.`);
+  let lock: FileLock | null = null;
+  let fd = -1;
+  /** Bytes of whole lines in the journal; a write goes there, and a failed one is cut back to it. */
+  let size = 0;
+  /** The last journal line written (and fsync'd). */
+  let lastSeq = 0;
+  let snapshotBytes = 0;
+  const snapshot = dataFile ? new TextFile(dataFile) : null;
+
+  if (dataFile) {
+    lock = acquireLock(dataFile, log);
+    try {
+      const found = loadDataFile(dataFile);
+      if (found) {
+        holder.state = found.state;
+        lastSeq = found.seq;
+        size = found.journalBytes;
+        snapshotBytes = found.snapshotBytes;
+        for (const w of found.warnings) log(w);
+        loaded = true;
+      } else {
+        const text = JSON.stringify({ ...holder.state, journalSeq: 0 });
+        await snapshot!.write(text);
+        snapshotBytes = text.length;
       }
-      if (parsed.version !== STATE_VERSION) {
-        throw new Error(`The data file ${dataFile} has state version ${parsed.version}; this sandbox reads version ${STATE_VERSION}.`);
-      }
-      state = withDefaults(parsed);
-      loaded = true;
+      fd = openSync(journalOf(dataFile), 'a+');
+      closeSync(fd);
+      fd = openSync(journalOf(dataFile), 'r+');
+      if (fstatSync(fd).size > size) ftruncateSync(fd, size); // a torn last line, ignored at load
+    } catch (err) {
+      if (fd >= 0) closeSync(fd);
+      lock.release();
+      throw err;
     }
   }
 
-  let dirty = false;
-  let writing: Promise<void> | null = null;
-  let next: Promise<void> | null = null;
+  let clockBinding: ClockBinding | null = null;
+  const clockAtBegin = new WeakMap<Unit, ClockState>();
+  let epoch = 0;
+  /** Units begun and not yet ended (a snapshot slice waits while one of them has uncommitted writes). */
+  const active = new Set<Unit>();
 
-  const write = (): Promise<void> => {
-    dirty = false;
-    const text = JSON.stringify(state);
-    const done = file!.write(text).finally(() => {
-      if (writing === done) writing = null;
-    });
-    writing = done;
-    return done;
-  };
+  // Journal: lines waiting for the next write, the batch being written, and every unit's promise chained for flush().
+  let queue: Pending[] = [];
+  let inflight: Pending[] | null = null;
+  let tail: Promise<void> = Promise.resolve();
+  let closing = false;
+
+  function pump() {
+    if (inflight || queue.length === 0 || fd < 0) return;
+    const batch = queue;
+    queue = [];
+    inflight = batch;
+    const text = batch.map((p, i) => `{"n":${lastSeq + 1 + i},${p.body.slice(1)}\n`).join('');
+    const buf = Buffer.from(text);
+    const attempt =
+      hooks.failStorage && hooks.failStorage > 0
+        ? (hooks.failStorage--, Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write (test hook failStorage)'), { code: 'ENOSPC' })))
+        : writeAll(fd, buf, size);
+    attempt.then(
+      () => {
+        size += buf.length;
+        lastSeq += batch.length;
+        inflight = null;
+        for (const p of batch) {
+          p.unit.undo.length = 0;
+          p.resolve();
+        }
+        maybeCompact();
+        pump();
+      },
+      (err: NodeJS.ErrnoException) => {
+        inflight = null;
+        try {
+          ftruncateSync(fd, size); // a write cut short leaves no partial line behind
+        } catch {
+          /* the next write starts at `size` anyway and the load ignores a torn tail */
+        }
+        // Not on disk, so not kept: this batch and every later unit (they were built on it) are undone, newest first.
+        const victims = [...batch, ...queue];
+        queue = [];
+        for (let i = victims.length - 1; i >= 0; i--) undo(victims[i]!.unit);
+        epoch++;
+        tainted = true;
+        const why = err.code ? `${err.code}: ${err.message}` : String(err);
+        log(`pix-sandbox: cannot write the journal ${journalOf(dataFile!)} (${why}); ${victims.length} change(s) undone and answered 503`);
+        for (const p of victims) p.reject(storageUnavailable(err.code ?? err.message));
+      },
+    );
+  }
+
+  // Compaction: the snapshot is rewritten in the background once the journal passes a threshold, between two batches
+  // (so every line up to lastSeq is on disk), from the state serialized in slices (see serializeInSlices for why that
+  // is a correct snapshot at lastSeq). The journal is rotated to FILE.journal.old first and deleted once the snapshot
+  // is in place. If a unit is undone meanwhile, this snapshot is abandoned (it may hold the undone change).
+  let compacting: Promise<void> | null = null;
+  let tainted = false;
+  // Past this many journal bytes (by default 8 MiB, or half the snapshot when that is more, so folding stays a small
+  // part of the writing), the journal is folded.
+  const threshold = () => options.compactAfterBytes ?? Math.max(8 * 1024 * 1024, snapshotBytes / 2);
+  const compactionStats = { runs: 0, abandoned: 0, lastMs: 0, lastLongestSliceMs: 0 };
+
+  function maybeCompact() {
+    if (compacting || closing || !dataFile || size < threshold()) return;
+    compacting = compact(8).finally(() => (compacting = null));
+  }
+
+  async function compact(sliceMs: number): Promise<void> {
+    const file = dataFile!;
+    const started = performance.now();
+    tainted = false;
+    const seq = lastSeq;
+    if (!existsSync(oldJournalOf(file))) {
+      renameSync(journalOf(file), oldJournalOf(file));
+      const next = openSync(journalOf(file), 'w+');
+      closeSync(fd);
+      fd = next;
+      size = 0;
+    }
+    if (sliceMs !== Infinity) log(`pix-sandbox: folding the journal into ${file} (up to entry ${seq})`);
+    const slices = { longestMs: 0 };
+    const text = await serializeInSlices(holder.state, seq, sliceMs, () => ![...active].some((u) => u.open && u.undo.length > 0), slices);
+    compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
+    await tail; // what was committed while slicing must be on disk (or undone) before the snapshot can be trusted
+    if (tainted) {
+      compactionStats.abandoned++;
+      log(`pix-sandbox: a change was undone while folding the journal; this snapshot is dropped (the journal still has everything)`);
+      return;
+    }
+    await snapshot!.write(text);
+    snapshotBytes = text.length;
+    try {
+      unlinkSync(oldJournalOf(file));
+    } catch {
+      /* already gone */
+    }
+    compactionStats.runs++;
+    compactionStats.lastMs = Math.round(performance.now() - started);
+    if (sliceMs !== Infinity) log(`pix-sandbox: folded into ${file} in ${compactionStats.lastMs} ms (${snapshotBytes} bytes; longest pause ${compactionStats.lastLongestSliceMs} ms)`);
+  }
+
+  const sameClock = (a: ClockState, b: ClockState) => a.offsetMs === b.offsetMs && a.frozenAt === b.frozenAt;
 
   const store: Store = {
     get state() {
-      return state;
+      return currentUnit() ? view(holder.state) : holder.state;
     },
-    persistent: file !== null,
-    findAccount: (id) => (Object.hasOwn(state.accounts, id) ? state.accounts[id] : undefined),
+    get raw() {
+      return holder.state;
+    },
+    persistent: dataFile !== undefined,
+    findAccount: (id) => {
+      const accounts = store.state.accounts;
+      return Object.hasOwn(accounts, id) ? accounts[id] : undefined;
+    },
     account(id) {
       const acc = store.findAccount(id);
       if (!acc) throw new SandboxError('ACCOUNT_NOT_FOUND', `No account with id '${id}'. List accounts with GET /_sandbox/accounts.`, { resource: 'account', id });
       return acc;
     },
-    changed() {
-      dirty = true;
-    },
-    flush() {
-      if (!file) return Promise.resolve();
-      if (!dirty) return next ?? writing ?? Promise.resolve();
-      if (next) return next; // a write is queued after the running one: it will carry this change too
-      if (!writing) return write();
-      next = writing.then(
-        () => {
-          next = null;
-          return write();
-        },
-        () => {
-          next = null;
-          return write();
-        },
-      );
-      return next;
-    },
+    changed() {},
+    flush: () => tail,
     replace(nextState) {
-      state = nextState;
-      dirty = true;
+      const unit = currentUnit();
+      if (unit) {
+        unit.undo.push(holder, 'state', true, holder.state);
+        for (const key of Object.keys(nextState)) unit.records.set(key, [key]);
+      }
+      holder.state = nextState;
+      epoch++;
+    },
+    begin(kind) {
+      const unit = new Unit(kind, hooks);
+      if (clockBinding) clockAtBegin.set(unit, clockBinding.snapshot());
+      active.add(unit);
+      return unit;
+    },
+    run: (unit, fn) => runInUnit(unit, fn),
+    commit(unit) {
+      if (clockBinding && unit.open) {
+        const now = clockBinding.snapshot();
+        if (!sameClock(now, holder.state.clock)) runInUnit(unit, () => (store.state.clock = now));
+      }
+      unit.open = false;
+      active.delete(unit);
+      if (unit.records.size === 0) return Promise.resolve();
+      if (!dataFile) {
+        unit.undo.length = 0;
+        return Promise.resolve();
+      }
+      const body = JSON.stringify({ o: changeSet(holder.state, unit) });
+      const done = new Promise<void>((resolve, reject) => queue.push({ body, unit, resolve, reject }));
+      tail = done.catch(() => {});
+      pump();
+      return done;
+    },
+    rollback(unit) {
+      unit.open = false;
+      active.delete(unit);
+      if (unit.undo.length > 0) {
+        undo(unit);
+        epoch++;
+        tainted = true;
+      }
+      const before = clockAtBegin.get(unit);
+      if (clockBinding && before && !sameClock(before, clockBinding.snapshot())) clockBinding.restore(before);
+    },
+    atomically(kind, fn) {
+      const unit = store.begin(kind);
+      let result: ReturnType<typeof fn>;
+      try {
+        result = runInUnit(unit, fn);
+      } catch (err) {
+        store.rollback(unit);
+        throw err;
+      }
+      return { result, durable: store.commit(unit) };
+    },
+    bindClock(clock) {
+      clockBinding = clock;
+    },
+    get epoch() {
+      return epoch;
+    },
+    hooks,
+    compaction: compactionStats,
+    async close() {
+      if (!dataFile || closing) return;
+      closing = true;
+      await tail;
+      if (compacting) await compacting;
+      try {
+        // A clean stop folds everything into the snapshot; the journals are then empty and go.
+        await compact(Infinity);
+        if (!tainted) {
+          closeSync(fd);
+          fd = -1;
+          unlinkSync(journalOf(dataFile));
+        }
+      } finally {
+        if (fd >= 0) closeSync(fd);
+        fd = -1;
+        lock?.release();
+      }
     },
   };
   return { store, loaded };
+}
+
+/** The state a data file holds (snapshot + journal), read without taking the lock: for tests and tools. */
+export function readDataFile(file: string): State {
+  const found = loadDataFile(file);
+  if (!found) throw new Error(`No data file ${file}`);
+  return found.state;
 }

@@ -3,11 +3,14 @@
 //   attempt; the signature is over exactly the bytes sent; the endpoint's URL and secret are read at each attempt;
 // - as an attempt starts, the next one is already scheduled (moot if this one succeeds), so a crash or a close never
 //   leaves a pending delivery without a job; only one attempt of a delivery is in flight at a time;
+// - attempts of different deliveries run side by side, at most MAX_IN_FLIGHT sending at once (more wait for a slot;
+//   the timeout runs from the send), so an advance or a settle takes about as long as the slowest attempt, not the sum;
 // - nothing here blocks a response: the first attempt is a job due now, run by the scheduler on the next tick.
 import type { Deps } from '../deps';
 import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../domain/types';
 import type { Job } from '../store/store';
 import type { SandboxEvent } from './events';
+import pLimit from 'p-limit';
 import { signWebhookBody } from './signature';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
@@ -15,6 +18,8 @@ export const USER_AGENT = 'Service-Webhook/1.0';
 /** No answer within this much real time is a failed attempt (sandbox.md 2.7). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const RESPONSE_SNIPPET = 256;
+/** Attempts sending at once (sandbox.md 4.10); enough for a CI suite's endpoints, few enough for a laptop's sockets. */
+export const MAX_IN_FLIGHT = 32;
 
 /**
  * The endpoints an event goes to: a sub-account's own endpoints that take this kind, else the main account's that
@@ -153,6 +158,7 @@ export interface DeliveryWorker {
 export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS): DeliveryWorker {
   /** The attempt in flight of each delivery, by delivery id. */
   const inFlight = new Map<string, { done: Promise<void>; controller: AbortController }>();
+  const slots = pLimit(MAX_IN_FLIGHT);
   let closed = false;
 
   /** The delivery a job is for, if the job is still its next attempt. */
@@ -190,15 +196,20 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
       'X-Service-Timestamp': String(at),
     };
     const controller = new AbortController();
-    const done = send(deps.fetch, endpoint.url, headers, event.body, timeoutMs, controller).then((outcome) => {
-      if (outcome instanceof Interrupted) {
-        // Not recorded: made again, right away, when the sandbox next runs with this state.
-        delivery.nextAttemptAt = at;
-        deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: at, accountId: account.id, ref: delivery.id });
-      } else conclude(delivery, { at, ...outcome });
-      deps.store.changed();
+    const url = endpoint.url;
+    // A close() while waiting for a slot ends the attempt before it is sent (made again after a restart).
+    const sent = slots(() => (controller.signal.aborted ? Promise.resolve(controller.signal.reason as Interrupted) : send(deps.fetch, url, headers, event.body, timeoutMs, controller)));
+    const done = sent.then((outcome) => {
       inFlight.delete(delivery.id);
-      return deps.store.flush();
+      // The outcome is a unit of work of its own (the job's unit ended when the attempt started).
+      const { durable } = deps.store.atomically('delivery', () => {
+        if (outcome instanceof Interrupted) {
+          // Not recorded: made again, right away, when the sandbox next runs with this state.
+          delivery.nextAttemptAt = at;
+          deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: at, accountId: account.id, ref: delivery.id });
+        } else conclude(delivery, { at, ...outcome });
+      });
+      return durable;
     });
     inFlight.set(delivery.id, { done, controller });
     return done;
@@ -210,8 +221,18 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     if (!found) return undefined;
     // A retry that falls due while the previous attempt still waits for its answer goes once that one is done.
     const previous = inFlight.get(found.delivery.id);
-    if (previous) return previous.done.then(() => handle(job));
-    return attempt(found.account, found.delivery);
+    if (previous)
+      // Its own unit of work: the job's ended when this handler returned.
+      return previous.done.then(() => {
+        const { result, durable } = deps.store.atomically('job', () => handle(job));
+        durable.catch((err) => deps.log(`webhooks: the retry of delivery ${job.ref} was undone: ${String(err)}`));
+        return result;
+      });
+    // The attempt runs beside the scheduler's walk of the clock: its retry is already scheduled, and other deliveries'
+    // attempts need not wait for its answer.
+    const done = attempt(found.account, found.delivery);
+    if (done) deps.scheduler.detach(done);
+    return undefined;
   };
   deps.scheduler.on(ATTEMPT_JOB, handle);
 

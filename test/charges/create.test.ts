@@ -131,7 +131,7 @@ describe('POST /v2/pix', () => {
     const res = await h.v2('POST', '/pix', { body: charge({ projectId: '00000000-0000-4000-8000-000000000000' }) });
     expect(res.status, res.text).toBe(404);
     expect(res.body.details.code).toBe('PROJECT_NOT_FOUND');
-    expect(h.sb.deps.store.state.jobs).toHaveLength(0);
+    expect(Object.keys(h.sb.deps.store.state.jobs)).toHaveLength(0);
   });
 });
 

@@ -91,7 +91,10 @@ test('the control API shows the same balances as GET /v2/account for every reada
   // loja-fechada is suspended, so GET /v2/account cannot address it.
   for (const entry of (detail.body.balances as { subAccount: string | null }[]).filter((b) => b.subAccount !== 'loja-fechada')) {
     const v2 = await balanceOf(h, entry.subAccount ?? undefined);
-    const { subAccount: _s, walletId: _w, ...balance } = entry as Record<string, unknown>;
+    // reservedFees and spendable are the control API's own (sandbox.md 2.8): the fees of pending refunds set aside.
+    const { subAccount: _s, walletId: _w, reservedFees, spendable, ...balance } = entry as Record<string, unknown>;
     expect(balance, detail.text).toEqual(v2);
+    expect(reservedFees, detail.text).toEqual({ amount: 0, amountFormatted: 0 });
+    expect(spendable, detail.text).toEqual(v2.available);
   }
 });

@@ -95,15 +95,3 @@ test.each([
   expect(res.stderr).toMatch(message);
 });
 
-test('an empty data file starts from the fixtures and is then written', async () => {
-  const tmp = tempDir();
-  cleanups.push(tmp.cleanup);
-  const file = tmp.file('empty.json');
-  writeFileSync(file, '');
-  const cli = await startCli(['--port', '0', '--data', file]);
-  const accounts = await http(cli.url, 'GET', '/_sandbox/accounts');
-  expect(accounts.body.items.map((a: { id: string }) => a.id), accounts.text).toEqual([DEFAULT.accountId]);
-  expect(await cli.stop(), cli.stderr()).toBe(0);
-  const saved = JSON.parse(readFileSync(file, 'utf8'));
-  expect(Object.keys(saved.accounts)).toEqual([DEFAULT.accountId]);
-});

@@ -112,12 +112,14 @@ test.each([
   expect(clock.body, clock.text).toEqual({ now: T0, frozen: true });
 });
 
-test('the last instant of year 9999 is accepted and the sandbox keeps answering after advancing past it', async () => {
+test('the last instant of year 9999 is accepted; advancing past it is a 400 that says how far the clock can go', async () => {
   const h = await startHarness();
-  const res = await h.control('PUT', '/clock', { now: Date.parse('9999-12-31T23:59:59.999Z') });
-  expect(res.body, res.text).toEqual({ now: '9999-12-31T23:59:59.999Z', frozen: true });
-  const advanced = await h.advance(366 * 86400);
-  expect(advanced.status, advanced.text).toBe(200);
+  const res = await h.control('PUT', '/clock', { now: Date.parse('9999-12-31T23:59:59.999Z') - 10_000 });
+  expect(res.body, res.text).toEqual({ now: '9999-12-31T23:59:49.999Z', frozen: true });
+  const refused = await h.advance(11);
+  expectValidation(refused, ['seconds'], '9999-12-31T23:59:49.999Z');
+  expect(refused.body.message).toContain('advance at most 10 seconds');
+  expect((await h.advance(10)).body).toEqual({ now: '9999-12-31T23:59:59.999Z', frozen: true });
   const health = await h.control('GET', '/health');
   expect(health.status, health.text).toBe(200);
 });

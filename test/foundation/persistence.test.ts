@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
 import { createSandbox } from '../../src/app';
+import { readDataFile } from '../../src/store/store';
 import { DEFAULT, T0 } from '../helpers/harness';
 import { http, killLeftovers, startCli, tempDir } from './process';
 
@@ -18,7 +19,8 @@ function dataFile() {
   return tmp.file('state.json');
 }
 
-const readState = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+// The snapshot and the journal together (what a restart would load).
+const readState = (file: string) => readDataFile(file) as any;
 
 async function login(url: string) {
   const res = await http(url, 'POST', '/v2/auth', { body: { client_id: DEFAULT.full.clientId, client_secret: DEFAULT.full.clientSecret } });

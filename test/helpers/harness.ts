@@ -50,7 +50,10 @@ export interface Harness {
 }
 
 export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
-  const sb = await createSandbox({ log: () => {}, clockStart: T0, freezeClock: true, ...options });
+  // strictReads: every GET/HEAD of the suite runs in a unit whose writes throw (reads must not change the state).
+  const testHooks = options.testHooks ?? {};
+  testHooks.strictReads ??= true;
+  const sb = await createSandbox({ log: () => {}, clockStart: T0, freezeClock: true, ...options, testHooks });
   const api: Harness['api'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     let body: string | undefined;

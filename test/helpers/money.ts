@@ -47,7 +47,7 @@ export function snapshot(h: Harness) {
     transactions: Object.keys(account.transactions).length,
     ledger: account.ledger.length,
     events: account.events.length,
-    jobs: h.sb.deps.store.state.jobs.length,
+    jobs: Object.keys(h.sb.deps.store.state.jobs).length,
     blocks: Object.keys(account.balanceBlocks).length,
   });
 }

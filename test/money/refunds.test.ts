@@ -140,11 +140,12 @@ describe('POST /v2/transactions/{id}/refund', () => {
     expect(again.status, again.text).toBe(201);
   });
 
-  test('the fee is the one in force at completion, and a fee of 0 makes no fee transaction', async () => {
+  test('the fee is the one in force at acceptance (reserved until completion), and a fee of 0 makes no fee transaction', async () => {
     const h = await startHarness();
     const paymentId = await paidCharge(h);
-    const refundId = refundIdOf(await refund(h, paymentId));
     await h.control('PATCH', `/accounts/${DEFAULT.accountId}`, { fees: { refund: { fixed: 0 } } });
+    const refundId = refundIdOf(await refund(h, paymentId));
+    await h.control('PATCH', `/accounts/${DEFAULT.accountId}`, { fees: { refund: { fixed: 2 } } }); // too late for this refund
     await h.advance(2);
     const [event] = await eventsOf(h, 'refund_completed');
     expect(event.payload.data).toMatchObject({ feeAmount: 0, netAmount: 100 });

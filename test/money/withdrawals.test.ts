@@ -259,7 +259,7 @@ describe('POST /v2/withdrawals', () => {
     const id = (await withdraw(h, { amount: 10 })).body.id;
     await h.advance(86_400);
     expect((await h.v2('GET', `/transactions/${id}`)).body.status).toBe('pending');
-    expect(h.sb.deps.store.state.jobs.filter((j) => j.ref === id)).toEqual([]);
+    expect(Object.values(h.sb.deps.store.state.jobs).filter((j) => j.ref === id)).toEqual([]);
   });
 
   test('a sub-account withdraws from its own wallet and its events name it', async () => {

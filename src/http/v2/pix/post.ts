@@ -7,7 +7,7 @@ import { createCharge } from '../../../services/charges';
 import { idempotent } from '../../../services/idempotency';
 import { isValidCnpj, isValidCpf, qrPngDataUrl } from '../../../pix';
 import { guard } from '../../middleware/guard';
-import { brl, errorResponse, idempotencyErrors, idempotentHeaders, json, jsonBody, sendIdempotent, v2Errors } from '../../schemas';
+import { brl, errorResponse, idempotencyErrors, idempotentHeaders, json, jsonBody, metadataSchema, optionalId, sendIdempotent, v2Errors } from '../../schemas';
 import { chargeView } from '../../views';
 import type { Router } from '../../env';
 
@@ -39,8 +39,8 @@ export const ChargeInputSchema = z
     amount: cents(1, 999_999_999.99, 'amount').openapi({ type: 'number', minimum: 1, example: 25.9 }),
     description: z.string({ error: 'must be a string' }).max(255, { error: 'must be at most 255 characters' }),
     customer: CustomerSchema.optional(),
-    projectId: z.string().optional(),
-    pspCredentialId: z.string().optional(),
+    projectId: optionalId('a project id from GET /v2/projects, or omit projectId'),
+    pspCredentialId: optionalId('an institution id of the account, or omit pspCredentialId'),
     expiresIn: z
       .number({ error: 'must be a whole number of seconds' })
       .int({ error: 'must be a whole number of seconds' })
@@ -48,7 +48,7 @@ export const ChargeInputSchema = z
       .max(604800, { error: 'must be at most 604800 seconds (7 days)' })
       .default(86400),
     externalReference: z.string().max(255, { error: 'must be at most 255 characters' }).optional(),
-    metadata: z.record(z.string(), z.unknown(), { error: 'must be an object of key-value pairs' }).optional(),
+    metadata: metadataSchema.optional(),
     split: z
       .array(SplitItemSchema.openapi({ type: 'object' }))
       .max(10, { error: 'must have at most 10 items' })

@@ -7,7 +7,7 @@ import { validateHolderDocument, validatePixKey, type HolderDocumentType, type P
 import { idempotent } from '../../../services/idempotency';
 import { createWithdrawal } from '../../../services/withdrawals';
 import { guard } from '../../middleware/guard';
-import { brl, idempotencyErrors, idempotentHeaders, json, jsonBody, sendIdempotent, v2Errors } from '../../schemas';
+import { brl, idempotencyErrors, idempotentHeaders, json, jsonBody, optionalId, sendIdempotent, v2Errors } from '../../schemas';
 import { withdrawalView } from '../../views';
 import type { Router } from '../../env';
 
@@ -46,7 +46,7 @@ export const WithdrawalInputSchema = z
     holderName: z.string({ error: 'must be a string: the name of the account holder' }).min(1, { error: 'must not be empty' }).max(255, { error: 'must be at most 255 characters' }),
     holderDocument: z.string({ error: 'must be a string: the CPF or CNPJ of the holder, without punctuation' }),
     holderDocumentType: z.enum(DOCUMENT_TYPES, { error: "must be 'cpf' or 'cnpj'" }),
-    projectId: z.string().optional(),
+    projectId: optionalId('a project id from GET /v2/projects, or omit projectId'),
     amount: cents('amount').optional().openapi({ description: 'Gross BRL debited from the balance; the recipient receives amount - feeAmount. Exactly one of amount and netAmount.' }),
     netAmount: cents('netAmount').optional().openapi({ description: 'BRL the recipient receives; gross = netAmount + feeAmount is debited. Exactly one of amount and netAmount.' }),
     externalReference: z.string().max(255, { error: 'must be at most 255 characters' }).optional(),

@@ -1,0 +1,179 @@
+// The data file on disk (sandbox.md 6). Three files beside each other:
+//   FILE           the snapshot: the whole state as JSON (lowdb's TextFile/steno: temp file + rename, so a crash never
+//                  leaves half of it), with `version` and `journalSeq`, the last journal line it includes;
+//   FILE.journal   one JSON line per unit of work, {"n":seq,"o":[[path,value]|[path], ...]}: record-level upserts and
+//                  deletions (./unit.ts), appended and fsync'd before the answer that reports them goes out;
+//   FILE.lock      the process that has the file (./lock.ts).
+// While a snapshot is being written the journal is rotated to FILE.journal.old; it is deleted once the snapshot is in
+// place. Start-up loads the snapshot and replays the lines after its journalSeq, from .old then the journal.
+import { existsSync, readFileSync } from 'node:fs';
+import { STATE_VERSION, type State, upgrade } from './store';
+import { StateSchema, describeIssues } from './schema';
+import { applyOp } from './unit';
+
+export const journalOf = (file: string) => `${file}.journal`;
+export const oldJournalOf = (file: string) => `${file}.journal.old`;
+
+export interface Loaded {
+  state: State;
+  /** The last journal line applied (or the snapshot's journalSeq). */
+  seq: number;
+  /** Bytes of FILE.journal up to its last whole line (a torn tail beyond it is cut off before appending). */
+  journalBytes: number;
+  snapshotBytes: number;
+  warnings: string[];
+}
+
+const fail = (file: string, what: string): never => {
+  throw new Error(`The data file ${file} ${what}. It was left untouched: fix it, move it away (a fresh state is made only where no file exists), or give another --data file.`);
+};
+
+/** Parses and checks a snapshot's text. Throws an Error that names the file and the problem. */
+export function parseSnapshot(file: string, text: string): State {
+  if (text.trim() === '') fail(file, 'is empty (0 bytes or only whitespace), not a sandbox state');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    fail(file, `is not valid JSON (${(err as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) fail(file, `holds ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`}, not a sandbox state object`);
+  const version = (parsed as { version?: unknown }).version;
+  if (version !== 1 && version !== STATE_VERSION) fail(file, `has state version ${JSON.stringify(version) ?? 'missing'}; this sandbox reads versions 1 and ${STATE_VERSION}`);
+  const record = parsed as Record<string, unknown>;
+  // Only collections a later version added are filled in; anything else missing or of the wrong type is reported.
+  if (record.accounts !== null && typeof record.accounts === 'object' && !Array.isArray(record.accounts)) upgrade(record as unknown as State);
+  else if (Array.isArray(record.jobs)) record.jobs = Object.fromEntries((record.jobs as { id: string }[]).map((j) => [j?.id, j]));
+  const checked = StateSchema.safeParse(record, { jitless: true });
+  if (!checked.success) fail(file, `does not have the shape of a sandbox state: ${describeIssues(checked.error)}`);
+  return record as unknown as State;
+}
+
+/**
+ * Applies the journal lines after `seq` from `path` to `state`. A last line cut short (a crash mid-append) is ignored
+ * with a warning; a bad line before the last one stops the start.
+ */
+function replay(path: string, state: State, seq: number, warnings: string[]): { seq: number; bytes: number } {
+  if (!existsSync(path)) return { seq, bytes: 0 };
+  const text = readFileSync(path, 'utf8');
+  let pos = 0;
+  let good = 0;
+  let lineNo = 0;
+  while (pos < text.length) {
+    const end = text.indexOf('\n', pos);
+    lineNo++;
+    const line = end === -1 ? text.slice(pos) : text.slice(pos, end);
+    const last = end === -1 || text.slice(end + 1).trim() === '';
+    let entry: { n: number; o: unknown[][] } | null = null;
+    try {
+      entry = JSON.parse(line) as { n: number; o: unknown[][] };
+      if (typeof entry.n !== 'number' || !Array.isArray(entry.o) || end === -1) entry = null;
+    } catch {
+      entry = null;
+    }
+    if (!entry) {
+      if (last) {
+        warnings.push(`pix-sandbox: the last line of ${path} (line ${lineNo}) is incomplete, left by a stop in the middle of a write; it was never answered, so it is ignored.`);
+        break;
+      }
+      throw new Error(`The journal ${path} has a damaged line ${lineNo} before its end; it was left untouched. Move the data file and its journal away, or restore them from a copy.`);
+    }
+    if (entry.n > seq) {
+      if (entry.n !== seq + 1) throw new Error(`The journal ${path} skips from entry ${seq} to ${entry.n} at line ${lineNo}; it was left untouched.`);
+      for (const op of entry.o) applyOp(state, op);
+      seq = entry.n;
+    }
+    pos = end + 1;
+    good = pos;
+  }
+  return { seq, bytes: Buffer.byteLength(text.slice(0, good)) };
+}
+
+/** Loads FILE (+ its journals). Returns null when FILE does not exist (and no journal does either). */
+export function loadDataFile(file: string): Loaded | null {
+  if (!existsSync(file)) {
+    if (existsSync(journalOf(file)) || existsSync(oldJournalOf(file)))
+      throw new Error(`The data file ${file} is missing but its journal ${journalOf(file)} exists; it was left untouched. Restore the data file, or move the journal away to start afresh.`);
+    return null;
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`Cannot read the data file ${file}: ${(err as Error).message}`);
+  }
+  const state = parseSnapshot(file, text);
+  const warnings: string[] = [];
+  let seq = (state as State & { journalSeq?: number }).journalSeq ?? 0;
+  delete (state as State & { journalSeq?: number }).journalSeq;
+  seq = replay(oldJournalOf(file), state, seq, warnings).seq;
+  const current = replay(journalOf(file), state, seq, warnings);
+  return { state, seq: current.seq, journalBytes: current.bytes, snapshotBytes: text.length, warnings };
+}
+
+/**
+ * Serializes `state` as a snapshot text in slices of about `sliceMs`, yielding to the event loop between them, so
+ * requests go on while a big state is folded. The result is not one instant's state: records are read slice by slice
+ * while units of work go on committing. It is still a correct snapshot at `seq`, because:
+ * - every unit that commits after the snapshot started has a journal line after `seq`, which start-up replays;
+ * - a line upserts or deletes whole records with their value at commit time, and replaying lines in order leaves each
+ *   record with the value of the last line that touched it, whatever the snapshot held for it: replay converges;
+ * - a record that no line after `seq` touches is the same in the snapshot as at `seq`, because the caller only lets a
+ *   slice run when no unit has uncommitted writes, and abandons the snapshot if a committed unit is undone meanwhile.
+ */
+export async function serializeInSlices(state: State, seq: number, sliceMs: number, canRun: () => boolean, stats = { longestMs: 0 }): Promise<string> {
+  const parts: string[] = [];
+  let sliceStart = performance.now();
+  const pause = async () => {
+    const spent = performance.now() - sliceStart;
+    if (spent < sliceMs && canRun()) return;
+    stats.longestMs = Math.max(stats.longestMs, spent);
+    do await new Promise((r) => setImmediate(r));
+    while (!canRun());
+    sliceStart = performance.now();
+  };
+  /** A value; a big collection entry by entry with pauses (an entry removed meanwhile is skipped, one added is replayed). */
+  const emit = async (current: () => unknown) => {
+    const value = current();
+    if (value === null || typeof value !== 'object' || Object.keys(value).length <= 200) {
+      parts.push(JSON.stringify(value) ?? 'null');
+      return;
+    }
+    const isArray = Array.isArray(value);
+    parts.push(isArray ? '[' : '{');
+    let first = true;
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      if ((i & 255) === 0) await pause();
+      const now = current() as Record<string, unknown> | undefined;
+      if (!now || !Object.hasOwn(now, keys[i]!)) continue;
+      const entry = JSON.stringify(now[keys[i]!]);
+      if (entry === undefined) continue;
+      parts.push(`${first ? '' : ','}${isArray ? '' : `${JSON.stringify(keys[i])}:`}${entry}`);
+      first = false;
+    }
+    parts.push(isArray ? ']' : '}');
+  };
+  parts.push(`{"version":${STATE_VERSION},"journalSeq":${seq},"clock":${JSON.stringify(state.clock)},"signingKey":${JSON.stringify(state.signingKey)},"jobs":`);
+  await emit(() => state.jobs);
+  parts.push(',"accounts":{');
+  let firstAccount = true;
+  for (const accountId of Object.keys(state.accounts)) {
+    await pause();
+    const account = state.accounts[accountId] as unknown as Record<string, unknown> | undefined;
+    if (!account) continue;
+    parts.push(`${firstAccount ? '' : ','}${JSON.stringify(accountId)}:{`);
+    firstAccount = false;
+    let firstField = true;
+    for (const field of Object.keys(account)) {
+      if (account[field] === undefined) continue;
+      parts.push(`${firstField ? '' : ','}${JSON.stringify(field)}:`);
+      firstField = false;
+      await emit(() => (state.accounts[accountId] as unknown as Record<string, unknown> | undefined)?.[field]);
+    }
+    parts.push('}');
+  }
+  parts.push('}}');
+  stats.longestMs = Math.max(stats.longestMs, performance.now() - sliceStart);
+  return parts.join('');
+}

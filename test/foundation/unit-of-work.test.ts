@@ -1,0 +1,174 @@
+// All-or-nothing (sandbox.md 2.8, second bullet): a request or control action that answers an error has changed
+// nothing, in memory or on disk, whatever throws inside it and wherever. The test hook `failWrite` makes the Nth write
+// a request records throw; each verb is run with write #1, #2, ... failing in turn until it gets through.
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { UnitHooks } from '../../src/store/unit';
+import { DEFAULT, startHarness, type ApiResponse, type Harness } from '../helpers/harness';
+import { tempDir } from './process';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+const serialized = (h: Harness) => JSON.stringify(h.sb.deps.store.raw);
+
+/** Every file the store keeps beside a data file, as bytes (absent files as null). */
+function disk(file: string | undefined): string | null {
+  if (!file) return null;
+  const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '<absent>');
+  return [file, `${file}.journal`].map(read).join('\n--\n');
+}
+
+async function setup(dataFile?: string) {
+  const hooks: UnitHooks = { failWrite: null };
+  const h = await startHarness({ testHooks: hooks, ...(dataFile ? { dataFile } : {}) });
+  const token = await h.token();
+  const v2 = (method: string, path: string, body?: unknown) => h.api(method, `/v2${path}`, { token, ...(body === undefined ? {} : { body }) });
+  return { h, hooks, v2 };
+}
+
+type Ctx = Awaited<ReturnType<typeof setup>>;
+
+async function charge(ctx: Ctx, amount = 100): Promise<string> {
+  const res = await ctx.v2('POST', '/pix', { amount, description: 'tudo ou nada' });
+  expect(res.status, res.text).toBe(201);
+  return res.body.id;
+}
+
+async function paid(ctx: Ctx, amount = 100): Promise<string> {
+  const id = await charge(ctx, amount);
+  const res = await ctx.h.control('POST', `/transactions/${id}/pay`);
+  expect(res.status, res.text).toBe(200);
+  return id;
+}
+
+const WITHDRAWAL = { amount: 5, pixKey: 'fulano@example.com', pixKeyType: 'email', holderName: 'Fulano', holderDocument: '12345678909', holderDocumentType: 'cpf' };
+
+async function withdrawal(ctx: Ctx): Promise<string> {
+  const res = await ctx.v2('POST', '/withdrawals', WITHDRAWAL);
+  expect(res.status, res.text).toBe(201);
+  return res.body.id;
+}
+
+async function refund(ctx: Ctx): Promise<string> {
+  const id = await paid(ctx);
+  const res = await ctx.v2('POST', `/transactions/${id}/refund`, { reason: 'cliente desistiu' });
+  expect(res.status, res.text).toBeLessThan(300);
+  return res.headers.get('location')!.replace('/v2/transactions/', '');
+}
+
+async function block(ctx: Ctx): Promise<string> {
+  const id = await paid(ctx);
+  const res = await ctx.h.control('POST', `/transactions/${id}/block`);
+  expect(res.status, res.text).toBe(200);
+  return res.body.id ?? res.body.balanceBlock?.id ?? res.body.block?.id;
+}
+
+/** Each verb: prepare what it needs (no fault), then the request under test. */
+const VERBS: [string, (ctx: Ctx) => Promise<() => Promise<ApiResponse>>][] = [
+  ['POST /v2/pix (create a charge)', async (ctx) => () => ctx.v2('POST', '/pix', { amount: 250, description: 'nova' })],
+  ['pay', async (ctx) => { const id = await charge(ctx); return () => ctx.h.control('POST', `/transactions/${id}/pay`); }],
+  ['expire', async (ctx) => { const id = await charge(ctx); return () => ctx.h.control('POST', `/transactions/${id}/expire`); }],
+  ['refund request', async (ctx) => { const id = await paid(ctx); return () => ctx.v2('POST', `/transactions/${id}/refund`, { reason: 'r' }); }],
+  ['refund completion', async (ctx) => { const id = await refund(ctx); return () => ctx.h.control('POST', `/transactions/${id}/complete`); }],
+  ['withdrawal create', async (ctx) => () => ctx.v2('POST', '/withdrawals', WITHDRAWAL)],
+  ['withdrawal fail', async (ctx) => { const id = await withdrawal(ctx); return () => ctx.h.control('POST', `/transactions/${id}/fail`); }],
+  [
+    'withdrawal reverse',
+    async (ctx) => {
+      const id = await withdrawal(ctx);
+      const done = await ctx.h.control('POST', `/transactions/${id}/complete`);
+      expect(done.status, done.text).toBe(200);
+      return () => ctx.h.control('POST', `/transactions/${id}/reverse`);
+    },
+  ],
+  ['block create', async (ctx) => { const id = await paid(ctx); return () => ctx.h.control('POST', `/transactions/${id}/block`); }],
+  ['block approve', async (ctx) => { const id = await block(ctx); return () => ctx.h.control('POST', `/balance-blocks/${id}/approve`); }],
+  [
+    'account creation',
+    async (ctx) => () =>
+      ctx.h.control('POST', '/accounts', {
+        name: 'Loja Atomica',
+        balance: 50,
+        subAccounts: [{ reference: 'filial-a', name: 'Filial A' }, { reference: 'filial-b', name: 'Filial B', balance: 10 }],
+        projects: [{ name: 'Projeto', color: '#112233' }],
+        webhooks: [{ url: 'http://127.0.0.1:9/hook' }],
+      }),
+  ],
+];
+
+/** Runs `request` with write #1, #2, ... failing until it succeeds; returns how many writes it made. */
+async function faultEachWrite(ctx: Ctx, dataFile: string | undefined, request: () => Promise<ApiResponse>): Promise<number> {
+  for (let n = 1; n < 500; n++) {
+    const before = serialized(ctx.h);
+    const onDisk = disk(dataFile);
+    ctx.hooks.failWrite = { kind: 'request', n };
+    const res = await request();
+    ctx.hooks.failWrite = null;
+    if (res.status < 400) return n - 1;
+    expect(res.status, `write #${n}: ${res.text}`).toBe(500);
+    expect(res.body.statusCode, res.text).toBe(500);
+    expect(res.body.traceId, res.text).toEqual(expect.any(String));
+    expect(serialized(ctx.h), `write #${n} failed: the state is as it was`).toBe(before);
+    expect(disk(dataFile), `write #${n} failed: the files are as they were`).toBe(onDisk);
+  }
+  throw new Error('never got through');
+}
+
+describe('a fault at any write of a verb leaves the state (and the files) byte for byte as they were', () => {
+  test.each(VERBS)('%s', async (_name, prepare) => {
+    const ctx = await setup();
+    const request = await prepare(ctx);
+    const writes = await faultEachWrite(ctx, undefined, request);
+    expect(writes, 'the verb records writes').toBeGreaterThan(0);
+  });
+
+  test.each(VERBS.filter(([name]) => ['pay', 'refund request', 'withdrawal create', 'account creation'].includes(name)))('with a data file: %s', async (_name, prepare) => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const file = tmp.file('state.json');
+    const ctx = await setup(file);
+    try {
+      const request = await prepare(ctx);
+      await ctx.h.sb.deps.store.flush();
+      expect(await faultEachWrite(ctx, file, request)).toBeGreaterThan(0);
+    } finally {
+      await ctx.h.sb.close();
+    }
+  });
+});
+
+test('year 9999 regression: the clock cannot be advanced past the last representable date, and the advance changes nothing', async () => {
+  const ctx = await setup();
+  const { h } = ctx;
+  const set = await h.control('PUT', '/clock', { now: '9999-12-31T23:59:59.000Z', frozen: true });
+  expect(set.status, set.text).toBe(200);
+  const created = await h.v2('POST', '/pix', { body: { amount: 100, description: 'fim dos tempos' } });
+  expect(created.status, created.text).toBe(201);
+  const id = created.body.id as string;
+  const before = serialized(h);
+  // Refused at the clock (400 naming seconds) instead of failing later when a time is printed.
+  const moved = await h.advance(5);
+  expect(moved.status, moved.text).toBe(400);
+  expect(serialized(h), 'the clock, the charge and every balance are as they were').toBe(before);
+  const res = await h.control('POST', `/transactions/${id}/pay`);
+  expect(res.status, res.text).toBe(200);
+  expect(h.sb.deps.store.account(DEFAULT.accountId).transactions[id]!.status).toBe('completed');
+});
+
+test('a job whose handler throws changes nothing and is dropped; the next job runs', async () => {
+  const ctx = await setup();
+  const { h } = ctx;
+  const id = await charge(ctx);
+  ctx.hooks.failWrite = { kind: 'job', n: 2 };
+  const before = JSON.parse(serialized(h));
+  const expiry = Object.values(before.jobs as Record<string, { ref: string; dueAt: number }>).find((j) => j.ref === id)!;
+  const moved = await h.control('PUT', '/clock', { now: new Date(expiry.dueAt + 1000).toISOString(), frozen: true });
+  ctx.hooks.failWrite = null;
+  expect(moved.status, moved.text).toBe(200);
+  const after = JSON.parse(serialized(h));
+  expect(after.accounts, 'the failed expiry changed nothing').toEqual(before.accounts);
+  expect(Object.values(after.jobs).map((j: any) => j.ref)).not.toContain(id);
+});

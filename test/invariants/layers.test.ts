@@ -1,0 +1,36 @@
+// STYLE.md habit 14, faces shape, verbs decide: nothing below the faces (services, domain, webhooks, store, lib, pix)
+// imports from them (http/, control/). Read from the files themselves: every static import, re-export and dynamic
+// import() is resolved against its file's folder.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { expect, test } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+const BELOW = ['services', 'domain', 'webhooks', 'store', 'lib', 'pix'];
+const FACES = ['http', 'control'];
+const SPECIFIER = /(?:\bimport\s*(?:type\s+)?(?:[\w*{}\s,]+\s+from\s+)?|\bexport\s*(?:type\s+)?(?:\*|\{[^}]*\})\s*from\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+
+/** [file, specifier] of every relative import in the file. */
+const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(SPECIFIER)].map((m) => m[1]!).filter((s) => s.startsWith('.'));
+
+test('the import scan sees the imports it is meant to check (a face importing a service is found)', () => {
+  const route = join(SRC, 'http/v2/withdrawals/post.ts');
+  expect(importsOf(route)).toContain('../../../services/withdrawals');
+  expect(importsOf(join(SRC, 'services/refunds.ts'))).toContain('../domain/auth');
+});
+
+test('nothing under services/, domain/, webhooks/, store/, lib/ or pix/ imports from http/ or control/', () => {
+  const offences: string[] = [];
+  const files = BELOW.flatMap((d) => filesUnder(join(SRC, d)));
+  expect(files.length).toBeGreaterThan(20);
+  for (const file of files) {
+    for (const spec of importsOf(file)) {
+      const target = relative(SRC, resolve(dirname(file), spec)).split(/[\\/]/)[0]!;
+      if (FACES.includes(target)) offences.push(`${relative(SRC, file)} imports ${spec}`);
+    }
+  }
+  expect(offences, offences.join('\n')).toEqual([]);
+});
