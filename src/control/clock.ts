@@ -1,7 +1,7 @@
 // /_sandbox/clock: read, set, freeze and advance the sandbox clock. Advancing runs what falls due on the way.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { controlErrors, json, jsonBody } from '../http/schemas';
+import { controlErrors, controlSecurity, json, jsonBody } from '../http/schemas';
 import type { Router } from '../http/env';
 
 const ClockSchema = z.object({ now: z.string().openapi({ format: 'date-time' }), frozen: z.boolean() }).openapi('Clock');
@@ -10,17 +10,20 @@ const ClockSchema = z.object({ now: z.string().openapi({ format: 'date-time' }),
 const MIN_MS = Date.parse('0000-01-01T00:00:00.000Z');
 const MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
 const tags = ['Control API'];
+const security = controlSecurity;
 
 export function registerClock(app: Router, deps: Deps) {
   const view = () => ({ now: deps.clock.iso(), frozen: deps.clock.frozen });
 
-  app.openapi(createRoute({ method: 'get', path: '/clock', tags, summary: 'Read the sandbox clock', responses: { 200: json(ClockSchema, 'Clock') } }), (c) => c.json(view(), 200));
+  app.openapi(createRoute({ method: 'get', path: '/clock', operationId: 'getClock', tags, security, summary: 'Read the sandbox clock', responses: { 200: json(ClockSchema, 'Clock') } }), (c) => c.json(view(), 200));
 
   app.openapi(
     createRoute({
       method: 'put',
       path: '/clock',
+      operationId: 'setClock',
       tags,
+      security,
       summary: 'Set the clock to an instant and/or freeze or unfreeze it; moving forward runs what falls due',
       request: {
         body: jsonBody(
@@ -30,7 +33,8 @@ export function registerClock(app: Router, deps: Deps) {
               .optional()
               .openapi({ description: 'The instant to jump to; null goes back to real time (and unfreezes unless `frozen` is true)' }),
             frozen: z.boolean().optional(),
-          }),
+          }).openapi('ClockInput'),
+          { now: '2026-03-10T12:00:00Z', frozen: true },
         ),
       },
       responses: { 200: json(ClockSchema, 'Clock'), ...controlErrors },
@@ -48,9 +52,16 @@ export function registerClock(app: Router, deps: Deps) {
     createRoute({
       method: 'post',
       path: '/clock/advance',
+      operationId: 'advanceClock',
       tags,
+      security,
       summary: 'Advance the clock by some seconds, running expiries, automation and webhook retries in time order',
-      request: { body: jsonBody(z.object({ seconds: z.number({ error: 'must be a number of seconds, like 60' }).positive({ error: 'must be more than 0' }).max(366 * 86400, { error: 'must be at most one year (31622400)' }) })) },
+      request: {
+        body: jsonBody(
+          z.object({ seconds: z.number({ error: 'must be a number of seconds, like 60' }).positive({ error: 'must be more than 0' }).max(366 * 86400, { error: 'must be at most one year (31622400)' }) }).openapi('ClockAdvance'),
+          { seconds: 3600 },
+        ),
+      },
       responses: { 200: json(ClockSchema, 'Clock'), ...controlErrors },
     }),
     async (c) => {
