@@ -10,14 +10,14 @@ const Rule = z.object({
     .string()
     .regex(/^(\*|[Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Pp][Uu][Tt]|[Pp][Aa][Tt][Cc][Hh]|[Dd][Ee][Ll][Ee][Tt][Ee])$/, { error: "must be '*' or an HTTP method like POST" })
     .default('*')
-    .openapi({ description: "'*' or GET, POST, PUT, PATCH, DELETE (any letter case)", example: 'POST' }),
+    .openapi({ description: "'*' (the default) or GET, POST, PUT, PATCH, DELETE (any letter case)", example: 'POST' }),
   path: z
     .string()
     .regex(/^\/v[12]\//, { error: 'must start with /v1/ or /v2/ (use * as a wildcard, e.g. /v2/transactions/*)' })
     .openapi({ description: 'Exact, or with * for any run of characters', example: '/v2/pix' }),
   status: z.number().int().min(400, { error: 'must be an HTTP error status from 400 to 599' }).max(599, { error: 'must be an HTTP error status from 400 to 599' }).optional(),
   latencyMs: z.number().int().min(0).max(60_000, { error: 'must be at most 60000' }).optional(),
-  rate: z.number().min(0).max(1, { error: 'must be a probability from 0 to 1' }).default(1),
+  rate: z.number().min(0).max(1, { error: 'must be a probability from 0 to 1' }).default(1).openapi({ description: 'Probability that a matching request is hit; default 1' }),
   times: z.number().int().min(1).optional().openapi({ description: 'Apply to this many matching requests, then stop' }),
 });
 const Rules = z.object({ rules: z.array(Rule.openapi('FaultRule')).max(50) }).openapi('FaultRules');

@@ -70,6 +70,23 @@ function addTransportAnswers(doc: Json) {
   }
 }
 
+/**
+ * Request bodies say their defaults in words only: openapi-typescript (with its default options) makes a field with a
+ * `default` required, so a client could not leave out expiresIn. Query parameters keep theirs (generators handle them).
+ */
+function dropBodyDefaults(doc: Json) {
+  const seen = new Set<unknown>();
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    const o = node as Json;
+    if (typeof o.$ref === 'string' && o.$ref.startsWith('#/components/schemas/')) walk(doc.components.schemas[o.$ref.split('/').pop()!]);
+    if ('default' in o && (o.type !== undefined || o.enum !== undefined)) delete o.default;
+    for (const v of Object.values(o)) walk(v);
+  };
+  for (const item of Object.values(doc.paths as Record<string, Json>)) for (const method of METHODS) walk(item[method]?.requestBody);
+}
+
 function registerWebhooks(app: OpenAPIHono<Env>) {
   for (const kind of EVENT_KINDS) {
     app.openAPIRegistry.registerWebhook({
@@ -118,6 +135,7 @@ export function openApiDocument(app: OpenAPIHono<Env>, version: string) {
     security: [{ [BEARER_SCHEME]: [] }],
   }) as Json;
   addTransportAnswers(doc);
+  dropBodyDefaults(doc);
   return doc;
 }
 

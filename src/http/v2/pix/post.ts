@@ -52,7 +52,8 @@ export const ChargeInputSchema = z
       .int({ error: 'must be a whole number of seconds' })
       .min(300, { error: 'must be at least 300 seconds' })
       .max(604800, { error: 'must be at most 604800 seconds (7 days)' })
-      .default(86400),
+      .default(86400)
+      .openapi({ description: 'Seconds until the charge expires; default 86400 (24 h)' }),
     externalReference: z.string().max(255, { error: 'must be at most 255 characters' }).optional(),
     metadata: z.record(z.string(), z.unknown(), { error: 'must be an object of key-value pairs' }).optional(),
     split: z
