@@ -64,10 +64,10 @@ export const controlErrors = {
 /** A 409 of a control route: `what` names the codes it can give. */
 export const controlConflict = (what: string) => ({ 409: errorResponse(what) }) as const;
 
+// Optional headers carry no `example`: Swagger UI would pre-fill it and act as a sub-account (or replay) unasked.
 const SUB_ACCOUNT_DOC = {
-  description: 'Sub-account reference to act as that wallet, or "principal" (the default) for the main account; needs the credential\'s sub-account access',
+  description: 'Sub-account reference to act as that wallet (like loja-centro), or "principal" (the default) for the main account; needs the credential\'s sub-account access',
   pattern: '^[a-z0-9][a-z0-9_-]{1,31}$',
-  example: 'loja-centro',
 };
 
 /** Headers of a POST that takes an Idempotency-Key (service document 4.2 rule 1). */
@@ -77,7 +77,7 @@ export const idempotentHeaders = z.object({
     .min(8, { error: 'must be 8 to 255 characters' })
     .max(255, { error: 'must be 8 to 255 characters' })
     .optional()
-    .openapi({ description: 'Retrying with the same key within 24 h replays the first answer (header Idempotent-Replayed: true); the same key with a different body is 422', example: 'order-2026-0001' }),
+    .openapi({ description: 'Retrying with the same key (like order-2026-0001) within 24 h replays the first answer (header Idempotent-Replayed: true); the same key with a different body is 422' }),
   'X-Sub-Account': z.string().optional().openapi(SUB_ACCOUNT_DOC),
 });
 

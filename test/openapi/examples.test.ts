@@ -37,3 +37,10 @@ test('the pre-filled bodies of the creating v2 routes create what they describe'
   const withdrawal = await h.v2('POST', '/withdrawals', { body: body('/v2/withdrawals') });
   expect(withdrawal.status, withdrawal.text).toBe(201);
 });
+
+test('no optional header or query parameter has an example (Swagger UI would pre-fill it and send it unasked)', () => {
+  const prefilled = ops.flatMap((o) =>
+    ((o.op.parameters ?? []) as Json[]).filter((p) => p.in !== 'path' && !p.required && exampleOf(p) !== undefined).map((p) => `${o.method.toUpperCase()} ${o.path} ${p.in} ${p.name}`),
+  );
+  expect(prefilled, prefilled.join('\n')).toEqual([]);
+});
