@@ -37,7 +37,7 @@ export function registerClock(app: Router, deps: Deps) {
           { now: '2026-03-10T12:00:00Z', frozen: true },
         ),
       },
-      responses: { 200: json(ClockSchema, 'Clock'), ...controlErrors },
+      responses: { 200: json(ClockSchema, 'Clock'), 400: controlErrors[400] },
     }),
     async (c) => {
       const { now, frozen } = c.req.valid('json');
@@ -62,7 +62,7 @@ export function registerClock(app: Router, deps: Deps) {
           { seconds: 3600 },
         ),
       },
-      responses: { 200: json(ClockSchema, 'Clock'), ...controlErrors },
+      responses: { 200: json(ClockSchema, 'Clock'), 400: controlErrors[400] },
     }),
     async (c) => {
       const { seconds } = c.req.valid('json');

@@ -38,7 +38,7 @@ export function registerFaults(app: Router, faults: Faults) {
       security,
       summary: 'Replace the fault rules: latency and/or an error status on matching v1/v2 requests (first matching rule wins)',
       request: { body: jsonBody(Rules, { rules: [{ method: 'POST', path: '/v2/pix', status: 503, rate: 1, times: 1 }] }) },
-      responses: { 200: json(Rules, 'Rules in force'), ...controlErrors },
+      responses: { 200: json(Rules, 'Rules in force'), 400: controlErrors[400] },
     }),
     (c) => {
       faults.rules = c.req.valid('json').rules;

@@ -18,6 +18,9 @@ export const SubAccountSchema = z
   })
   .openapi('SubAccount');
 
+// The main account only: X-Sub-Account is refused (400), so no SUB_ACCOUNT_NOT_FOUND and nothing else to find.
+const { 404: _notFound, ...mainAccountErrors } = v2Errors;
+
 export function registerSubAccounts(app: Router, deps: Deps) {
   app.openapi(
     createRoute({
@@ -27,7 +30,7 @@ export function registerSubAccounts(app: Router, deps: Deps) {
       tags: ['v2 API'],
       summary: 'List the sub-accounts of the main account',
       middleware: [guard(deps, { permissions: ['SUBACCOUNT:READ'], subAccountHeader: 'refused' })] as const,
-      responses: { 200: json(z.object({ data: z.array(SubAccountSchema) }).openapi('SubAccountList'), 'Sub-accounts'), ...v2Errors },
+      responses: { 200: json(z.object({ data: z.array(SubAccountSchema) }).openapi('SubAccountList'), 'Sub-accounts'), ...mainAccountErrors },
     }),
     (c) => c.json({ data: c.get('caller').account.subAccounts.map(subAccountView) }, 200),
   );
@@ -53,7 +56,7 @@ export function registerSubAccounts(app: Router, deps: Deps) {
       },
       responses: {
         201: json(SubAccountSchema, 'Sub-account created'),
-        ...v2Errors,
+        ...mainAccountErrors,
         409: errorResponse('SUB_ACCOUNT_REFERENCE_TAKEN: details hold resource, field and value'),
       },
     }),
