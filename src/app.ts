@@ -18,8 +18,8 @@ import { FixturesSchema } from './control/schemas';
 import { controlRoutes } from './control';
 import { v2Routes } from './http/v2';
 import { v1Routes } from './http/v1';
-import { jsonBody } from './http/middleware/body';
-import { Faults, injectFaults } from './http/middleware/faults';
+import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
+import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
 import { errorName, sendError, toSandboxError } from './http/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
@@ -185,8 +185,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       c.res = sendError(c, toSandboxError(err, log), clock.iso(), traceId);
     }
   });
-  for (const prefix of ['/v2/*', '/v1/*']) app.use(prefix, injectFaults(deps, faults));
-  for (const prefix of ['/v2/*', '/v1/*', '/_sandbox/*']) app.use(prefix, jsonBody);
+  for (const prefix of FAULT_PREFIXES) app.use(`${prefix}*`, injectFaults(deps, faults));
+  for (const prefix of JSON_BODY_PREFIXES) app.use(`${prefix}*`, jsonBody);
 
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
   app.route('/v2', v2Routes(deps));

@@ -2,31 +2,45 @@
 // opened with the transaction action `block` on a completed payment.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { BLOCK_ACTIONS, resolveBlock } from '../services/balance-blocks';
-import { controlErrors, json, jsonBody } from '../http/schemas';
+import { validationError } from '../domain/errors';
+import { BLOCK_ACTIONS, resolveBlock, type BlockAction } from '../services/balance-blocks';
+import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
 import { balanceBlockControlView } from '../http/views';
 import type { Router } from '../http/env';
+import { BalanceBlockControlSchema } from './answers';
+
+// One path per action, as for transactions (control/transactions.ts): defendBalanceBlock, approveBalanceBlock...
+const SUMMARY: Record<BlockAction, string> = {
+  defend: 'Defend a balance block awaiting response: defended (no event)',
+  approve: 'Approve a balance block: the amount leaves as a chargeback; sends balance_block_approved',
+  reject: 'Reject a balance block: the amount returns to available; sends balance_block_rejected',
+};
+const ReasonBody = z.object({ reason: z.string({ error: 'must be a string' }).max(255, { error: 'must be at most 255 characters' }).optional() }).openapi('BlockResolution');
 
 export function registerBalanceBlockControl(app: Router, deps: Deps) {
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/balance-blocks/{id}/{action}',
-      tags: ['Control API'],
-      summary: 'Defend, approve (the amount leaves as a chargeback) or reject (back to available) a balance block',
-      request: {
-        params: z.object({
-          id: z.string().openapi({ param: { name: 'id', in: 'path' } }),
-          action: z.enum(BLOCK_ACTIONS, { error: `must be one of ${BLOCK_ACTIONS.join(', ')}` }).openapi({ param: { name: 'action', in: 'path' } }),
-        }),
-        body: jsonBody(z.object({ reason: z.string({ error: 'must be a string' }).max(255, { error: 'must be at most 255 characters' }).optional() })),
+  for (const action of BLOCK_ACTIONS) {
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: `/balance-blocks/{id}/${action}`,
+        operationId: `${action}BalanceBlock`,
+        tags: ['Control API'],
+        security: controlSecurity,
+        summary: SUMMARY[action],
+        request: {
+          params: z.object({ id: pathParam('id', 'The balance block id') }),
+          body: optionalJsonBody(ReasonBody, { reason: 'Documents sent to the institution' }),
+        },
+        responses: { 200: json(BalanceBlockControlSchema, 'The block after the move'), ...controlErrors, ...controlConflict('INVALID_STATE_TRANSITION: the block is already resolved (or defended, for defend)') },
+      }),
+      (c) => {
+        const { account, block } = resolveBlock(deps, c.req.valid('param').id, action, c.req.valid('json').reason);
+        return c.json(balanceBlockControlView(account, block), 200);
       },
-      responses: { 200: json(z.record(z.string(), z.unknown()), 'The block after the move'), ...controlErrors },
-    }),
-    (c) => {
-      const { id, action } = c.req.valid('param');
-      const { account, block } = resolveBlock(deps, id, action, c.req.valid('json').reason);
-      return c.json(balanceBlockControlView(account, block), 200);
-    },
-  );
+    );
+  }
+  // Not in /openapi.json: an action that is none of the above is a 400 naming the ones there are, not a bare 404.
+  app.post('/balance-blocks/:id/:action', () => {
+    throw validationError([{ field: 'action', message: `must be one of ${BLOCK_ACTIONS.join(', ')}` }]);
+  });
 }

@@ -1,7 +1,7 @@
 // /_sandbox/clock: read, set, freeze and advance the sandbox clock. Advancing runs what falls due on the way.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { controlErrors, json, jsonBody } from '../http/schemas';
+import { controlErrors, controlSecurity, json, jsonBody } from '../http/schemas';
 import type { Router } from '../http/env';
 import { validationError } from '../domain/errors';
 import { CLOCK_MAX_MS, CLOCK_RANGE_TEXT, inClockRange } from '../lib/clock';
@@ -9,17 +9,20 @@ import { CLOCK_MAX_MS, CLOCK_RANGE_TEXT, inClockRange } from '../lib/clock';
 const ClockSchema = z.object({ now: z.string().openapi({ format: 'date-time' }), frozen: z.boolean() }).openapi('Clock');
 const outOfRange = `must be an instant from ${CLOCK_RANGE_TEXT}`;
 const tags = ['Control API'];
+const security = controlSecurity;
 
 export function registerClock(app: Router, deps: Deps) {
   const view = () => ({ now: deps.clock.iso(), frozen: deps.clock.frozen });
 
-  app.openapi(createRoute({ method: 'get', path: '/clock', tags, summary: 'Read the sandbox clock', responses: { 200: json(ClockSchema, 'Clock') } }), (c) => c.json(view(), 200));
+  app.openapi(createRoute({ method: 'get', path: '/clock', operationId: 'getClock', tags, security, summary: 'Read the sandbox clock', responses: { 200: json(ClockSchema, 'Clock') } }), (c) => c.json(view(), 200));
 
   app.openapi(
     createRoute({
       method: 'put',
       path: '/clock',
+      operationId: 'setClock',
       tags,
+      security,
       summary: 'Set the clock to an instant and/or freeze or unfreeze it; moving forward runs what falls due',
       request: {
         body: jsonBody(
@@ -31,10 +34,11 @@ export function registerClock(app: Router, deps: Deps) {
               .optional()
               .openapi({ description: 'The instant to jump to; null goes back to real time (and unfreezes unless `frozen` is true)' }),
             frozen: z.boolean().optional(),
-          }),
+          }).openapi('ClockInput'),
+          { now: '2026-03-10T12:00:00Z', frozen: true },
         ),
       },
-      responses: { 200: json(ClockSchema, 'Clock'), ...controlErrors },
+      responses: { 200: json(ClockSchema, 'Clock'), 400: controlErrors[400] },
     }),
     async (c) => {
       const { now, frozen } = c.req.valid('json');
@@ -49,10 +53,17 @@ export function registerClock(app: Router, deps: Deps) {
     createRoute({
       method: 'post',
       path: '/clock/advance',
+      operationId: 'advanceClock',
       tags,
+      security,
       summary: 'Advance the clock by some seconds, running expiries, automation and webhook retries in time order',
-      request: { body: jsonBody(z.object({ seconds: z.number({ error: 'must be a number of seconds, like 60' }).positive({ error: 'must be more than 0' }).max(366 * 86400, { error: 'must be at most one year (31622400)' }) })) },
-      responses: { 200: json(ClockSchema, 'Clock'), ...controlErrors },
+      request: {
+        body: jsonBody(
+          z.object({ seconds: z.number({ error: 'must be a number of seconds, like 60' }).positive({ error: 'must be more than 0' }).max(366 * 86400, { error: 'must be at most one year (31622400)' }) }).openapi('ClockAdvance'),
+          { seconds: 3600 },
+        ),
+      },
+      responses: { 200: json(ClockSchema, 'Clock'), 400: controlErrors[400] },
     }),
     async (c) => {
       const { seconds } = c.req.valid('json');

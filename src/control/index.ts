@@ -4,7 +4,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import { createRouter } from '../http/env';
-import { json } from '../http/schemas';
+import { controlSecurity, json } from '../http/schemas';
+import { HealthSchema, ResetSchema } from './answers';
 import { registerAccounts } from './accounts';
 import { registerClock } from './clock';
 import { registerTransactionControl } from './transactions';
@@ -49,19 +50,29 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerSettle(app, deps, hooks.deliveries);
 
   app.openapi(
-    createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),
+    createRoute({
+      method: 'post',
+      path: '/reset',
+      operationId: 'resetSandbox',
+      tags: ['Control API'],
+      security: controlSecurity,
+      summary: 'Back to the fixtures: every account, event and job is replaced by the default world',
+      responses: { 200: json(ResetSchema, 'Reset done') },
+    }),
     async (c) => {
       await hooks.reset();
-      return c.json({ reset: true, accounts: Object.keys(deps.store.state.accounts).length }, 200);
+      return c.json({ reset: true as const, accounts: Object.keys(deps.store.state.accounts).length }, 200);
     },
   );
   app.openapi(
     createRoute({
       method: 'get',
       path: '/health',
+      operationId: 'getHealth',
       tags: ['Control API'],
+      security: controlSecurity,
       summary: 'Liveness, version, clock and state size',
-      responses: { 200: json(z.object({ status: z.literal('ok'), version: z.string(), now: z.string(), frozen: z.boolean(), uptimeSeconds: z.number(), accounts: z.number(), persistent: z.boolean(), pendingJobs: z.number(), rssBytes: z.number() }), 'Healthy') },
+      responses: { 200: json(HealthSchema, 'Healthy') },
     }),
     (c) =>
       c.json(

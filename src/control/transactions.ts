@@ -1,15 +1,76 @@
-// /_sandbox/transactions/{id}/{action} and /_sandbox/accounts/{id}/events.
+// /_sandbox/transactions/{id}/<action> and /_sandbox/accounts/{id}/events.
+// One path per action (pay, expire, ...), all served by the one handler below: generated clients get payTransaction,
+// expireTransaction... each with its own body and answer, where a single {action} path would give one operation
+// whose body and answer are the union of all eight.
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { Deps } from '../deps';
+import { validationError } from '../domain/errors';
 import { toCents } from '../domain/money';
-import { ACTION_NAMES, runAction, type ActionResult } from '../services/actions';
+import { ACTION_NAMES, runAction, type ActionBody, type ActionName, type ActionResult } from '../services/actions';
 import { EVENT_KINDS } from '../webhooks/events';
-import { controlErrors, json, jsonBody } from '../http/schemas';
+import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
 import { balanceBlockControlView, iso, refundResultView, transactionView, withdrawalView } from '../http/views';
-import type { Router } from '../http/env';
+import type { Env, Router } from '../http/env';
+import { TransactionSchema } from '../http/v2/transactions/get';
+import { WithdrawalSchema } from '../http/v2/withdrawals/post';
+import { BalanceBlockControlSchema, EventListSchema, RefundTransactionSchema } from './answers';
 
 const tags = ['Control API'];
-const Loose = z.record(z.string(), z.unknown());
+const security = controlSecurity;
+
+const ReasonBody = z.object({ reason: z.string().max(255).optional() }).openapi('ActionReason');
+
+interface ActionDoc {
+  summary: string;
+  body?: z.ZodObject;
+  example?: Record<string, unknown>;
+  result: z.ZodType;
+}
+
+/** What each action takes and answers (sandbox.md 4.3). A new action in ACTION_NAMES must say it here. */
+const ACTIONS: Record<ActionName, ActionDoc> = {
+  pay: {
+    summary: 'Pay a pending charge: completed, e2eId, fee and split; sends payment_completed',
+    body: z
+      .object({
+        payerName: z.string().min(1).max(255).optional(),
+        payerDocument: z.string().min(11).max(14).optional().openapi({ description: 'Payer CPF or CNPJ, digits only' }),
+      })
+      .openapi('PayAction'),
+    example: { payerName: 'Maria Silva', payerDocument: '12345678909' },
+    result: TransactionSchema,
+  },
+  expire: { summary: 'Expire a pending charge: cancelled; sends payment_expired', result: TransactionSchema },
+  fail: {
+    summary: 'Fail a pending charge (no event), a pending refund (ERROR, credited back) or a pending or processing withdrawal (credited back; withdrawal_failed)',
+    body: ReasonBody,
+    example: { reason: 'Rejected by the recipient institution' },
+    result: z.union([TransactionSchema, RefundTransactionSchema, WithdrawalSchema]),
+  },
+  cancel: { summary: 'Cancel a pending charge: cancelled, no event', result: TransactionSchema },
+  process: { summary: 'Move a pending withdrawal to processing', result: WithdrawalSchema },
+  complete: { summary: 'Complete a pending refund (refund_completed) or a pending or processing withdrawal (withdrawal_completed)', result: z.union([RefundTransactionSchema, WithdrawalSchema]) },
+  reverse: { summary: 'Reverse a completed withdrawal: credited back; sends withdrawal_reversed', body: ReasonBody, example: { reason: 'Conta destino encerrada' }, result: WithdrawalSchema },
+  block: {
+    summary: 'Open a balance block on a completed payment: the amount moves to held; sends balance_block_created',
+    body: z
+      .object({
+        amount: z
+          .number()
+          .positive()
+          .refine((v) => toCents(v) !== null, { error: 'must have at most 2 decimal places' })
+          .transform((v) => toCents(v)!)
+          .optional()
+          .openapi({ type: 'number', exclusiveMinimum: 0, description: 'BRL; default: the whole payment' }),
+        blockType: z.enum(['med', 'judicial', 'administrative'], { error: "must be 'med', 'judicial' or 'administrative'" }).optional(),
+        reason: z.string().max(255).optional(),
+      })
+      .openapi('BlockAction'),
+    example: { amount: 10, blockType: 'med', reason: 'Fraud suspected by the payer institution' },
+    result: BalanceBlockControlSchema,
+  },
+};
 
 /** The answer of a control action: the resource after the move, shaped here (the verbs return records). */
 function actionView(result: ActionResult) {
@@ -27,61 +88,56 @@ function actionView(result: ActionResult) {
 }
 
 export function registerTransactionControl(app: Router, deps: Deps) {
-  app.openapi(
-    createRoute({
+  const act = (action: ActionName) => (c: Context<Env>) => {
+    const valid = c.req.valid.bind(c.req) as unknown as (target: 'param' | 'json') => Record<string, unknown> | undefined;
+    const { id } = valid('param') as { id: string };
+    return c.json(actionView(runAction(deps, id, action, (valid('json') ?? {}) as ActionBody)) as Record<string, unknown>, 200);
+  };
+  for (const action of ACTION_NAMES) {
+    const doc = ACTIONS[action];
+    const route = createRoute({
       method: 'post',
-      path: '/transactions/{id}/{action}',
+      path: `/transactions/{id}/${action}`,
+      operationId: `${action}Transaction`,
       tags,
-      summary: 'Move a transaction or withdrawal on: pay, expire, fail, cancel, process, complete, reverse, block',
+      security,
+      summary: doc.summary,
       request: {
-        params: z.object({
-          id: z.string().openapi({ param: { name: 'id', in: 'path' } }),
-          action: z.enum(ACTION_NAMES, { error: `must be one of ${ACTION_NAMES.join(', ')}` }).openapi({ param: { name: 'action', in: 'path' } }),
-        }),
-        body: jsonBody(
-          z.object({
-            payerName: z.string().min(1).max(255).optional(),
-            payerDocument: z.string().min(11).max(14).optional(),
-            reason: z.string().max(255).optional(),
-            amount: z
-              .number()
-              .positive()
-              .refine((v) => toCents(v) !== null, { error: 'must have at most 2 decimal places' })
-              .transform((v) => toCents(v)!)
-              .optional(),
-            blockType: z.enum(['med', 'judicial', 'administrative'], { error: "must be 'med', 'judicial' or 'administrative'" }).optional(),
-          }),
-        ),
+        params: z.object({ id: pathParam('id', 'A transaction or withdrawal id') }),
+        ...(doc.body ? { body: optionalJsonBody(doc.body, doc.example) } : {}),
       },
-      responses: { 200: json(Loose, 'The resource after the move'), ...controlErrors },
-    }),
-    (c) => {
-      const { id, action } = c.req.valid('param');
-      return c.json(actionView(runAction(deps, id, action, c.req.valid('json'))) as Record<string, unknown>, 200);
-    },
-  );
+      responses: { 200: json(doc.result, 'The resource after the move'), ...controlErrors, ...controlConflict('INVALID_STATE_TRANSITION: the action does not apply to this kind of transaction or its state') },
+    });
+    app.openapi(route, act(action) as never);
+  }
+  // Not in /openapi.json: an action that is none of the above is a 400 naming the ones there are, not a bare 404.
+  app.post('/transactions/:id/:action', () => {
+    throw validationError([{ field: 'action', message: `must be one of ${ACTION_NAMES.join(', ')}` }]);
+  });
 
   app.openapi(
     createRoute({
       method: 'get',
       path: '/accounts/{id}/events',
+      operationId: 'listEvents',
       tags,
+      security,
       summary: 'Events of an account, oldest first (the exact envelope each delivery sends)',
       request: {
-        params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }),
+        params: z.object({ id: pathParam('id', 'The account id') }),
         query: z.object({
           event: z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }).optional(),
           subAccount: z.string().optional().openapi({ description: 'Only events of this sub-account reference ("principal" for the main account)' }),
         }),
       },
-      responses: { 200: json(Loose, '{items}'), ...controlErrors },
+      responses: { 200: json(EventListSchema, 'The events'), ...controlErrors },
     }),
     (c) => {
       const account = deps.store.account(c.req.valid('param').id);
       const { event, subAccount } = c.req.valid('query');
       const items = account.events
         .filter((e) => (!event || e.event === event) && (subAccount === undefined || e.subAccount === (subAccount === 'principal' ? null : subAccount)))
-        .map((e) => ({ id: e.id, event: e.event, eventId: e.eventId, subAccount: e.subAccount, createdAt: iso(e.createdAt), payload: JSON.parse(e.body) as unknown }));
+        .map((e) => ({ id: e.id, event: e.event, eventId: e.eventId, subAccount: e.subAccount, createdAt: iso(e.createdAt), payload: JSON.parse(e.body) as z.infer<typeof EventListSchema>['items'][number]['payload'] }));
       return c.json({ items, total: items.length }, 200);
     },
   );

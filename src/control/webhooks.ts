@@ -3,15 +3,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { addWebhook, deleteWebhook, listDeliveries, locateDelivery, patchWebhook, replayDelivery } from '../services/webhooks';
-import { controlErrors, json, jsonBody } from '../http/schemas';
+import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam as param } from '../http/schemas';
+import { DeletedSchema, DeliveryListSchema, DeliverySchema, WebhookEndpointListSchema, WebhookEndpointSchema } from './answers';
 import { deliveryView, webhookView } from '../http/views';
 import type { Router } from '../http/env';
 import { EVENT_KINDS } from '../webhooks/events';
 import { WebhookPatchSchema, WebhookSpecSchema } from './schemas';
 
 const tags = ['Control API'];
-const Loose = z.record(z.string(), z.unknown());
-const pathParam = (name: string) => z.string().openapi({ param: { name, in: 'path' } });
+const security = controlSecurity;
+const pathParam = (name: string) => param(name, undefined, name === 'id' ? '11111111-1111-4111-8111-111111111111' : undefined);
 const accountId = z.object({ id: pathParam('id') });
 const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const;
 
@@ -20,10 +21,15 @@ export function registerWebhookControl(app: Router, deps: Deps) {
     createRoute({
       method: 'post',
       path: '/accounts/{id}/webhooks',
+      operationId: 'createWebhookEndpoint',
       tags,
+      security,
       summary: 'Register a webhook endpoint (optionally for one sub-account, optionally for some event kinds); the secret is shown only here',
-      request: { params: accountId, body: jsonBody(WebhookSpecSchema.omit({ id: true })) },
-      responses: { 201: json(Loose, 'The endpoint with its secret'), ...controlErrors },
+      request: {
+        params: accountId,
+        body: jsonBody(WebhookSpecSchema.omit({ id: true }).openapi('WebhookEndpointInput'), { url: 'http://127.0.0.1:3000/webhooks', events: ['payment_completed', 'payment_expired'] }),
+      },
+      responses: { 201: json(WebhookEndpointSchema, 'The endpoint with its secret'), ...controlErrors },
     }),
     (c) => c.json(webhookView(addWebhook(deps, c.req.valid('param').id, c.req.valid('json')), true), 201),
   );
@@ -32,10 +38,12 @@ export function registerWebhookControl(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/accounts/{id}/webhooks',
+      operationId: 'listWebhookEndpoints',
       tags,
+      security,
       summary: "An account's webhook endpoints (without secrets)",
       request: { params: accountId },
-      responses: { 200: json(Loose, '{items}'), ...controlErrors },
+      responses: { 200: json(WebhookEndpointListSchema, 'The endpoints'), ...controlErrors },
     }),
     (c) => c.json({ items: deps.store.account(c.req.valid('param').id).webhooks.map((w) => webhookView(w, false)) }, 200),
   );
@@ -44,10 +52,12 @@ export function registerWebhookControl(app: Router, deps: Deps) {
     createRoute({
       method: 'patch',
       path: '/webhooks/{endpointId}',
+      operationId: 'updateWebhookEndpoint',
       tags,
+      security,
       summary: 'Point an endpoint at a URL (null: nowhere) or change the event kinds it takes; pending retries use the new URL',
-      request: { params: z.object({ endpointId: pathParam('endpointId') }), body: jsonBody(WebhookPatchSchema) },
-      responses: { 200: json(Loose, 'The endpoint (without its secret)'), ...controlErrors },
+      request: { params: z.object({ endpointId: pathParam('endpointId') }), body: jsonBody(WebhookPatchSchema, { url: 'http://127.0.0.1:3000/webhooks' }) },
+      responses: { 200: json(WebhookEndpointSchema, 'The endpoint (without its secret)'), ...controlErrors },
     }),
     (c) => c.json(webhookView(patchWebhook(deps, c.req.valid('param').endpointId, c.req.valid('json')), false), 200),
   );
@@ -56,15 +66,17 @@ export function registerWebhookControl(app: Router, deps: Deps) {
     createRoute({
       method: 'delete',
       path: '/webhooks/{endpointId}',
+      operationId: 'deleteWebhookEndpoint',
       tags,
+      security,
       summary: 'Delete an endpoint; its pending deliveries end failed at their next attempt',
       request: { params: z.object({ endpointId: pathParam('endpointId') }) },
-      responses: { 200: json(Loose, '{id, deleted}'), ...controlErrors },
+      responses: { 200: json(DeletedSchema, 'Deleted'), ...controlErrors },
     }),
     (c) => {
       const { endpointId } = c.req.valid('param');
       deleteWebhook(deps, endpointId);
-      return c.json({ id: endpointId, deleted: true }, 200);
+      return c.json({ id: endpointId, deleted: true as const }, 200);
     },
   );
 
@@ -72,7 +84,9 @@ export function registerWebhookControl(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/accounts/{id}/deliveries',
+      operationId: 'listDeliveries',
       tags,
+      security,
       summary: 'Deliveries of an account, oldest first, each with its attempts (time, status code, duration, error), state and next attempt time',
       request: {
         params: accountId,
@@ -83,7 +97,7 @@ export function registerWebhookControl(app: Router, deps: Deps) {
           endpointId: z.string().optional(),
         }),
       },
-      responses: { 200: json(Loose, '{items, total}'), ...controlErrors },
+      responses: { 200: json(DeliveryListSchema, 'The deliveries'), ...controlErrors },
     }),
     (c) => {
       const items = listDeliveries(deps, c.req.valid('param').id, c.req.valid('query')).map(deliveryView);
@@ -95,10 +109,12 @@ export function registerWebhookControl(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/deliveries/{deliveryId}',
+      operationId: 'getDelivery',
       tags,
+      security,
       summary: 'One delivery with its attempts',
       request: { params: z.object({ deliveryId: pathParam('deliveryId') }) },
-      responses: { 200: json(Loose, 'Delivery'), ...controlErrors },
+      responses: { 200: json(DeliverySchema, 'Delivery'), ...controlErrors },
     }),
     (c) => c.json(deliveryView(locateDelivery(deps, c.req.valid('param').deliveryId).delivery), 200),
   );
@@ -107,11 +123,21 @@ export function registerWebhookControl(app: Router, deps: Deps) {
     createRoute({
       method: 'post',
       path: '/deliveries/{deliveryId}/replay',
+      operationId: 'replayDelivery',
       tags,
+      security,
       summary: 'Send the same event again to the same endpoint as a new delivery (new X-Service-Webhook-ID, same body and eventId)',
       request: { params: z.object({ deliveryId: pathParam('deliveryId') }) },
-      responses: { 201: json(Loose, 'The new delivery (pending: its first attempt starts right after this answer)'), ...controlErrors },
+      responses: {
+        201: { ...json(DeliverySchema, 'The new delivery (pending: its first attempt starts right after this answer)'), headers: createdHeaders({ idempotent: false, location: 'The new delivery: /_sandbox/deliveries/{id}' }) },
+        ...controlErrors,
+        ...controlConflict('WEBHOOK_URL_NOT_SET: the endpoint has no URL to send the replay to'),
+      },
     }),
-    (c) => c.json(deliveryView(replayDelivery(deps, c.req.valid('param').deliveryId)), 201),
+    (c) => {
+      const delivery = replayDelivery(deps, c.req.valid('param').deliveryId);
+      c.header('Location', `/_sandbox/deliveries/${delivery.id}`);
+      return c.json(deliveryView(delivery), 201);
+    },
   );
 }

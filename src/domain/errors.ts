@@ -53,6 +53,13 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** The code of an error answered by a fault rule (PUT /_sandbox/faults), whatever status the rule gives (429: RATE_LIMITED). */
+export const INJECTED_FAULT = 'INJECTED_FAULT';
+
+/** Every `details.code` an answer can carry: the closed union above plus the injected fault. /openapi.json's enum. */
+export const ERROR_CODES = [...(Object.keys(ERROR_STATUS) as ErrorCode[]), INJECTED_FAULT] as const satisfies readonly string[];
+export type EmittedCode = ErrorCode | typeof INJECTED_FAULT;
+
 export interface FieldError {
   field: string;
   message: string;

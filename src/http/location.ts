@@ -6,15 +6,16 @@ import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import { locateTransaction } from '../services/transactions';
 import type { Env } from './env';
-import { ErrorSchema } from './schemas';
+import { ErrorSchema, pathParam } from './schemas';
 
 const route = createRoute({
   method: 'get',
   path: '/pix/qr/{id}',
+  operationId: 'getBrCodeLocation',
   tags: ['BR Code location'],
   summary: 'The location a dynamic BR Code points at: the charge as a JWS (or JSON with Accept: application/json)',
   security: [],
-  request: { params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }) },
+  request: { params: z.object({ id: pathParam('id', 'The charge id (the transaction id)') }) },
   responses: {
     200: {
       description: 'The charge in the Central Bank cob shape, signed (ES256, key at /.well-known/jwks.json)',

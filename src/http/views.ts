@@ -5,6 +5,11 @@ import { fixedFee, toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
 import type { Account, BalanceBlock, Credential, Delivery, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
 import { opt } from '../lib/objects';
+import type { Permission } from '../domain/permissions';
+import type { EventKind } from '../webhooks/events';
+
+/** Permissions were checked against PERMISSIONS when the credential or key was made (control/schemas.ts). */
+const permissionsOf = (list: string[]) => list as Permission[];
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
@@ -45,7 +50,7 @@ export const credentialView = (c: Credential) => ({
   id: c.id,
   clientId: c.clientId,
   clientSecret: c.clientSecret,
-  permissions: c.permissions,
+  permissions: permissionsOf(c.permissions),
   subAccountAccess: c.subAccountAccess,
 });
 
@@ -55,7 +60,7 @@ export const webhookView = (w: WebhookEndpoint, withSecret: boolean) => ({
   id: w.id,
   url: w.url,
   subAccount: w.subAccount,
-  events: w.events,
+  events: w.events as EventKind[], // checked against EVENT_KINDS when the endpoint was made
   createdAt: iso(w.createdAt),
   ...(withSecret ? { secret: w.secret } : {}),
 });
@@ -84,7 +89,7 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean })
       return { subAccount: reference, walletId: wallet.id, ...balanceView(wallet), reservedFees: money(funds.reserved), spendable: money(funds.spendable) };
     }),
     credentials: a.credentials.map(credentialView),
-    apiKeys: a.apiKeys.map((k) => ({ id: k.id, key: k.key, permissions: k.permissions })),
+    apiKeys: a.apiKeys.map((k) => ({ id: k.id, key: k.key, permissions: permissionsOf(k.permissions) })),
     subAccounts: a.subAccounts.map(subAccountView),
     projects: a.projects.map((p) => ({ ...projectView(p), subAccount: a.wallets[p.walletId]?.reference ?? null })),
     institutions: a.institutions.map(institutionView),

@@ -5,7 +5,9 @@ test.each([
   ['/v2/transactions/{id}/refund', 'post'],
   ['/v2/withdrawals', 'post'],
   ['/v2/balance-blocks', 'get'],
-  ['/_sandbox/balance-blocks/{id}/{action}', 'post'],
+  ['/_sandbox/balance-blocks/{id}/approve', 'post'],
+  ['/_sandbox/balance-blocks/{id}/reject', 'post'],
+  ['/_sandbox/balance-blocks/{id}/defend', 'post'],
 ])('%s (%s) is documented in /openapi.json', async (path, method) => {
   const h = await startHarness();
   const res = await h.api('GET', '/openapi.json');

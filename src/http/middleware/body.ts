@@ -6,6 +6,8 @@ import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../domain/errors';
 
 export const MAX_BODY_BYTES = 512 * 1024;
+/** Where app.ts mounts this middleware; /openapi.json declares 400, 413 and 415 on the routes under them that take a body. */
+export const JSON_BODY_PREFIXES = ['/v2/', '/v1/', '/_sandbox/'] as const;
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 const tooLarge = () => new SandboxError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB; send a smaller JSON object.`);

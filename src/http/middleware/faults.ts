@@ -3,8 +3,12 @@
 import type { MiddlewareHandler } from 'hono';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../../deps';
+import { INJECTED_FAULT } from '../../domain/errors';
 import { errorName } from '../errors';
 import type { Env } from '../env';
+
+/** Where app.ts mounts the fault middleware; /openapi.json declares 429 and 503 on the routes under them. */
+export const FAULT_PREFIXES = ['/v2/', '/v1/'] as const;
 
 export interface FaultRule {
   method: string; // '*' or an HTTP method
@@ -39,17 +43,21 @@ export function injectFaults(deps: Deps, faults: Faults): MiddlewareHandler<Env>
     if (rule.latencyMs) await delay(rule.latencyMs);
     if (!rule.status) return next();
     const status = rule.status;
+    const message = `Injected fault: ${status} from the rule for ${rule.method} ${rule.path} (PUT /_sandbox/faults; DELETE /_sandbox/faults clears it).`;
+    // Like the errors of http/errors.ts: a 429 or 503 says when to come back; POST /v2/auth keeps its small body.
+    const headers: Record<string, string> = status === 429 || status === 503 ? { 'Retry-After': '1' } : {};
+    if (c.req.path === '/v2/auth') return c.json({ error: errorName(status), message }, status as 500, headers);
     return c.json(
       {
         statusCode: status,
         error: errorName(status),
-        message: `Injected fault: ${status} from the rule for ${rule.method} ${rule.path} (PUT /_sandbox/faults; DELETE /_sandbox/faults clears it).`,
+        message,
         timestamp: deps.clock.iso(),
         traceId: c.get('traceId'),
-        details: { code: status === 429 ? 'RATE_LIMITED' : 'INJECTED_FAULT' },
+        details: { code: status === 429 ? 'RATE_LIMITED' : INJECTED_FAULT },
       },
       status as 500,
-      status === 429 ? { 'Retry-After': '1' } : {},
+      headers,
     );
   };
 }

@@ -6,7 +6,7 @@ import type { Customer } from '../../../domain/types';
 import { listCustomers } from '../../../services/customers';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
-import { intQuery, json } from '../../schemas';
+import { dateTime, intQuery, json, uuid } from '../../schemas';
 import { iso } from '../../views';
 import { v1Errors, v1Headers, v1Security } from '../schemas';
 import { opt } from '../../../lib/objects';
@@ -23,11 +23,11 @@ const Query = z.object({
 
 const CustomerRecordSchema = z
   .object({
-    id: z.string(),
+    id: uuid(),
     name: z.string().optional(),
     email: z.string().optional(),
     document: z.string().optional().openapi({ description: 'First 3 and last 2 characters kept, an asterisk for each one between', example: '529******25' }),
-    createdAt: z.string(),
+    createdAt: dateTime(),
     phone: z.string().optional(),
   })
   .openapi('CustomerRecord');
@@ -47,6 +47,7 @@ export function register(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/customers',
+      operationId: 'listCustomers',
       tags: ['v1 API'],
       summary: 'List the customers (payers named by charges) of the whole account, newest first',
       security: v1Security,

@@ -46,6 +46,7 @@ export function register(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/metrics',
+      operationId: 'getMetrics',
       tags: ['v1 API'],
       summary: 'Revenue, MRR and subscribers of the whole account, by day in Brazil',
       security: v1Security,

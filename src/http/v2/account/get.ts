@@ -1,23 +1,30 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { guard } from '../../middleware/guard';
-import { json, subAccountHeader, v2Errors } from '../../schemas';
+import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../schemas';
 import { balanceView } from '../../views';
 import type { Router } from '../../env';
+import { ACCOUNT_STATUSES } from '../../../domain/types';
 
-const Money = z.object({ amount: z.number().int().openapi({ description: 'cents' }), amountFormatted: z.number().openapi({ description: 'BRL' }) });
+const Money = z
+  .object({ amount: z.number().int().openapi({ description: 'cents', example: 100000 }), amountFormatted: z.number().openapi({ description: 'BRL', example: 1000 }) })
+  .openapi('Money');
+
+export const BalanceSchema = z
+  .object({
+    available: Money,
+    promotional: Money,
+    held: Money.openapi({ description: 'Blocked by balance blocks' }),
+    total: Money.openapi({ description: 'available + promotional + held' }),
+    currency: z.literal('BRL'),
+    updatedAt: dateTime(),
+  })
+  .openapi('Balance');
 
 export const AccountSchema = z
   .object({
-    account: z.object({ id: z.string().uuid(), status: z.string().openapi({ example: 'approved' }) }),
-    balance: z.object({
-      available: Money,
-      promotional: Money,
-      held: Money,
-      total: Money,
-      currency: z.literal('BRL'),
-      updatedAt: z.string(),
-    }),
+    account: z.object({ id: uuid(), status: z.enum(ACCOUNT_STATUSES).openapi({ example: 'approved' }) }),
+    balance: BalanceSchema,
   })
   .openapi('Account');
 
@@ -26,6 +33,7 @@ export function register(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/account',
+      operationId: 'getAccount',
       tags: ['v2 API'],
       summary: 'The account (or the sub-account named by X-Sub-Account) and its balance',
       middleware: [guard(deps, { permissions: ['ACCOUNT:READ'] })] as const,

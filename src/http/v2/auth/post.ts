@@ -10,8 +10,10 @@ import type { Router } from '../../env';
 const route = createRoute({
   method: 'post',
   path: '/auth',
+  operationId: 'authenticate',
   tags: ['v2 API'],
   summary: 'Exchange client credentials for an access token (300 s)',
+  security: [],
   request: {
     body: jsonBody(
       z
@@ -20,11 +22,13 @@ const route = createRoute({
           client_secret: z.string().min(1, { error: 'must not be empty' }),
         })
         .openapi('AuthRequest'),
+      // The default world's FULL_ACCESS credential (fixtures/default.json), so the pre-filled request works as is.
+      { client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' },
     ),
   },
   responses: {
     200: json(
-      z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int().openapi({ example: 300 }) }).openapi('AccessToken'),
+      z.object({ access_token: z.string().openapi({ description: 'A JWT; send it as Authorization: Bearer <access_token>' }), token_type: z.literal('Bearer'), expires_in: z.number().int().openapi({ example: 300 }) }).openapi('AccessToken'),
       'Access token',
     ),
     400: json(AuthErrorSchema, 'client_id or client_secret missing, or X-Sub-Account sent'),

@@ -4,24 +4,24 @@ import type { Deps } from '../../../deps';
 import { BALANCE_BLOCK_STATUSES, BLOCK_TYPES } from '../../../domain/types';
 import { listBlocks } from '../../../services/balance-blocks';
 import { guard } from '../../middleware/guard';
-import { json, subAccountHeader, v2Errors } from '../../schemas';
+import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../schemas';
 import { balanceBlockView } from '../../views';
 import type { Router } from '../../env';
 
 export const BalanceBlockSchema = z
   .object({
-    id: z.string(),
-    transactionId: z.string().openapi({ description: 'The blocked payment' }),
+    id: uuid(),
+    transactionId: uuid().openapi({ description: 'The blocked payment' }),
     amount: z.number(),
     status: z.enum(BALANCE_BLOCK_STATUSES),
     blockType: z.enum(BLOCK_TYPES),
     referenceNumber: z.string(),
     reason: z.string(),
-    createdAt: z.string(),
+    createdAt: dateTime(),
     externalReference: z.string().optional().openapi({ description: "The payment's externalReference" }),
     e2eId: z.string().optional().openapi({ description: "The payment's end-to-end id" }),
     resolutionReason: z.string().optional(),
-    resolvedAt: z.string().optional(),
+    resolvedAt: dateTime().optional(),
   })
   .openapi('BalanceBlock');
 
@@ -37,6 +37,7 @@ export function register(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/balance-blocks',
+      operationId: 'listBalanceBlocks',
       tags: ['v2 API'],
       summary: 'List the balance blocks (MED, judicial, administrative) of the wallet',
       middleware: [guard(deps, { permissions: ['BALANCE_BLOCK:READ'] })] as const,

@@ -7,7 +7,8 @@ import { createCharge } from '../../../services/charges';
 import { idempotent } from '../../../services/idempotency';
 import { isValidCnpj, isValidCpf, qrPngDataUrl } from '../../../pix';
 import { guard } from '../../middleware/guard';
-import { brl, errorResponse, idempotencyErrors, idempotentHeaders, json, jsonBody, metadataSchema, optionalId, sendIdempotent, v2Errors } from '../../schemas';
+import { brl, createdHeaders, dateTime, errorResponse, idempotencyErrors, idempotentHeaders, json, jsonBody, metadataSchema, optionalId, sendIdempotent, uuid, v2Errors } from '../../schemas';
+import { SplitLegSchema } from '../../../webhooks/schemas';
 import { chargeView } from '../../views';
 import type { Router } from '../../env';
 
@@ -29,28 +30,34 @@ const CustomerSchema = z
   })
   .openapi('Customer');
 
-const SplitItemSchema = z.object({
-  subAccount: z.string({ error: 'must be a sub-account reference or "principal"' }).regex(REFERENCE_PATTERN, { error: 'must match ^[a-z0-9][a-z0-9_-]{1,31}$ (a sub-account reference) or be "principal"' }),
-  amount: cents(0.01, 999_999_999.99, 'amount'),
-});
+const SplitItemSchema = z
+  .object({
+    subAccount: z
+      .string({ error: 'must be a sub-account reference or "principal"' })
+      .regex(REFERENCE_PATTERN, { error: 'must match ^[a-z0-9][a-z0-9_-]{1,31}$ (a sub-account reference) or be "principal"' })
+      .openapi({ description: 'Reference of an active sub-account of the same account; "principal" (the main account) only from a charge a sub-account creates', example: 'loja-centro' }),
+    amount: cents(0.01, 999_999_999.99, 'amount').openapi({ type: 'number', minimum: 0.01, maximum: 999_999_999.99, description: 'Fixed BRL amount, at most 2 decimal places (no percentages)', example: 5 }),
+  })
+  .openapi('SplitItem');
 
 export const ChargeInputSchema = z
   .object({
     amount: cents(1, 999_999_999.99, 'amount').openapi({ type: 'number', minimum: 1, example: 25.9 }),
     description: z.string({ error: 'must be a string' }).max(255, { error: 'must be at most 255 characters' }),
     customer: CustomerSchema.optional(),
-    projectId: optionalId('a project id from GET /v2/projects, or omit projectId'),
-    pspCredentialId: optionalId('an institution id of the account, or omit pspCredentialId'),
+    projectId: optionalId('a project id from GET /v2/projects, or omit projectId').openapi({ format: 'uuid', description: 'Default: the account\'s project when it has exactly one' }),
+    pspCredentialId: optionalId('an institution id of the account, or omit pspCredentialId').openapi({ format: 'uuid', description: 'Pins the issuing institution (accounts with institution choice); never routed elsewhere' }),
     expiresIn: z
       .number({ error: 'must be a whole number of seconds' })
       .int({ error: 'must be a whole number of seconds' })
       .min(300, { error: 'must be at least 300 seconds' })
       .max(604800, { error: 'must be at most 604800 seconds (7 days)' })
-      .default(86400),
+      .default(86400)
+      .openapi({ description: 'Seconds until the charge expires; default 86400 (24 h)' }),
     externalReference: z.string().max(255, { error: 'must be at most 255 characters' }).optional(),
     metadata: metadataSchema.optional(),
     split: z
-      .array(SplitItemSchema.openapi({ type: 'object' }))
+      .array(SplitItemSchema)
       .max(10, { error: 'must have at most 10 items' })
       .optional(),
   })
@@ -58,32 +65,41 @@ export const ChargeInputSchema = z
 
 const ChargeSchema = z
   .object({
-    id: z.string(),
+    id: uuid(),
     status: z.enum(['pending', 'completed', 'failed', 'cancelled']),
     amount: z.number(),
     currency: z.literal('BRL'),
     pixCopyPaste: z.string(),
-    qrCodeBase64: z.string().optional(),
+    qrCodeBase64: z.string().optional().openapi({ description: 'data:image/png;base64,...' }),
     pspPaymentId: z.string().optional(),
-    expiresAt: z.string(),
-    pspCredentialId: z.string().optional(),
+    expiresAt: dateTime(),
+    pspCredentialId: uuid().optional(),
     externalReference: z.string().optional(),
-    createdAt: z.string(),
-    split: z.array(z.object({ subAccount: z.string(), amount: z.number() })).optional(),
+    createdAt: dateTime(),
+    split: z.array(SplitLegSchema).optional().openapi({ description: 'Present only when the charge was created with a split' }),
   })
   .openapi('PixCharge');
 
 export const route = createRoute({
   method: 'post',
   path: '/pix',
+  operationId: 'createPixCharge',
   tags: ['v2 API'],
   summary: 'Create a PIX charge (BR Code and QR image)',
   request: {
     headers: idempotentHeaders,
-    body: jsonBody(ChargeInputSchema),
+    body: jsonBody(ChargeInputSchema, {
+      amount: 25.9,
+      description: 'Pedido 1234',
+      customer: { name: 'Maria Silva', document: '12345678909', email: 'maria@example.com' },
+      expiresIn: 3600,
+      externalReference: 'pedido-1234',
+      metadata: { orderId: '1234' },
+      split: [{ subAccount: 'loja-centro', amount: 5 }],
+    }),
   },
   responses: {
-    201: json(ChargeSchema, 'Charge created (a replay of an Idempotency-Key carries header Idempotent-Replayed: true)'),
+    201: { ...json(ChargeSchema, 'Charge created (a replay of an Idempotency-Key carries header Idempotent-Replayed: true)'), headers: createdHeaders({ idempotent: true, location: 'The charge as a transaction: /v2/transactions/{id}' }) },
     ...v2Errors,
     ...idempotencyErrors,
     503: errorResponse('PSP_UNAVAILABLE or PSP_OUT_OF_CAPACITY for a pinned institution'),
@@ -94,10 +110,12 @@ export function register(app: Router, deps: Deps) {
   app.openapi({ ...route, middleware: [guard(deps, { permissions: ['PIX:WRITE'] })] as const }, async (c) => {
     const caller = c.get('caller');
     const key = c.req.valid('header')['Idempotency-Key'];
+    let id: string | undefined;
     const result = idempotent(deps, caller, 'POST /v2/pix', key, await c.req.json(), () => {
       const { tx } = createCharge(deps, caller, c.req.valid('json'), key);
+      id = tx.id;
       return { status: 201, body: chargeView(tx, qrPngDataUrl(tx.charge!.pixCopyPaste)) };
     });
-    return sendIdempotent(c, result);
+    return sendIdempotent(c, result, { id, location: (txId) => `/v2/transactions/${txId}` });
   });
 }

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { getProject } from '../../../services/projects';
 import { guard } from '../../middleware/guard';
-import { json, subAccountHeader, v2Errors } from '../../schemas';
+import { json, pathParam, subAccountHeader, v2Errors } from '../../schemas';
 import { projectView } from '../../views';
 import type { Router } from '../../env';
 import { ProjectSchema } from './schemas';
@@ -12,10 +12,11 @@ export function register(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/projects/{id}',
+      operationId: 'getProject',
       tags: ['v2 API'],
       summary: 'Read one project',
       middleware: [guard(deps, { permissions: ['PROJECT:READ', 'PROJECT:WRITE'] })] as const,
-      request: { headers: subAccountHeader, params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }) },
+      request: { headers: subAccountHeader, params: z.object({ id: pathParam('id', 'The project id') }) },
       responses: { 200: json(ProjectSchema, 'The project'), ...v2Errors },
     }),
     (c) => c.json(projectView(getProject(c.get('caller'), c.req.valid('param').id)), 200),

@@ -19,6 +19,7 @@ export function register(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/projects',
+      operationId: 'listProjects',
       tags: ['v2 API'],
       summary: 'List projects, paginated and sorted',
       middleware: [guard(deps, { permissions: ['PROJECT:READ', 'PROJECT:WRITE'] })] as const,

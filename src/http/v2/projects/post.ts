@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { createProject } from '../../../services/projects';
 import { guard } from '../../middleware/guard';
-import { json, jsonBody, subAccountHeader, v2Errors, controlErrors } from '../../schemas';
+import { createdHeaders, errorResponse, json, jsonBody, subAccountHeader, v2Errors } from '../../schemas';
 import { projectView } from '../../views';
 import type { Router } from '../../env';
 import { ProjectSchema } from './schemas';
@@ -21,12 +21,21 @@ export function register(app: Router, deps: Deps) {
     createRoute({
       method: 'post',
       path: '/projects',
+      operationId: 'createProject',
       tags: ['v2 API'],
       summary: 'Create a project (name and color required)',
       middleware: [guard(deps, { permissions: ['PROJECT:WRITE'] })] as const,
-      request: { headers: subAccountHeader, body: jsonBody(ProjectInput) },
-      responses: { 201: json(ProjectSchema, 'Project created'), ...v2Errors, 409: controlErrors[409] },
+      request: { headers: subAccountHeader, body: jsonBody(ProjectInput, { name: 'Loja online', color: '#1A73E8', description: 'Sales of the web shop' }) },
+      responses: {
+        201: { ...json(ProjectSchema, 'Project created'), headers: createdHeaders({ idempotent: false, location: 'The project: /v2/projects/{id}' }) },
+        ...v2Errors,
+        409: errorResponse('PROJECT_NAME_TAKEN: details hold resource, field and value'),
+      },
     }),
-    (c) => c.json(projectView(createProject(deps, c.get('caller'), c.req.valid('json'))), 201),
+    (c) => {
+      const project = createProject(deps, c.get('caller'), c.req.valid('json'));
+      c.header('Location', `/v2/projects/${project.id}`);
+      return c.json(projectView(project), 201);
+    },
   );
 }

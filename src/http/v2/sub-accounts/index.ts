@@ -3,23 +3,34 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { addSubAccount } from '../../../services/accounts';
 import { guard } from '../../middleware/guard';
-import { json, jsonBody, v2Errors, controlErrors } from '../../schemas';
+import { dateTime, errorResponse, json, jsonBody, uuid, v2Errors } from '../../schemas';
 import { subAccountView } from '../../views';
 import type { Router } from '../../env';
+import { ACCOUNT_STATUSES } from '../../../domain/types';
 
-const SubAccountSchema = z
-  .object({ id: z.string(), reference: z.string(), name: z.string(), status: z.string().openapi({ example: 'approved' }), createdAt: z.string() })
+export const SubAccountSchema = z
+  .object({
+    id: uuid(),
+    reference: z.string().openapi({ pattern: '^[a-z0-9][a-z0-9_-]{1,31}$', example: 'loja-centro', description: 'The value sent in X-Sub-Account' }),
+    name: z.string(),
+    status: z.enum(ACCOUNT_STATUSES).openapi({ example: 'approved' }),
+    createdAt: dateTime(),
+  })
   .openapi('SubAccount');
+
+// The main account only: X-Sub-Account is refused (400), so no SUB_ACCOUNT_NOT_FOUND and nothing else to find.
+const { 404: _notFound, ...mainAccountErrors } = v2Errors;
 
 export function registerSubAccounts(app: Router, deps: Deps) {
   app.openapi(
     createRoute({
       method: 'get',
       path: '/sub-accounts',
+      operationId: 'listSubAccounts',
       tags: ['v2 API'],
       summary: 'List the sub-accounts of the main account',
       middleware: [guard(deps, { permissions: ['SUBACCOUNT:READ'], subAccountHeader: 'refused' })] as const,
-      responses: { 200: json(z.object({ data: z.array(SubAccountSchema) }).openapi('SubAccountList'), 'Sub-accounts'), ...v2Errors },
+      responses: { 200: json(z.object({ data: z.array(SubAccountSchema) }).openapi('SubAccountList'), 'Sub-accounts'), ...mainAccountErrors },
     }),
     (c) => c.json({ data: c.get('caller').account.subAccounts.map(subAccountView) }, 200),
   );
@@ -28,6 +39,7 @@ export function registerSubAccounts(app: Router, deps: Deps) {
     createRoute({
       method: 'post',
       path: '/sub-accounts',
+      operationId: 'createSubAccount',
       tags: ['v2 API'],
       summary: 'Create a sub-account (reference and name)',
       middleware: [guard(deps, { permissions: ['SUBACCOUNT:WRITE'], subAccountHeader: 'refused' })] as const,
@@ -39,9 +51,14 @@ export function registerSubAccounts(app: Router, deps: Deps) {
               name: z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(255, { error: 'must be at most 255 characters' }),
             })
             .openapi('SubAccountInput'),
+          { reference: 'loja-sul', name: 'Loja Sul' },
         ),
       },
-      responses: { 201: json(SubAccountSchema, 'Sub-account created'), ...v2Errors, 409: controlErrors[409] },
+      responses: {
+        201: json(SubAccountSchema, 'Sub-account created'),
+        ...mainAccountErrors,
+        409: errorResponse('SUB_ACCOUNT_REFERENCE_TAKEN: details hold resource, field and value'),
+      },
     }),
     (c) => c.json(subAccountView(addSubAccount(deps, c.get('caller').account.id, c.req.valid('json'))), 201),
   );

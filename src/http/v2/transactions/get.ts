@@ -2,31 +2,31 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { getTransaction } from '../../../services/transactions';
 import { guard } from '../../middleware/guard';
-import { json, subAccountHeader, v2Errors } from '../../schemas';
+import { dateTime, json, pathParam, subAccountHeader, uuid, v2Errors } from '../../schemas';
 import { transactionView } from '../../views';
 import type { Router } from '../../env';
 
 export const TransactionSchema = z
   .object({
-    id: z.string(),
+    id: uuid(),
     status: z.enum(['pending', 'completed', 'failed', 'cancelled']),
     type: z.enum(['payment', 'fee', 'refund', 'chargeback', 'withdrawal', 'adjustment', 'referral_commission', 'internal_transfer']),
     paymentMethod: z.enum(['pix', 'credit_card', 'boleto']),
     amount: z.number(),
     currency: z.literal('BRL'),
-    createdAt: z.string(),
+    createdAt: dateTime(),
     description: z.string().optional(),
     externalReference: z.string().optional(),
-    customerId: z.string().optional(),
-    projectId: z.string().optional(),
+    customerId: uuid().optional(),
+    projectId: uuid().optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
     pixCopyPaste: z.string().optional(),
-    expiresAt: z.string().optional(),
-    paidAt: z.string().optional(),
+    expiresAt: dateTime().optional(),
+    paidAt: dateTime().optional(),
     e2eId: z.string().optional(),
     counterpartName: z.string().optional(),
     counterpartDocument: z.string().optional(),
-    updatedAt: z.string().optional(),
+    updatedAt: dateTime().optional(),
   })
   .openapi('Transaction');
 
@@ -35,10 +35,11 @@ export function register(app: Router, deps: Deps) {
     createRoute({
       method: 'get',
       path: '/transactions/{id}',
+      operationId: 'getTransaction',
       tags: ['v2 API'],
       summary: 'Look up a transaction by id, externalReference or Idempotency-Key',
       middleware: [guard(deps, { permissions: ['TRANSACTION:READ'] })] as const,
-      request: { headers: subAccountHeader, params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }) },
+      request: { headers: subAccountHeader, params: z.object({ id: pathParam('id', 'The transaction UUID, else the externalReference given at creation (newest wins), else the Idempotency-Key of POST /v2/pix or /v2/withdrawals') }) },
       responses: { 200: json(TransactionSchema, 'The transaction'), ...v2Errors },
     }),
     (c) => c.json(transactionView(getTransaction(c.get('caller'), c.req.valid('param').id)) as z.infer<typeof TransactionSchema>, 200),

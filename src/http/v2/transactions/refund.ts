@@ -4,13 +4,13 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { requestRefund } from '../../../services/refunds';
 import { guard } from '../../middleware/guard';
-import { json, jsonBody, subAccountHeader, v2Errors } from '../../schemas';
+import { createdHeaders, json, optionalJsonBody, pathParam, subAccountHeader, uuid, v2Errors } from '../../schemas';
 import { refundResultView } from '../../views';
 import type { Router } from '../../env';
 
 export const RefundResultSchema = z
   .object({
-    originalTransactionId: z.string(),
+    originalTransactionId: uuid(),
     pspProvider: z.string().openapi({ description: "The pinned institution's name, else 'pix-sandbox'" }),
     pspRefundTransactionId: z.string().openapi({ description: 'PIX return id (D + ISPB + yyyyMMddHHmm + 11 characters)' }),
     status: z.enum(['PENDING', 'CONFIRMED', 'ERROR']),
@@ -24,18 +24,19 @@ export function register(app: Router, deps: Deps) {
     createRoute({
       method: 'post',
       path: '/transactions/{id}/refund',
+      operationId: 'refundTransaction',
       tags: ['v2 API'],
       summary: 'Refund a completed payment in full (asynchronous: refund_completed follows)',
       middleware: [guard(deps, { permissions: ['REFUND:WRITE'] })] as const,
       request: {
         headers: subAccountHeader,
-        params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' }, description: 'The payment transaction id' }) }),
-        body: jsonBody(RefundInput),
+        params: z.object({ id: pathParam('id', 'The payment transaction id') }),
+        body: optionalJsonBody(RefundInput, { reason: 'Customer returned the product' }),
       },
       responses: {
         201: {
           ...json(RefundResultSchema, 'Refund accepted, PENDING'),
-          headers: z.object({ Location: z.string().openapi({ description: 'The refund transaction: /v2/transactions/{refundTransactionId}' }) }),
+          headers: createdHeaders({ idempotent: false, location: 'The refund transaction: /v2/transactions/{refundTransactionId}' }),
         },
         ...v2Errors,
       },

@@ -7,7 +7,7 @@ import { validateHolderDocument, validatePixKey, type HolderDocumentType, type P
 import { idempotent } from '../../../services/idempotency';
 import { createWithdrawal } from '../../../services/withdrawals';
 import { guard } from '../../middleware/guard';
-import { brl, idempotencyErrors, idempotentHeaders, json, jsonBody, optionalId, sendIdempotent, v2Errors } from '../../schemas';
+import { brl, createdHeaders, dateTime, idempotencyErrors, idempotentHeaders, json, jsonBody, optionalId, sendIdempotent, uuid, v2Errors } from '../../schemas';
 import { withdrawalView } from '../../views';
 import type { Router } from '../../env';
 
@@ -39,6 +39,9 @@ function crossFieldChecks(value: unknown, ctx: z.RefinementCtx) {
   }
 }
 
+const exactlyOne = (sent: string, absent: string) =>
+  ({ type: 'object', required: [sent], properties: { [sent]: { type: 'number' }, [absent]: false } }) as unknown as { type: 'object' };
+
 export const WithdrawalInputSchema = z
   .object({
     pixKey: z.string({ error: 'must be a string: the recipient PIX key' }).openapi({ example: 'fulano@example.com' }),
@@ -46,31 +49,33 @@ export const WithdrawalInputSchema = z
     holderName: z.string({ error: 'must be a string: the name of the account holder' }).min(1, { error: 'must not be empty' }).max(255, { error: 'must be at most 255 characters' }),
     holderDocument: z.string({ error: 'must be a string: the CPF or CNPJ of the holder, without punctuation' }),
     holderDocumentType: z.enum(DOCUMENT_TYPES, { error: "must be 'cpf' or 'cnpj'" }),
-    projectId: optionalId('a project id from GET /v2/projects, or omit projectId'),
+    projectId: optionalId('a project id from GET /v2/projects, or omit projectId').openapi({ format: 'uuid', description: 'Default: the account\'s project when it has exactly one' }),
     amount: cents('amount').optional().openapi({ description: 'Gross BRL debited from the balance; the recipient receives amount - feeAmount. Exactly one of amount and netAmount.' }),
     netAmount: cents('netAmount').optional().openapi({ description: 'BRL the recipient receives; gross = netAmount + feeAmount is debited. Exactly one of amount and netAmount.' }),
     externalReference: z.string().max(255, { error: 'must be at most 255 characters' }).optional(),
   })
   .check(z.superRefine(crossFieldChecks, { when: () => true }))
-  .openapi('WithdrawalInput');
+  // Exactly one of amount and netAmount (crossFieldChecks enforces it): each variant requires one and forbids the
+  // other (a `false` schema), which generators turn into `{ amount: number; netAmount?: never } | { ... }`.
+  .openapi('WithdrawalInput', { oneOf: [exactlyOne('amount', 'netAmount'), exactlyOne('netAmount', 'amount')] });
 
 const nullable = (s: z.ZodString) => s.nullable();
 export const WithdrawalSchema = z
   .object({
-    id: z.string(),
+    id: uuid(),
     amount: z.number(),
     feeAmount: z.number(),
     netAmount: z.number(),
     status: z.enum(['pending', 'processing', 'completed', 'failed']),
     snapshotHolderName: z.string(),
     snapshotHolderDocument: z.string(),
-    createdAt: z.string(),
-    projectId: nullable(z.string()),
+    createdAt: dateTime(),
+    projectId: nullable(uuid()),
     snapshotPixKey: nullable(z.string()),
     snapshotPixKeyType: z.enum(PIX_KEY_TYPES).nullable(),
     failureReason: nullable(z.string()),
     pspReference: nullable(z.string()),
-    processedAt: nullable(z.string()),
+    processedAt: nullable(dateTime()),
     externalReference: nullable(z.string()),
   })
   .openapi('Withdrawal');
@@ -78,14 +83,26 @@ export const WithdrawalSchema = z
 export const route = createRoute({
   method: 'post',
   path: '/withdrawals',
+  operationId: 'createWithdrawal',
   tags: ['v2 API'],
   summary: 'Create a PIX withdrawal (asynchronous: withdrawal_completed or withdrawal_failed follows)',
   request: {
     headers: idempotentHeaders,
-    body: jsonBody(WithdrawalInputSchema),
+    body: jsonBody(WithdrawalInputSchema, {
+      pixKey: 'fulano@example.com',
+      pixKeyType: 'email',
+      holderName: 'Fulano de Tal',
+      holderDocument: '12345678909',
+      holderDocumentType: 'cpf',
+      amount: 100,
+      externalReference: 'saque-0001',
+    }),
   },
   responses: {
-    201: json(WithdrawalSchema, 'Withdrawal created, pending (a replay of an Idempotency-Key carries header Idempotent-Replayed: true)'),
+    201: {
+      ...json(WithdrawalSchema, 'Withdrawal created, pending (a replay of an Idempotency-Key carries header Idempotent-Replayed: true)'),
+      headers: createdHeaders({ idempotent: true, location: 'The withdrawal as a transaction: /v2/transactions/{id}' }),
+    },
     ...v2Errors,
     ...idempotencyErrors,
   },
@@ -95,10 +112,12 @@ export function register(app: Router, deps: Deps) {
   app.openapi({ ...route, middleware: [guard(deps, { permissions: ['WITHDRAWAL:WRITE'] })] as const }, async (c) => {
     const caller = c.get('caller');
     const key = c.req.valid('header')['Idempotency-Key'];
-    const result = idempotent(deps, caller, 'POST /v2/withdrawals', key, await c.req.json(), () => ({
-      status: 201,
-      body: withdrawalView(createWithdrawal(deps, caller, c.req.valid('json'), key)),
-    }));
-    return sendIdempotent(c, result);
+    let id: string | undefined;
+    const result = idempotent(deps, caller, 'POST /v2/withdrawals', key, await c.req.json(), () => {
+      const tx = createWithdrawal(deps, caller, c.req.valid('json'), key);
+      id = tx.id;
+      return { status: 201, body: withdrawalView(tx) };
+    });
+    return sendIdempotent(c, result, { id, location: (txId) => `/v2/transactions/${txId}` });
   });
 }

@@ -1,0 +1,172 @@
+// What the control API answers, as schemas: /openapi.json types every control answer with them (the views in
+// http/views.ts build the JSON). Ids a spec may choose (credentials, sub-accounts, institutions, endpoints) are plain
+// strings here; those the sandbox makes are UUIDs.
+import { z } from '@hono/zod-openapi';
+import { PERMISSIONS } from '../domain/permissions';
+import { ACCOUNT_STATUSES } from '../domain/types';
+import { dateTime, uuid } from '../http/schemas';
+import { BalanceSchema } from '../http/v2/account/get';
+import { BalanceBlockSchema } from '../http/v2/balance-blocks/list';
+import { ProjectSchema } from '../http/v2/projects/schemas';
+import { SubAccountSchema } from '../http/v2/sub-accounts';
+import { TransactionSchema } from '../http/v2/transactions/get';
+import { RefundResultSchema } from '../http/v2/transactions/refund';
+import { EVENT_KINDS } from '../webhooks/events';
+import { WebhookEventSchema } from '../webhooks/schemas';
+
+const permissions = z.array(z.enum(PERMISSIONS));
+const environment = z.enum(['sandbox', 'production']);
+
+export const CredentialSchema = z
+  .object({ id: z.string(), clientId: z.string(), clientSecret: z.string(), permissions, subAccountAccess: z.boolean() })
+  .openapi('Credential');
+
+export const InstitutionSchema = z
+  .object({ id: z.string(), name: z.string(), status: z.enum(['up', 'down', 'out_of_capacity']), enabled: z.boolean() })
+  .openapi('Institution');
+
+export const WebhookEndpointSchema = z
+  .object({
+    id: z.string(),
+    url: z.string().nullable().openapi({ format: 'uri', description: 'null: nowhere yet (no deliveries are made)' }),
+    subAccount: z.string().nullable().openapi({ description: 'Sub-account whose events it receives; null = the main account (and sub-accounts without their own)' }),
+    events: z.array(z.enum(EVENT_KINDS)).openapi({ description: 'Event kinds it receives; empty = all' }),
+    createdAt: dateTime(),
+    secret: z.string().optional().openapi({ description: 'Signing secret: only in the answer that creates the endpoint (and the account)' }),
+  })
+  .openapi('WebhookEndpoint');
+
+export const WebhookEndpointListSchema = z.object({ items: z.array(WebhookEndpointSchema) }).openapi('WebhookEndpointList');
+
+const FeeScheduleSchema = z
+  .object({
+    pix: z.object({ percent: z.number(), fixed: z.number().openapi({ description: 'BRL' }), min: z.number().openapi({ description: 'BRL' }) }),
+    withdrawal: z.object({ fixed: z.number().openapi({ description: 'BRL' }) }),
+    refund: z.object({ fixed: z.number().openapi({ description: 'BRL' }) }),
+  })
+  .openapi('FeeSchedule');
+
+export const AccountDetailSchema = z
+  .object({
+    id: uuid(),
+    name: z.string(),
+    environment,
+    status: z.enum(ACCOUNT_STATUSES),
+    createdAt: dateTime(),
+    institutionChoice: z.boolean(),
+    fees: FeeScheduleSchema,
+    limits: z.object({ withdrawalMax: z.number().nullable(), dailyWithdrawalMax: z.number().nullable() }).openapi({ description: 'BRL; null = no limit' }),
+    automation: z.object({ completeAfterSeconds: z.number().int(), autoPayAfterSeconds: z.number().int().nullable() }),
+    webhookRetrySchedule: z.array(z.number()).openapi({ description: 'Seconds of sandbox clock between webhook attempts' }),
+    balances: z.array(
+      BalanceSchema.extend({
+        subAccount: z.string().nullable().openapi({ description: 'null for the main wallet' }),
+        walletId: z.string(),
+      }),
+    ),
+    credentials: z.array(CredentialSchema),
+    apiKeys: z.array(z.object({ id: z.string(), key: z.string(), permissions })),
+    subAccounts: z.array(SubAccountSchema),
+    projects: z.array(ProjectSchema.extend({ subAccount: z.string().nullable() })),
+    institutions: z.array(InstitutionSchema),
+    webhooks: z.array(WebhookEndpointSchema),
+  })
+  .openapi('AccountDetail');
+
+export const AccountListSchema = z
+  .object({
+    items: z.array(
+      z.object({
+        id: uuid(),
+        name: z.string(),
+        environment,
+        status: z.enum(ACCOUNT_STATUSES),
+        subAccounts: z.number().int().openapi({ description: 'How many' }),
+        balance: z.number().openapi({ description: 'Available BRL of the main wallet' }),
+      }),
+    ),
+  })
+  .openapi('AccountList');
+
+export const DeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('Deleted');
+
+export const AdjustmentSchema = z
+  .object({
+    id: uuid(),
+    type: z.literal('adjustment'),
+    status: z.literal('completed'),
+    amount: z.number().openapi({ description: 'BRL, signed: positive credits, negative debits' }),
+    description: z.string().nullable(),
+    createdAt: dateTime(),
+  })
+  .openapi('Adjustment');
+
+export const DeliverySchema = z
+  .object({
+    id: uuid().openapi({ description: 'The X-Service-Webhook-ID of every attempt' }),
+    event: z.enum(EVENT_KINDS),
+    eventId: z.string(),
+    subAccount: z.string().nullable(),
+    endpoint: z.object({ id: z.string(), url: z.string().nullable() }),
+    state: z.enum(['pending', 'succeeded', 'failed']),
+    createdAt: dateTime(),
+    nextAttemptAt: dateTime().nullable(),
+    replayOf: z.string().nullable().openapi({ description: 'The delivery this one replays' }),
+    attempts: z.array(
+      z
+        .object({
+          at: dateTime(),
+          statusCode: z.number().int().nullable().openapi({ description: "The receiver's HTTP status; null when no response came" }),
+          durationMs: z.number(),
+          error: z.string().nullable().openapi({ description: 'Why the attempt failed; null when it succeeded' }),
+          responseBody: z.string().optional().openapi({ description: "The start of a failing response's body" }),
+        })
+        .openapi('DeliveryAttempt'),
+    ),
+  })
+  .openapi('Delivery');
+
+export const DeliveryListSchema = z.object({ items: z.array(DeliverySchema), total: z.number().int() }).openapi('DeliveryList');
+
+export const EventListSchema = z
+  .object({
+    items: z.array(
+      z
+        .object({
+          id: z.string(),
+          event: z.enum(EVENT_KINDS),
+          eventId: z.string(),
+          subAccount: z.string().nullable(),
+          createdAt: dateTime(),
+          payload: WebhookEventSchema.openapi({ description: 'The exact envelope every delivery of it sends' }),
+        })
+        .openapi('EventRecord'),
+    ),
+    total: z.number().int(),
+  })
+  .openapi('EventList');
+
+export const HealthSchema = z
+  .object({
+    status: z.literal('ok'),
+    version: z.string().openapi({ description: 'pix-sandbox version' }),
+    now: dateTime().openapi({ description: 'Sandbox clock' }),
+    frozen: z.boolean(),
+    uptimeSeconds: z.number(),
+    accounts: z.number().int(),
+    persistent: z.boolean(),
+    pendingJobs: z.number().int(),
+    rssBytes: z.number().int(),
+  })
+  .openapi('Health');
+
+export const ResetSchema = z.object({ reset: z.literal(true), accounts: z.number().int() }).openapi('ResetResult');
+
+/** What a control action on a refund answers: the transaction (2.5) with the refund result (2.6) beside it. */
+export const RefundTransactionSchema = TransactionSchema.extend({ refund: RefundResultSchema }).openapi('RefundTransaction');
+
+/** What the block actions answer: the block (2.10) with its wallet and chargeback transaction. */
+export const BalanceBlockControlSchema = BalanceBlockSchema.extend({
+  subAccount: z.string().nullable().openapi({ description: 'The wallet it weighs on; null for the main wallet' }),
+  chargebackTransactionId: uuid().openapi({ description: 'The chargeback transaction the block made (completed once approved)' }),
+}).openapi('BalanceBlockControl');
