@@ -4,7 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
-import { controlErrors, errorResponse, json, jsonBody } from '../http/schemas';
+import { controlErrors, controlSecurity, errorResponse, json, optionalJsonBody } from '../http/schemas';
 import type { Router } from '../http/env';
 import type { DeliveryWorker } from '../webhooks/dispatcher';
 
@@ -39,10 +39,10 @@ export function registerSettle(app: Router, deps: Deps, worker: DeliveryWorker) 
       path: '/settle',
       operationId: 'settleSandbox',
       tags: ['Control API'],
-      security: [{ sandboxToken: [] }],
+      security: controlSecurity,
       summary: 'Run what is due now and wait until no job is due and no webhook attempt is in flight',
       // Marked required like every control body; an empty one reads as {} (http/middleware/body.ts), so a bare POST works.
-      request: { body: jsonBody(SettleBody) },
+      request: { body: optionalJsonBody(SettleBody, { timeoutMs: 10000 }) },
       responses: {
         200: json(Settled, 'Nothing is due and no delivery attempt is in flight'),
         ...controlErrors,
@@ -50,7 +50,8 @@ export function registerSettle(app: Router, deps: Deps, worker: DeliveryWorker) 
       },
     }),
     async (c) => {
-      const { timeoutMs } = c.req.valid('json');
+      // An optional body: a bare POST (no JSON) is not validated, so its default is applied here.
+      const timeoutMs = (c.req.valid('json') as z.output<typeof SettleBody> | undefined)?.timeoutMs ?? SETTLE_DEFAULT_MS;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
       try {
