@@ -12,12 +12,15 @@ import { registerFaults } from './faults';
 import type { Faults } from '../http/middleware/faults';
 import { registerWebhookControl } from './webhooks';
 import { registerBalanceBlockControl } from './balance-blocks';
+import { registerStream } from './stream';
 
 export interface ControlHooks {
   reset(): Promise<void>;
   faults: Faults;
   startedAt: number;
   version: string;
+  /** Real-time ms between keep-alive comments on GET /_sandbox/stream (tests shorten it). */
+  streamKeepAliveMs?: number;
 }
 
 function tokenMatches(given: string | undefined, expected: string): boolean {
@@ -32,7 +35,9 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   const adminToken = deps.settings.adminToken;
   if (adminToken) {
     app.use('*', async (c, next) => {
-      if (!tokenMatches(c.req.header('x-sandbox-token'), adminToken))
+      // EventSource cannot send headers: the stream also takes the token as ?token=.
+      const given = c.req.header('x-sandbox-token') ?? (c.req.path === '/_sandbox/stream' ? c.req.query('token') : undefined);
+      if (!tokenMatches(given, adminToken))
         throw new SandboxError('UNAUTHORIZED', 'This sandbox requires header X-Sandbox-Token on control calls (SANDBOX_ADMIN_TOKEN is set); send its value.');
       await next();
     });
@@ -43,6 +48,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerFaults(app, hooks.faults);
   registerWebhookControl(app, deps);
   registerBalanceBlockControl(app, deps);
+  registerStream(app, deps, hooks.streamKeepAliveMs);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),
