@@ -13,6 +13,7 @@ import type { Faults } from '../http/middleware/faults';
 import { registerWebhookControl } from './webhooks';
 import { registerBalanceBlockControl } from './balance-blocks';
 import { registerStream } from './stream';
+import { registerLists } from './lists';
 
 export interface ControlHooks {
   reset(): Promise<void>;
@@ -49,6 +50,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerWebhookControl(app, deps);
   registerBalanceBlockControl(app, deps);
   registerStream(app, deps, hooks.streamKeepAliveMs);
+  registerLists(app, deps);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),
