@@ -79,10 +79,11 @@ export function createBus(onError: (err: unknown) => void = () => {}, intervalMs
 }
 
 /**
- * Tells the bus that these transactions were created or moved (`event: transaction`). Their status is read when the
- * message goes out, so it is the status after the change. Structural, so lib/ stays free of domain imports.
+ * Tells the bus that these transactions were created or moved (`event: transaction`), with their status as it is
+ * now (call it once the change is applied), so a charge created and paid within one batch is reported pending, then
+ * completed. Structural, so lib/ stays free of domain imports.
  */
 export function publishTransactions(bus: Bus, accountId: string, ...txs: Array<{ id: string; type: string; status: string }>): void {
   if (bus.listeners === 0) return;
-  for (const tx of txs) bus.publish(() => ({ kind: 'transaction', accountId, id: tx.id, type: tx.type, status: tx.status }));
+  for (const tx of txs) bus.publish({ kind: 'transaction', accountId, id: tx.id, type: tx.type, status: tx.status });
 }
