@@ -4,9 +4,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import { PRINCIPAL, findSubAccount, mainWallet } from '../domain/subaccounts';
-import type { TransactionStatus, TransactionType } from '../domain/types';
 import { createCharge, locationPath } from '../services/charges';
-import { listAccountTransactions, referenceOf } from '../services/lists';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES, listAccountTransactions, referenceOf } from '../services/lists';
 import { qrPngDataUrl } from '../pix';
 import { controlErrors, errorResponse, intQuery, json, jsonBody } from '../http/schemas';
 import { chargeView, transactionView } from '../http/views';
@@ -17,8 +16,8 @@ const tags = ['Control API'];
 const security = [{ sandboxToken: [] }];
 const Loose = z.record(z.string(), z.unknown());
 const accountId = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
-const TYPES = ['payment', 'fee', 'refund', 'chargeback', 'withdrawal', 'adjustment', 'referral_commission', 'internal_transfer'] as const satisfies readonly TransactionType[];
-const STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const satisfies readonly TransactionStatus[];
+const TYPES = TRANSACTION_TYPES;
+const STATUSES = TRANSACTION_STATUSES;
 
 /** page (from 1) and limit (1 to 100, default 20): the paging every console list takes. */
 export const pageQuery = {

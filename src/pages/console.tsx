@@ -9,7 +9,7 @@ import { toBrl } from '../domain/money';
 import { totalOf } from '../domain/ledger';
 import { PRINCIPAL } from '../domain/subaccounts';
 import type { Account, BalanceBlock, Delivery, DeliveryAttempt, Transaction } from '../domain/types';
-import { listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf, type ListPage } from '../services/lists';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES, listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf, type ListPage } from '../services/lists';
 import { partsOf } from '../webhooks/dispatcher';
 import type { SandboxEvent } from '../webhooks/events';
 
@@ -286,13 +286,13 @@ function TransactionsSection({ deps, account, q }: { deps: Deps; account: Accoun
         <Field id="f-type" label="Type">
           <select id="f-type" name="type">
             {option('', q.type, 'any')}
-            {['payment', 'fee', 'refund', 'chargeback', 'withdrawal', 'adjustment', 'internal_transfer'].map((t) => option(t, q.type))}
+            {TRANSACTION_TYPES.map((t) => option(t, q.type))}
           </select>
         </Field>
         <Field id="f-status" label="Status">
           <select id="f-status" name="status">
             {option('', q.status, 'any')}
-            {['pending', 'completed', 'failed', 'cancelled'].map((s) => option(s, q.status))}
+            {TRANSACTION_STATUSES.map((s) => option(s, q.status))}
           </select>
         </Field>
         <Field id="f-wallet" label="Wallet">

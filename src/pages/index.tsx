@@ -6,12 +6,13 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import type { Env } from '../http/env';
 import { intQuery } from '../http/schemas';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../services/lists';
 import { ConsoleBody, type ConsoleQuery } from './console';
 import { Layout, renderPage } from './layout';
 import { registerAssets } from './static';
 
-const TYPES = ['payment', 'fee', 'refund', 'chargeback', 'withdrawal', 'adjustment', 'referral_commission', 'internal_transfer'] as const;
-const STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
+const TYPES = TRANSACTION_TYPES;
+const STATUSES = TRANSACTION_STATUSES;
 
 /** The console's query: which account, the transaction filters and the page of each list. */
 export const ConsoleQuerySchema = z.object({

@@ -7,6 +7,10 @@ import type { Account, Delivery, Transaction, TransactionStatus, TransactionType
 import type { EventKind, SandboxEvent } from '../webhooks/events';
 import { listDeliveries, type DeliveryFilter } from './webhooks';
 
+/** The values the lists filter on (the unions of domain/types as lists, for validation). */
+export const TRANSACTION_TYPES = ['payment', 'fee', 'refund', 'chargeback', 'withdrawal', 'adjustment', 'referral_commission', 'internal_transfer'] as const satisfies readonly TransactionType[];
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const satisfies readonly TransactionStatus[];
+
 export interface PageRequest {
   page: number;
   limit: number;
