@@ -270,37 +270,33 @@ function ChargeForm({ account }: { account: Account }) {
   );
 }
 
+/** A filter of the transactions: "any" (empty) or one of `values` (the main wallet is shown as "main"). */
+function Filter(props: { name: string; label: string; values: readonly string[]; selected: string | undefined }) {
+  const id = `f-${props.name}`;
+  return (
+    <Field id={id} label={props.label}>
+      <select id={id} name={props.name}>
+        {['', ...props.values].map((value) => (
+          <option value={value} selected={value === (props.selected ?? '')}>
+            {value === '' ? 'any' : value === PRINCIPAL ? 'main' : value}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 function TransactionsSection({ deps, account, q }: { deps: Deps; account: Account; q: ConsoleQuery }) {
   const list = listAccountTransactions(deps, account.id, { type: q.type, status: q.status, subAccount: q.wallet }, { page: q.page, limit: LIST_LIMIT });
   const wallets = [PRINCIPAL, ...account.subAccounts.map((s) => s.reference)];
-  const option = (value: string, selected: string | undefined, label = value) => (
-    <option value={value} selected={value === selected}>
-      {label}
-    </option>
-  );
   return (
     <section class="card" id="transactions" data-section="transactions" aria-labelledby="tx-h">
       <h2 id="tx-h">Transactions</h2>
       <form class="row filters" method="get" action="/">
         <input type="hidden" name="account" value={account.id} />
-        <Field id="f-type" label="Type">
-          <select id="f-type" name="type">
-            {option('', q.type, 'any')}
-            {TRANSACTION_TYPES.map((t) => option(t, q.type))}
-          </select>
-        </Field>
-        <Field id="f-status" label="Status">
-          <select id="f-status" name="status">
-            {option('', q.status, 'any')}
-            {TRANSACTION_STATUSES.map((s) => option(s, q.status))}
-          </select>
-        </Field>
-        <Field id="f-wallet" label="Wallet">
-          <select id="f-wallet" name="wallet">
-            {option('', q.wallet, 'any')}
-            {wallets.map((w) => option(w, q.wallet, w === PRINCIPAL ? 'main' : w))}
-          </select>
-        </Field>
+        <Filter name="type" label="Type" values={TRANSACTION_TYPES} selected={q.type} />
+        <Filter name="status" label="Status" values={TRANSACTION_STATUSES} selected={q.status} />
+        <Filter name="wallet" label="Wallet" values={wallets} selected={q.wallet} />
         <button type="submit" class="secondary">
           Filter
         </button>
