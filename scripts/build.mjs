@@ -3,7 +3,7 @@
 // declarations: rollup-plugin-dts bundles what each entry exports into one .d.ts (dist/index.d.ts, dist/testing.d.ts)
 // that names no .ts source and needs none of our compiler settings, so a consumer type-checks it under its own
 // (NodeNext, Bundler, CommonJS through import(), skipLibCheck off).
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
@@ -41,6 +41,8 @@ await build({
   external: ['swagger-ui-dist'],
 });
 
+// The pages' own stylesheet and scripts, read at run time from `./assets/` beside the bundle (src/pages/static.ts).
+cpSync('src/pages/assets', 'dist/assets', { recursive: true });
 // Packages stay imports (they are dependencies of the package, with their own types); our modules are inlined. One
 // rollup per entry, so each .d.ts stands alone (a shared chunk would name internal types no entry exports).
 for (const [name, input] of Object.entries({ index: 'src/index.ts', testing: 'src/testing/index.ts' })) {

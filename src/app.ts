@@ -7,6 +7,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
+import { createBus } from './lib/bus';
 import { openStore, emptyState } from './store/store';
 import { currentUnit } from './store/unit';
 import { createScheduler } from './services/scheduler';
@@ -26,7 +27,7 @@ import { SandboxError } from './domain/errors';
 import type { Env } from './http/env';
 import { registerDocs } from './http/docs';
 import { registerLocation } from './http/location';
-import { registerDashboard } from './http/dashboard';
+import { registerPages } from './pages';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { registerRefundJobs } from './services/refunds';
@@ -122,6 +123,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     scheduler,
     tokens,
+    bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`)),
     settings: {
       publicHost: checkPublicHost(options.publicHost ?? DEFAULT_PUBLIC_HOST),
       ispb: options.ispb ?? DEFAULT_ISPB,
@@ -148,6 +150,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // Part of the request's unit when called by POST /_sandbox/reset; a unit of its own when called in process.
     if (currentUnit()) resetState();
     else await store.atomically('system', resetState).durable;
+    deps.bus.publish({ kind: 'reset' });
   };
 
   const app = new OpenAPIHono<Env>();
@@ -191,10 +194,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
   app.route('/v2', v2Routes(deps));
   app.route('/v1', v1Routes(deps));
-  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, deliveries }));
+  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, deliveries, streamKeepAliveMs: options.streamKeepAliveMs }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);
-  registerDashboard(app, deps, VERSION);
+  registerPages(app, deps);
 
   let server: Listening | null = null;
   const sandbox: Sandbox = {

@@ -40,6 +40,8 @@ export interface SandboxOptions {
   testHooks?: import('./store/unit').UnitHooks;
   /** With a data file: fold the journal into the snapshot once it passes this many bytes. Default 8 MiB. */
   compactAfterBytes?: number;
+  /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
+  streamKeepAliveMs?: number;
 }
 
 export interface FixturesFile {

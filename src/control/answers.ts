@@ -119,14 +119,21 @@ export const DeliverySchema = z
           statusCode: z.number().int().nullable().openapi({ description: "The receiver's HTTP status; null when no response came" }),
           durationMs: z.number(),
           error: z.string().nullable().openapi({ description: 'Why the attempt failed; null when it succeeded' }),
-          responseBody: z.string().optional().openapi({ description: "The start of a failing response's body" }),
+          responseBody: z.string().optional().openapi({ description: "The first 2 KB of the receiver's answer" }),
+          request: z
+            .object({ headers: z.record(z.string(), z.string()), body: z.string().openapi({ description: 'The exact bytes sent (the event envelope)' }) })
+            .optional()
+            .openapi({ description: 'The request this attempt sent' }),
         })
         .openapi('DeliveryAttempt'),
     ),
   })
   .openapi('Delivery');
 
-export const DeliveryListSchema = z.object({ items: z.array(DeliverySchema), total: z.number().int() }).openapi('DeliveryList');
+/** The page fields of the list routes (sandbox.md 4.8). */
+const pageFields = { total: z.number().int(), page: z.number().int(), limit: z.number().int() };
+
+export const DeliveryListSchema = z.object({ items: z.array(DeliverySchema), ...pageFields }).openapi('DeliveryList');
 
 export const EventListSchema = z
   .object({
@@ -142,7 +149,7 @@ export const EventListSchema = z
         })
         .openapi('EventRecord'),
     ),
-    total: z.number().int(),
+    ...pageFields,
   })
   .openapi('EventList');
 

@@ -13,6 +13,12 @@ const security = controlSecurity;
 
 export function registerClock(app: Router, deps: Deps) {
   const view = () => ({ now: deps.clock.iso(), frozen: deps.clock.frozen });
+  /** The clock moved: tell the live stream (and answer with the same view). */
+  const moved = () => {
+    const clock = view();
+    deps.bus.publish({ kind: 'clock', ...clock });
+    return clock;
+  };
 
   app.openapi(createRoute({ method: 'get', path: '/clock', operationId: 'getClock', tags, security, summary: 'Read the sandbox clock', responses: { 200: json(ClockSchema, 'Clock') } }), (c) => c.json(view(), 200));
 
@@ -45,7 +51,7 @@ export function registerClock(app: Router, deps: Deps) {
       const target = now === null ? deps.clock.realMs() : now === undefined ? deps.clock.nowMs() : typeof now === 'number' ? now : Date.parse(now);
       // Back to real time means running again, unless the caller asks to freeze there.
       await deps.scheduler.setClock(target, frozen ?? (now === null ? false : deps.clock.frozen));
-      return c.json(view(), 200);
+      return c.json(moved(), 200);
     },
   );
 
@@ -73,7 +79,7 @@ export function registerClock(app: Router, deps: Deps) {
           { field: 'seconds', message: `would take the clock to ${new Date(deps.clock.nowMs() + ms).toISOString()}; the clock ${outOfRange.replace('must be an instant', 'stays')}, so advance at most ${Math.floor((CLOCK_MAX_MS - deps.clock.nowMs()) / 1000)} seconds from ${deps.clock.iso()}` },
         ]);
       await deps.scheduler.advance(ms);
-      return c.json(view(), 200);
+      return c.json(moved(), 200);
     },
   );
 }

@@ -15,6 +15,9 @@ import { registerWebhookControl } from './webhooks';
 import { registerBalanceBlockControl } from './balance-blocks';
 import { registerSettle } from './settle';
 import type { DeliveryWorker } from '../webhooks/dispatcher';
+import { registerStream } from './stream';
+import { registerLists } from './lists';
+import { registerConsoleFragment } from './console';
 
 export interface ControlHooks {
   reset(): Promise<void>;
@@ -22,6 +25,8 @@ export interface ControlHooks {
   startedAt: number;
   version: string;
   deliveries: DeliveryWorker;
+  /** Real-time ms between keep-alive comments on GET /_sandbox/stream (tests shorten it). */
+  streamKeepAliveMs?: number;
 }
 
 function tokenMatches(given: string | undefined, expected: string): boolean {
@@ -36,7 +41,9 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   const adminToken = deps.settings.adminToken;
   if (adminToken) {
     app.use('*', async (c, next) => {
-      if (!tokenMatches(c.req.header('x-sandbox-token'), adminToken))
+      // EventSource cannot send headers: the stream also takes the token as ?token=.
+      const given = c.req.header('x-sandbox-token') ?? (c.req.path === '/_sandbox/stream' ? c.req.query('token') : undefined);
+      if (!tokenMatches(given, adminToken))
         throw new SandboxError('UNAUTHORIZED', 'This sandbox requires header X-Sandbox-Token on control calls (SANDBOX_ADMIN_TOKEN is set); send its value.');
       await next();
     });
@@ -48,6 +55,9 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerWebhookControl(app, deps);
   registerBalanceBlockControl(app, deps);
   registerSettle(app, deps, hooks.deliveries);
+  registerStream(app, deps, hooks.streamKeepAliveMs);
+  registerLists(app, deps);
+  registerConsoleFragment(app, deps);
 
   app.openapi(
     createRoute({

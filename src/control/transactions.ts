@@ -10,11 +10,13 @@ import { toCents } from '../domain/money';
 import { ACTION_NAMES, runAction, type ActionBody, type ActionName, type ActionResult } from '../services/actions';
 import { EVENT_KINDS } from '../webhooks/events';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
-import { balanceBlockControlView, iso, refundResultView, transactionView, withdrawalView } from '../http/views';
+import { balanceBlockControlView, eventView, refundResultView, transactionView, withdrawalView } from '../http/views';
 import type { Env, Router } from '../http/env';
 import { TransactionSchema } from '../http/v2/transactions/get';
 import { WithdrawalSchema } from '../http/v2/withdrawals/post';
 import { BalanceBlockControlSchema, EventListSchema, RefundTransactionSchema } from './answers';
+import { listAccountEvents } from '../services/lists';
+import { orderQuery, pageQuery } from './lists';
 
 const tags = ['Control API'];
 const security = controlSecurity;
@@ -122,23 +124,22 @@ export function registerTransactionControl(app: Router, deps: Deps) {
       operationId: 'listEvents',
       tags,
       security,
-      summary: 'Events of an account, oldest first (the exact envelope each delivery sends)',
+      summary: 'Events of an account, oldest first unless order=newest (the exact envelope each delivery sends), a page at a time',
       request: {
         params: z.object({ id: pathParam('id', 'The account id') }),
         query: z.object({
           event: z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }).optional(),
           subAccount: z.string().optional().openapi({ description: 'Only events of this sub-account reference ("principal" for the main account)' }),
+          ...pageQuery,
+          ...orderQuery,
         }),
       },
-      responses: { 200: json(EventListSchema, 'The events'), ...controlErrors },
+      responses: { 200: json(EventListSchema, '{items, total, page, limit}'), ...controlErrors },
     }),
     (c) => {
-      const account = deps.store.account(c.req.valid('param').id);
-      const { event, subAccount } = c.req.valid('query');
-      const items = account.events
-        .filter((e) => (!event || e.event === event) && (subAccount === undefined || e.subAccount === (subAccount === 'principal' ? null : subAccount)))
-        .map((e) => ({ id: e.id, event: e.event, eventId: e.eventId, subAccount: e.subAccount, createdAt: iso(e.createdAt), payload: JSON.parse(e.body) as z.infer<typeof EventListSchema>['items'][number]['payload'] }));
-      return c.json({ items, total: items.length }, 200);
+      const { page, limit, order, ...filter } = c.req.valid('query');
+      const list = listAccountEvents(deps, c.req.valid('param').id, filter, order, { page, limit });
+      return c.json({ ...list, items: list.items.map(eventView) }, 200);
     },
   );
 }

@@ -2,7 +2,10 @@
 // creates it; deliveries show every attempt, and a replay is a new delivery of the same event.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { addWebhook, deleteWebhook, listDeliveries, locateDelivery, patchWebhook, replayDelivery } from '../services/webhooks';
+import { addWebhook, deleteWebhook, locateDelivery, patchWebhook, replayDelivery } from '../services/webhooks';
+import { listAccountDeliveries } from '../services/lists';
+import { partsOf } from '../webhooks/dispatcher';
+import { orderQuery, pageQuery } from './lists';
 import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam as param } from '../http/schemas';
 import { DeletedSchema, DeliveryListSchema, DeliverySchema, WebhookEndpointListSchema, WebhookEndpointSchema } from './answers';
 import { deliveryView, webhookView } from '../http/views';
@@ -87,7 +90,7 @@ export function registerWebhookControl(app: Router, deps: Deps) {
       operationId: 'listDeliveries',
       tags,
       security,
-      summary: 'Deliveries of an account, oldest first, each with its attempts (time, status code, duration, error), state and next attempt time',
+      summary: 'Deliveries of an account, oldest first unless order=newest, each with its attempts (time, status code, duration, error, request headers and body, first 2 KB of the answer), state and next attempt time; a page at a time',
       request: {
         params: accountId,
         query: z.object({
@@ -95,13 +98,18 @@ export function registerWebhookControl(app: Router, deps: Deps) {
           event: z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }).optional(),
           eventId: z.string().optional(),
           endpointId: z.string().optional(),
+          ...pageQuery,
+          ...orderQuery,
         }),
       },
-      responses: { 200: json(DeliveryListSchema, 'The deliveries'), ...controlErrors },
+      responses: { 200: json(DeliveryListSchema, '{items, total, page, limit}'), ...controlErrors },
     }),
     (c) => {
-      const items = listDeliveries(deps, c.req.valid('param').id, c.req.valid('query')).map(deliveryView);
-      return c.json({ items, total: items.length }, 200);
+      const { id } = c.req.valid('param');
+      const { page, limit, order, ...filter } = c.req.valid('query');
+      const list = listAccountDeliveries(deps, id, filter, order, { page, limit });
+      const account = deps.store.account(id);
+      return c.json({ ...list, items: list.items.map((d) => deliveryView(d, partsOf(account, d).event?.body)) }, 200);
     },
   );
 
@@ -116,7 +124,10 @@ export function registerWebhookControl(app: Router, deps: Deps) {
       request: { params: z.object({ deliveryId: pathParam('deliveryId') }) },
       responses: { 200: json(DeliverySchema, 'Delivery'), ...controlErrors },
     }),
-    (c) => c.json(deliveryView(locateDelivery(deps, c.req.valid('param').deliveryId).delivery), 200),
+    (c) => {
+      const { account, delivery } = locateDelivery(deps, c.req.valid('param').deliveryId);
+      return c.json(deliveryView(delivery, partsOf(account, delivery).event?.body), 200);
+    },
   );
 
   app.openapi(

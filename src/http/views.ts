@@ -10,6 +10,7 @@ import type { EventKind } from '../webhooks/events';
 
 /** Permissions were checked against PERMISSIONS when the credential or key was made (control/schemas.ts). */
 const permissionsOf = (list: string[]) => list as Permission[];
+import type { SandboxEvent } from '../webhooks/events';
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
@@ -144,7 +145,11 @@ export function chargeView(tx: Transaction, qrCodeBase64: string | undefined) {
 }
 
 /** A delivery with every attempt: sandbox-clock times, the receiver's status, real-time duration, why it failed. */
-export const deliveryView = (d: Delivery) => ({
+/** A recorded event for the control API: its record and the exact envelope its deliveries send. */
+export const eventView = (e: SandboxEvent) => ({ id: e.id, event: e.event, eventId: e.eventId, subAccount: e.subAccount, createdAt: iso(e.createdAt), payload: JSON.parse(e.body) as Record<string, unknown> });
+
+/** A delivery with its attempts; given the event's body, each attempt that made a request shows it (headers and exact body). */
+export const deliveryView = (d: Delivery, body?: string) => ({
   id: d.id,
   event: d.event,
   eventId: d.eventId,
@@ -160,6 +165,7 @@ export const deliveryView = (d: Delivery) => ({
     durationMs: a.durationMs,
     error: a.error,
     ...opt('responseBody', a.responseBody),
+    ...(a.requestHeaders && body !== undefined ? { request: { headers: a.requestHeaders, body } } : {}),
   })),
 });
 

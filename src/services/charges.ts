@@ -16,6 +16,7 @@ import { walletProjects } from './projects';
 import { opt } from '../lib/objects';
 import { MAGIC_DELAY_SECONDS, MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { chargeMagic } from '../domain/magic-rules';
+import { publishTransactions } from '../lib/bus';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
@@ -134,6 +135,7 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
   if (magic) deps.scheduler.schedule({ kind: MAGIC_CHARGE_JOB, dueAt: now + MAGIC_DELAY_SECONDS * 1000, accountId: account.id, ref: id });
   else if (autoPay !== null && autoPay * 1000 < input.expiresIn * 1000) deps.scheduler.schedule({ kind: AUTOPAY_JOB, dueAt: now + autoPay * 1000, accountId: account.id, ref: id });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return { tx, qrText: pixCopyPaste };
 }
 
@@ -183,6 +185,7 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
   const child = (type: 'fee' | 'internal_transfer', amount: Cents, extra: Partial<Transaction>): Transaction => {
     const t: Transaction = { id: deps.ids.uuid(), walletId: wallet.id, type, status: 'completed', paymentMethod: 'pix', amount, createdAt: now, updatedAt: now, relatedTransactionId: tx.id, ...extra };
     account.transactions[t.id] = t;
+    publishTransactions(deps.bus, account.id, t);
     return t;
   };
   post(account, [{ walletId: wallet.id, amount: tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
@@ -217,6 +220,7 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
   if (charge.magic === 'charge_paid_then_med_block')
     deps.scheduler.schedule({ kind: MAGIC_BLOCK_JOB, dueAt: now + MAGIC_FOLLOW_UP_SECONDS * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -241,6 +245,7 @@ export function expireCharge(deps: Deps, account: Account, id: string): Transact
     ...opt('metadata', tx.metadata),
   });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -251,6 +256,7 @@ export function endCharge(deps: Deps, account: Account, id: string, to: 'failed'
   tx.updatedAt = deps.clock.nowMs();
   tx.charge!.endReason = to;
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 

@@ -18,6 +18,7 @@ import { registerActions } from './actions';
 import { visibleTo } from './transactions';
 import { opt } from '../lib/objects';
 import { magicCompleteAfterSeconds, magicValuesOn } from '../domain/magic-rules';
+import { publishTransactions } from '../lib/bus';
 
 export const REFUND_COMPLETE_JOB = 'refund.complete';
 /** A refund of a magic 00000000515 payment ends ERROR when it would otherwise complete (domain/magic.ts). */
@@ -89,6 +90,7 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
     deps.scheduler.schedule({ kind: MAGIC_REFUND_JOB, dueAt: now + magicCompleteAfterSeconds(account.automation) * 1000, accountId: account.id, ref: tx.id });
   else if (after > 0) deps.scheduler.schedule({ kind: REFUND_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -117,6 +119,7 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
   if (fee > 0) {
     const feeTx: Transaction = { id: deps.ids.uuid(), walletId: wallet.id, type: 'fee', status: 'completed', paymentMethod: tx.paymentMethod, amount: fee, createdAt: now, updatedAt: now, relatedTransactionId: tx.id, description: `Refund fee of ${tx.id}` };
     account.transactions[feeTx.id] = feeTx;
+    publishTransactions(deps.bus, account.id, feeTx);
     post(account, [{ walletId: wallet.id, amount: -fee, transactionId: feeTx.id }], now, deps.ids.uuid);
   }
   recordEvent(deps, account, wallet, 'refund_completed', tx.id, {
@@ -134,6 +137,7 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
     ...opt('metadata', payment.metadata),
   });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -146,6 +150,7 @@ export function failRefund(deps: Deps, account: Account, id: string, reason?: st
   tx.refund!.failureReason = reason ?? DEFAULT_REFUND_FAILURE;
   post(account, [{ walletId: tx.walletId, amount: tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 

@@ -19,6 +19,7 @@ import { resolveProject } from './charges';
 import { opt } from '../lib/objects';
 import { MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { magicCompleteAfterSeconds, withdrawalMagic } from '../domain/magic-rules';
+import { publishTransactions } from '../lib/bus';
 
 export const WITHDRAWAL_COMPLETE_JOB = 'withdrawal.complete';
 /** The outcome a magic PIX key chose (domain/magic.ts), when the withdrawal would otherwise complete. */
@@ -142,6 +143,7 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
   if (magic) deps.scheduler.schedule({ kind: MAGIC_WITHDRAWAL_JOB, dueAt: now + magicCompleteAfterSeconds(account.automation) * 1000, accountId: account.id, ref: tx.id });
   else if (after > 0) deps.scheduler.schedule({ kind: WITHDRAWAL_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -190,6 +192,7 @@ export function processWithdrawal(deps: Deps, account: Account, id: string): Tra
   move(deps, tx, 'processing', 'process');
   tx.withdrawal.pspReference ??= pspReference(deps);
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -207,6 +210,7 @@ export function completeWithdrawal(deps: Deps, account: Account, id: string): Tr
   // Whoever completed it (the magic job or the control action), a magic reversal key is reversed 60 s later.
   if (w.magic === 'withdrawal_reversed') deps.scheduler.schedule({ kind: MAGIC_REVERSE_JOB, dueAt: now + MAGIC_FOLLOW_UP_SECONDS * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -226,6 +230,7 @@ export function failWithdrawal(deps: Deps, account: Account, id: string, reason?
     ...opt('externalReference', tx.externalReference),
   });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -247,6 +252,7 @@ export function reverseWithdrawal(deps: Deps, account: Account, id: string, reas
     reversedAt: new Date(now).toISOString(),
   });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 

@@ -6,17 +6,10 @@ import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startHarness } from '../helpers/harness';
 
-// Paths that are not API operations: the documents themselves, the token verification keys and the dashboard; and the
-// fallbacks behind the one-path-per-action control routes, which only answer 400 naming the actions there are.
-const NOT_API = new Set([
-  '/openapi.json',
-  '/docs',
-  '/docs/assets/:file',
-  '/.well-known/jwks.json',
-  '/',
-  '/_sandbox/transactions/:id/:action',
-  '/_sandbox/balance-blocks/:id/:action',
-]);
+// Paths that are not API operations: the documents themselves, the token verification keys and the pages for people
+// (console, payer page, their assets); and the fallbacks
+// behind the one-path-per-action control routes, which only answer 400 naming the actions there are.
+const NOT_API = new Set(['/openapi.json', '/docs', '/docs/assets/:file', '/.well-known/jwks.json', '/', '/assets/:file', '/assets/vendor/jsqr.js', '/_sandbox/transactions/:id/:action', '/_sandbox/balance-blocks/:id/:action']);
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -25,6 +18,7 @@ function tagFor(path: string): string {
   if (path.startsWith('/v2/')) return 'v2 API';
   if (path.startsWith('/v1/')) return 'v1 API';
   if (path.startsWith('/pix/qr/')) return 'BR Code location';
+  if (path === '/' || path === '/pay' || path.startsWith('/assets/')) return 'Pages';
   return '(no API prefix)';
 }
 

@@ -63,7 +63,7 @@ export const ChargeInputSchema = z
   })
   .openapi('ChargeInput');
 
-const ChargeSchema = z
+export const ChargeSchema = z
   .object({
     id: uuid(),
     status: z.enum(['pending', 'completed', 'failed', 'cancelled']),
