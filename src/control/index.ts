@@ -12,6 +12,7 @@ import { registerFaults } from './faults';
 import type { Faults } from '../http/middleware/faults';
 import { registerWebhookControl } from './webhooks';
 import { registerBalanceBlockControl } from './balance-blocks';
+import { registerBrCodeControl } from './brcodes';
 
 export interface ControlHooks {
   reset(): Promise<void>;
@@ -43,6 +44,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerFaults(app, hooks.faults);
   registerWebhookControl(app, deps);
   registerBalanceBlockControl(app, deps);
+  registerBrCodeControl(app, deps);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),
