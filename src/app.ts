@@ -25,6 +25,7 @@ import type { Env } from './http/env';
 import { registerDocs } from './http/docs';
 import { registerLocation } from './http/location';
 import { registerDashboard } from './http/dashboard';
+import { registerPayerPage } from './http/payer';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { registerRefundJobs } from './services/refunds';
@@ -167,6 +168,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerLocation(app, deps);
   registerDocs(app, VERSION);
   registerDashboard(app, deps, VERSION);
+  registerPayerPage(app, deps);
 
   let server: Listening | null = null;
   const sandbox: Sandbox = {

@@ -16,6 +16,7 @@ function tagFor(path: string): string {
   if (path.startsWith('/v2/')) return 'v2 API';
   if (path.startsWith('/v1/')) return 'v1 API';
   if (path.startsWith('/pix/qr/')) return 'BR Code location';
+  if (path === '/pay') return 'Pages';
   return '(no API prefix)';
 }
 

@@ -1,0 +1,20 @@
+// GET /pay: the payer page (src/pages/pay.tsx). The page itself holds no rules: it calls POST /_sandbox/brcodes/decode
+// and POST /_sandbox/transactions/{id}/pay, the routes curl uses.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Deps } from '../deps';
+import { payPage } from '../pages/pay';
+import type { Env } from './env';
+
+const route = createRoute({
+  method: 'get',
+  path: '/pay',
+  operationId: 'showPayerPage',
+  tags: ['Pages'],
+  summary: 'Payer page: read a BR Code (paste, image file or camera), see its fields checked, pay the charge it points at; lists the magic values',
+  security: [],
+  responses: { 200: { description: 'The payer page', content: { 'text/html': { schema: z.string() } } } },
+});
+
+export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
+  app.openapi(route, (c) => c.html(payPage({ tokenRequired: !!deps.settings.adminToken }), 200) as never);
+}
