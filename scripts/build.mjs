@@ -1,6 +1,6 @@
 // Bundles src/ into dist/ with esbuild: one file per entry, dependencies included, so `npm start` loads a single
 // module instead of hundreds (start-up time matters for CI suites that start a sandbox per test file).
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const banner = {
@@ -35,3 +35,6 @@ await build({
   // swagger-ui-dist is read from node_modules at run time (static assets), never bundled.
   external: ['swagger-ui-dist'],
 });
+
+// The pages' own stylesheet and scripts, read at run time from `./assets/` beside the bundle (src/pages/static.ts).
+cpSync('src/pages/assets', 'dist/assets', { recursive: true });

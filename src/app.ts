@@ -6,6 +6,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
+import { createBus } from './lib/bus';
 import { openStore, emptyState } from './store/store';
 import { createScheduler } from './services/scheduler';
 import { createTokens } from './services/tokens';
@@ -26,6 +27,7 @@ import { registerDocs } from './http/docs';
 import { registerLocation } from './http/location';
 import { registerDashboard } from './http/dashboard';
 import { registerPayerPage } from './http/payer';
+import { registerAssets } from './pages/static';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { registerRefundJobs } from './services/refunds';
@@ -109,6 +111,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     scheduler,
     tokens,
+    bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`)),
     settings: {
       publicHost: checkPublicHost(options.publicHost ?? '127.0.0.1:4747'),
       ispb: options.ispb ?? DEFAULT_ISPB,
@@ -131,6 +134,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     store.replace({ ...emptyState(), signingKey, clock: clock.snapshot() });
     loadFixtures(deps, fixtures, options.webhookUrl);
     await store.flush();
+    deps.bus.publish({ kind: 'reset' });
   };
 
   const app = new OpenAPIHono<Env>();
@@ -164,9 +168,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
   app.route('/v2', v2Routes(deps));
   app.route('/v1', v1Routes(deps));
-  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION }));
+  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, streamKeepAliveMs: options.streamKeepAliveMs }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);
+  registerAssets(app);
   registerDashboard(app, deps, VERSION);
   registerPayerPage(app, deps);
 

@@ -29,6 +29,8 @@ export interface SandboxOptions {
    * service's 10 s); a test of time-outs can use 200 rather than wait 10 s per attempt.
    */
   webhookTimeoutMs?: number;
+  /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
+  streamKeepAliveMs?: number;
 }
 
 export interface FixturesFile {

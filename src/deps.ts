@@ -4,6 +4,7 @@ import type { Ids } from './lib/ids';
 import type { Store } from './store/store';
 import type { Scheduler } from './services/scheduler';
 import type { Tokens } from './services/tokens';
+import type { Bus } from './lib/bus';
 
 export interface Settings {
   /** Host (no scheme) that BR Code locations point at. */
@@ -22,4 +23,6 @@ export interface Deps {
   scheduler: Scheduler;
   tokens: Tokens;
   settings: Settings;
+  /** Changes for the live stream (sandbox.md 4.9); publishing never throws. */
+  bus: Bus;
 }

@@ -13,6 +13,12 @@ const tags = ['Control API'];
 
 export function registerClock(app: Router, deps: Deps) {
   const view = () => ({ now: deps.clock.iso(), frozen: deps.clock.frozen });
+  /** The clock moved: tell the live stream (and answer with the same view). */
+  const moved = () => {
+    const clock = view();
+    deps.bus.publish({ kind: 'clock', ...clock });
+    return clock;
+  };
 
   app.openapi(createRoute({ method: 'get', path: '/clock', tags, summary: 'Read the sandbox clock', responses: { 200: json(ClockSchema, 'Clock') } }), (c) => c.json(view(), 200));
 
@@ -40,7 +46,7 @@ export function registerClock(app: Router, deps: Deps) {
       const target = now === null ? deps.clock.realMs() : now === undefined ? deps.clock.nowMs() : typeof now === 'number' ? now : Date.parse(now);
       // Back to real time means running again, unless the caller asks to freeze there.
       await deps.scheduler.setClock(target, frozen ?? (now === null ? false : deps.clock.frozen));
-      return c.json(view(), 200);
+      return c.json(moved(), 200);
     },
   );
 
@@ -56,7 +62,7 @@ export function registerClock(app: Router, deps: Deps) {
     async (c) => {
       const { seconds } = c.req.valid('json');
       await deps.scheduler.advance(Math.round(seconds * 1000));
-      return c.json(view(), 200);
+      return c.json(moved(), 200);
     },
   );
 }

@@ -13,12 +13,15 @@ import type { Faults } from '../http/middleware/faults';
 import { registerWebhookControl } from './webhooks';
 import { registerBalanceBlockControl } from './balance-blocks';
 import { registerBrCodeControl } from './brcodes';
+import { registerStream } from './stream';
 
 export interface ControlHooks {
   reset(): Promise<void>;
   faults: Faults;
   startedAt: number;
   version: string;
+  /** Real-time ms between keep-alive comments on GET /_sandbox/stream (tests shorten it). */
+  streamKeepAliveMs?: number;
 }
 
 function tokenMatches(given: string | undefined, expected: string): boolean {
@@ -33,7 +36,9 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   const adminToken = deps.settings.adminToken;
   if (adminToken) {
     app.use('*', async (c, next) => {
-      if (!tokenMatches(c.req.header('x-sandbox-token'), adminToken))
+      // EventSource cannot send headers: the stream also takes the token as ?token=.
+      const given = c.req.header('x-sandbox-token') ?? (c.req.path === '/_sandbox/stream' ? c.req.query('token') : undefined);
+      if (!tokenMatches(given, adminToken))
         throw new SandboxError('UNAUTHORIZED', 'This sandbox requires header X-Sandbox-Token on control calls (SANDBOX_ADMIN_TOKEN is set); send its value.');
       await next();
     });
@@ -45,6 +50,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerWebhookControl(app, deps);
   registerBalanceBlockControl(app, deps);
   registerBrCodeControl(app, deps);
+  registerStream(app, deps, hooks.streamKeepAliveMs);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),

@@ -86,7 +86,7 @@ export function registerWebhookControl(app: Router, deps: Deps) {
       responses: { 200: json(Loose, '{items, total}'), ...controlErrors },
     }),
     (c) => {
-      const items = listDeliveries(deps, c.req.valid('param').id, c.req.valid('query')).map(deliveryView);
+      const items = listDeliveries(deps, c.req.valid('param').id, c.req.valid('query')).map((d) => deliveryView(d));
       return c.json({ items, total: items.length }, 200);
     },
   );

@@ -276,8 +276,10 @@ export interface DeliveryAttempt {
   durationMs: number;
   /** Why the attempt failed; null when it succeeded. */
   error: string | null;
-  /** The start of a failing response's body, for the delivery log. */
+  /** The first 2 KB of the receiver's answer, for the delivery log. */
   responseBody?: string;
+  /** The headers sent (the body is the event's, the same for every attempt); absent when no request was made. */
+  requestHeaders?: Record<string, string>;
 }
 
 /** One event sent to one endpoint. Its id is the X-Service-Webhook-ID of every attempt; the body is the event's. */

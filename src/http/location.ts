@@ -9,6 +9,7 @@ import { SandboxError } from '../domain/errors';
 import { locateTransaction } from '../services/transactions';
 import { locateCharge } from '../services/checkout';
 import { checkoutPage, checkoutNotFoundPage } from '../pages/checkout';
+import { renderPage } from '../pages/layout';
 import type { Env } from './env';
 import { ErrorSchema } from './schemas';
 
@@ -47,8 +48,8 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
     const type = accepts(c, { header: 'Accept', supports: [...LOCATION_TYPES], default: 'application/jose' }) as LocationType;
     if (type === 'text/html') {
       const charge = locateCharge(deps, id);
-      if (!charge) return c.html(checkoutNotFoundPage(id), 404) as never;
-      return c.html(checkoutPage({ charge, now: deps.clock.nowMs(), frozen: deps.clock.frozen, tokenRequired: !!deps.settings.adminToken }), 200) as never;
+      if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
+      return renderPage(c, checkoutPage({ charge, now: deps.clock.nowMs(), frozen: deps.clock.frozen, tokenRequired: !!deps.settings.adminToken })) as never;
     }
     const found = locateTransaction(deps.store.state.accounts, id);
     if (!found?.tx.charge) throw new SandboxError('TRANSACTION_NOT_FOUND', `No PIX charge at this location (${id}).`, { resource: 'charge', id });

@@ -2,7 +2,9 @@
 // and POST /_sandbox/transactions/{id}/pay, the routes curl uses.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { payPage } from '../pages/pay';
+import { JSQR_PATH, payPage } from '../pages/pay';
+import { renderPage } from '../pages/layout';
+import { servePackageFile } from '../pages/static';
 import type { Env } from './env';
 
 const route = createRoute({
@@ -16,5 +18,7 @@ const route = createRoute({
 });
 
 export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
-  app.openapi(route, (c) => c.html(payPage({ tokenRequired: !!deps.settings.adminToken }), 200) as never);
+  app.openapi(route, (c) => renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken })) as never);
+  // The QR decoder the page runs, from node_modules (a dependency of the sandbox): no CDN, works offline.
+  servePackageFile(app, JSQR_PATH, 'jsqr', 'dist/jsQR.js');
 }

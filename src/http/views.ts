@@ -132,7 +132,8 @@ export function chargeView(tx: Transaction, qrCodeBase64: string | undefined) {
 }
 
 /** A delivery with every attempt: sandbox-clock times, the receiver's status, real-time duration, why it failed. */
-export const deliveryView = (d: Delivery) => ({
+/** A delivery with its attempts; given the event's body, each attempt that made a request shows it (headers and exact body). */
+export const deliveryView = (d: Delivery, body?: string) => ({
   id: d.id,
   event: d.event,
   eventId: d.eventId,
@@ -148,6 +149,7 @@ export const deliveryView = (d: Delivery) => ({
     durationMs: a.durationMs,
     error: a.error,
     ...opt('responseBody', a.responseBody),
+    ...(a.requestHeaders && body !== undefined ? { request: { headers: a.requestHeaders, body } } : {}),
   })),
 });
 

@@ -19,8 +19,8 @@ export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutPro
   const code = tx.charge!.pixCopyPaste;
   const expiresAt = tx.charge!.expiresAt;
   return (
-    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={['/assets/checkout.js']} tokenRequired={tokenRequired}>
-      <main
+    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={['/assets/checkout.js']} needsToken={tokenRequired}>
+      <div
         id="checkout"
         class="checkout"
         data-charge-id={tx.id}
@@ -30,8 +30,8 @@ export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutPro
         data-frozen={String(frozen)}
         data-status={status}
       >
-        <section class="panel checkout-main" aria-labelledby="merchant">
-          <p class="muted">PIX charge from</p>
+        <section class="card checkout-main" aria-labelledby="merchant">
+          <p class="muted kicker">PIX charge from</p>
           <h1 id="merchant">{merchantName}</h1>
           <p class="amount" id="amount">{brl(tx.amount)}</p>
           {tx.description ? <p id="description">{tx.description}</p> : null}
@@ -56,16 +56,20 @@ export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutPro
             <button type="button" id="copy">Copy code</button> <span id="copy-result" role="status" aria-live="polite"></span>
           </p>
         </section>
-        <aside class="panel checkout-side" aria-labelledby="pay-title">
+        <aside class="card checkout-side" aria-labelledby="pay-title">
           <h2 id="pay-title">Pay as the customer</h2>
           <p class="muted">
             Settles the charge as if a bank paid it: <code>POST /_sandbox/transactions/{tx.id}/pay</code>, the same route curl uses.
           </p>
-          <form id="pay-form">
-            <label for="payer-name">Payer name (optional)</label>
-            <input id="payer-name" name="payerName" autocomplete="name" maxlength={255} />
-            <label for="payer-document">Payer CPF or CNPJ (optional)</label>
-            <input id="payer-document" name="payerDocument" inputmode="numeric" maxlength={18} placeholder="52998224725" />
+          <form id="pay-form" class="stack">
+            <div class="field">
+              <label for="payer-name">Payer name (optional)</label>
+              <input id="payer-name" name="payerName" autocomplete="name" maxlength={255} />
+            </div>
+            <div class="field">
+              <label for="payer-document">Payer CPF or CNPJ (optional)</label>
+              <input id="payer-document" name="payerDocument" inputmode="numeric" maxlength={18} placeholder="52998224725" />
+            </div>
             <button type="submit" id="pay" disabled={status !== 'pending'}>
               Pay {brl(tx.amount)}
             </button>
@@ -75,7 +79,7 @@ export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutPro
             <a href="/pay">Payer page</a> · <a href="/">Console</a>
           </p>
         </aside>
-      </main>
+      </div>
     </Layout>
   );
 }
@@ -83,8 +87,8 @@ export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutPro
 export function checkoutNotFoundPage(id: string) {
   return (
     <Layout title="Charge not found">
-      <main class="checkout">
-        <section class="panel">
+      <div class="checkout">
+        <section class="card">
           <h1>Charge not found</h1>
           <p>
             This sandbox has no PIX charge <code>{id}</code>. It may belong to another sandbox, or the sandbox was reset since the code was made.
@@ -93,7 +97,7 @@ export function checkoutNotFoundPage(id: string) {
             Create a charge from the <a href="/">console</a> (or <code>POST /v2/pix</code>), or check a code on the <a href="/pay">payer page</a>.
           </p>
         </section>
-      </main>
+      </div>
     </Layout>
   );
 }

@@ -1,24 +1,74 @@
-// TEMPORARY stand-in until the console's layout is merged (branch console owns this file).
+// The frame of every page: language, viewport, the one stylesheet, the nav, and the admin-token form (shown by
+// /assets/sandbox.js when SANDBOX_ADMIN_TOKEN is set and the browser has no token yet). Pages pass their content and
+// their scripts; nothing here reads state.
 import type { Child } from 'hono/jsx';
-import { raw } from 'hono/html';
+import type { Context } from 'hono';
 
-export function Layout(props: { title: string; scripts?: string[]; tokenRequired?: boolean; children?: Child }) {
+export type NavItem = 'console' | 'pay' | 'docs';
+
+const NAV: Array<{ id: NavItem; href: string; label: string }> = [
+  { id: 'console', href: '/', label: 'Console' },
+  { id: 'pay', href: '/pay', label: 'Pay' },
+  { id: 'docs', href: '/docs', label: 'API docs' },
+];
+
+export interface LayoutProps {
+  title: string;
+  active?: NavItem;
+  /** True when SANDBOX_ADMIN_TOKEN is set: the page asks for the token once and sends it on every call. */
+  needsToken?: boolean;
+  /** Extra scripts of this page, after /assets/sandbox.js (which every page loads). */
+  scripts?: string[];
+  children?: Child;
+}
+
+export function Layout({ title, active, needsToken, scripts = [], children }: LayoutProps) {
   return (
-    <>
-      {raw('<!doctype html>')}
-      <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title>{props.title}</title>
-        </head>
-        <body>
-          {props.children}
-          {(props.scripts ?? []).map((s) => (
-            <script type="module" src={s}></script>
-          ))}
-        </body>
-      </html>
-    </>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title === 'pix-sandbox' ? title : `${title} · pix-sandbox`}</title>
+        <link rel="stylesheet" href="/assets/site.css" />
+        <script src="/assets/sandbox.js" defer></script>
+        {scripts.map((src) => (
+          <script src={src} defer></script>
+        ))}
+      </head>
+      <body data-needs-token={needsToken ? 'true' : 'false'}>
+        <header class="top">
+          <a class="brand" href="/">
+            pix-sandbox
+          </a>
+          <nav aria-label="Pages">
+            <ul>
+              {NAV.map((n) => (
+                <li>
+                  <a href={n.href} aria-current={n.id === active ? 'page' : undefined}>
+                    {n.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </header>
+        {needsToken && (
+          <form id="token-form" class="card token-form" hidden>
+            <h2>Admin token</h2>
+            <p>This sandbox runs with SANDBOX_ADMIN_TOKEN set. Enter its value once; this tab keeps it until it is closed.</p>
+            <label for="token-input">Token</label>
+            <input id="token-input" name="token" type="password" autocomplete="off" required />
+            <button type="submit">Use token</button>
+            <p class="error" role="alert" id="token-error"></p>
+          </form>
+        )}
+        <main id="main">{children}</main>
+      </body>
+    </html>
   );
+}
+
+/** Answers a page: the doctype, then the rendered component. */
+export function renderPage(c: Context, page: Child) {
+  return c.html(`<!doctype html>${String(page)}`);
 }

@@ -5,13 +5,16 @@
 import { MAGIC_VALUES } from '../domain/magic';
 import { Layout } from './layout';
 
+/** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see http/payer.ts). */
+export const JSQR_PATH = '/assets/vendor/jsqr.js';
+
 export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
   return (
-    <Layout title="Pay a PIX code" scripts={['/assets/vendor/jsQR.js', '/assets/pay.js']} tokenRequired={tokenRequired}>
-      <main id="payer" class="payer">
+    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, '/assets/pay.js']} needsToken={tokenRequired}>
+      <div id="payer" class="payer">
         <h1>Pay a PIX code</h1>
         <p class="muted">Play the customer's bank: read a BR Code, see what it says and whether it is valid, and pay the charge it points at.</p>
-        <section class="panel" aria-labelledby="read-title">
+        <section class="card" aria-labelledby="read-title">
           <h2 id="read-title">1. Read the code</h2>
           <form id="decode-form">
             <label for="brcode">BR Code (PIX copia e cola)</label>
@@ -33,7 +36,7 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
           <video id="camera" class="camera" playsinline muted hidden aria-label="Camera preview: hold the QR code in view"></video>
           <p id="read-result" role="status" aria-live="polite"></p>
         </section>
-        <section class="panel" aria-labelledby="result-title" id="result" hidden>
+        <section class="card" aria-labelledby="result-title" id="result" hidden>
           <h2 id="result-title">2. What it says</h2>
           <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
           <div class="table-wrap">
@@ -67,21 +70,25 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
             </div>
           </details>
         </section>
-        <section class="panel" aria-labelledby="pay-title" id="pay-section" hidden>
+        <section class="card" aria-labelledby="pay-title" id="pay-section" hidden>
           <h2 id="pay-title">3. Pay it</h2>
           <p id="charge-summary"></p>
-          <form id="pay-form">
-            <label for="payer-name">Payer name (optional)</label>
-            <input id="payer-name" name="payerName" autocomplete="name" maxlength={255} />
-            <label for="payer-document">Payer CPF or CNPJ (optional)</label>
-            <input id="payer-document" name="payerDocument" inputmode="numeric" maxlength={18} placeholder="52998224725" />
+          <form id="pay-form" class="stack">
+            <div class="field">
+              <label for="payer-name">Payer name (optional)</label>
+              <input id="payer-name" name="payerName" autocomplete="name" maxlength={255} />
+            </div>
+            <div class="field">
+              <label for="payer-document">Payer CPF or CNPJ (optional)</label>
+              <input id="payer-document" name="payerDocument" inputmode="numeric" maxlength={18} placeholder="52998224725" />
+            </div>
             <button type="submit" id="pay">
               Pay
             </button>
           </form>
           <p id="pay-result" role="alert"></p>
         </section>
-        <section class="panel" aria-labelledby="magic-title">
+        <section class="card" aria-labelledby="magic-title">
           <h2 id="magic-title">Magic values</h2>
           <p class="muted">
             Type these into the app under test to choose an outcome with no control call (times on the sandbox clock; an account's <code>automation.magicValues: false</code> turns them off).
@@ -116,7 +123,7 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
             </table>
           </div>
         </section>
-      </main>
+      </div>
     </Layout>
   );
 }

@@ -255,8 +255,12 @@ export function checkBrCode(input: string): BrCodeReport {
 
     decoded.amount = get('54');
     let amountMessage: string;
+    // A static code may leave the amount to the payer; a dynamic one (a charge) states it, as every charge here does.
+    const amountOptional = decoded.location === null && decoded.key !== null;
     if (decoded.amount === null) {
-      amountMessage = 'Field 54 (amount) is missing: the payer would have to type it. Every charge of this sandbox carries its amount.';
+      amountMessage = amountOptional
+        ? 'No amount: the payer types it (allowed in a static code).'
+        : 'Field 54 (amount) is missing: a charge states its amount, and every charge of this sandbox carries it.';
     } else {
       try {
         decoded.amountCents = parseAmount(decoded.amount);
@@ -265,7 +269,7 @@ export function checkBrCode(input: string): BrCodeReport {
         amountMessage = (e as Error).message.replace(/^Malformed BR Code: f/, 'F');
       }
     }
-    add('amount', '54', decoded.amountCents !== null && decoded.amountCents > 0, decoded.amount, amountMessage);
+    add('amount', '54', decoded.amount === null ? amountOptional : decoded.amountCents !== null && decoded.amountCents > 0, decoded.amount, amountMessage);
 
     decoded.country = get('58');
     add('country', '58', decoded.country === 'BR', decoded.country,

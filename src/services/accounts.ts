@@ -22,6 +22,7 @@ import type {
   WebhookEndpoint,
 } from '../domain/types';
 import { opt } from '../lib/objects';
+import { publishTransactions } from '../lib/bus';
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 30, 120, 600, 3600];
 export const DEFAULT_AUTOMATION: Automation = { completeAfterSeconds: 2, autoPayAfterSeconds: null };
@@ -108,6 +109,7 @@ function adjustmentTx(deps: Deps, account: Account, wallet: Wallet, amount: Cent
   };
   account.transactions[tx.id] = tx;
   post(account, [{ walletId: wallet.id, amount, transactionId: tx.id }], now, deps.ids.uuid);
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 

@@ -16,6 +16,7 @@ import type { EventKind } from '../webhooks/events';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { opt } from '../lib/objects';
+import { publishTransactions } from '../lib/bus';
 
 export const DEFAULT_BLOCK_REASON: Record<BlockType, string> = {
   med: "Fraud suspected by the payer's institution (MED)",
@@ -123,6 +124,7 @@ export function openBlock(deps: Deps, account: Account, paymentId: string, input
   );
   emit(deps, account, block, 'balance_block_created');
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, chargeback);
   return block;
 }
 
@@ -152,6 +154,7 @@ export function resolveBlock(deps: Deps, blockId: string, action: BlockAction, r
   post(account, to === 'approved' ? [release] : [release, { walletId: block.walletId, bucket: 'available', amount: block.amount, transactionId: chargeback.id }], now, deps.ids.uuid);
   emit(deps, account, block, to === 'approved' ? 'balance_block_approved' : 'balance_block_rejected');
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, chargeback);
   return { account, block };
 }
 

@@ -14,6 +14,7 @@ import { recordEvent } from '../webhooks/events';
 import { upsertCustomer, type CustomerInput } from './customers';
 import { walletProjects } from './projects';
 import { opt } from '../lib/objects';
+import { publishTransactions } from '../lib/bus';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
@@ -124,6 +125,7 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
   const autoPay = account.automation.autoPayAfterSeconds;
   if (autoPay !== null && autoPay * 1000 < input.expiresIn * 1000) deps.scheduler.schedule({ kind: AUTOPAY_JOB, dueAt: now + autoPay * 1000, accountId: account.id, ref: id });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return { tx, qrText: pixCopyPaste };
 }
 
@@ -173,6 +175,7 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
   const child = (type: 'fee' | 'internal_transfer', amount: Cents, extra: Partial<Transaction>): Transaction => {
     const t: Transaction = { id: deps.ids.uuid(), walletId: wallet.id, type, status: 'completed', paymentMethod: 'pix', amount, createdAt: now, updatedAt: now, relatedTransactionId: tx.id, ...extra };
     account.transactions[t.id] = t;
+    publishTransactions(deps.bus, account.id, t);
     return t;
   };
   post(account, [{ walletId: wallet.id, amount: tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
@@ -204,6 +207,7 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
     ...opt('metadata', tx.metadata),
   });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -228,6 +232,7 @@ export function expireCharge(deps: Deps, account: Account, id: string): Transact
     ...opt('metadata', tx.metadata),
   });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -238,6 +243,7 @@ export function endCharge(deps: Deps, account: Account, id: string, to: 'failed'
   tx.updatedAt = deps.clock.nowMs();
   tx.charge!.endReason = to;
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 

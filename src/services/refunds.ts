@@ -17,6 +17,7 @@ import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { visibleTo } from './transactions';
 import { opt } from '../lib/objects';
+import { publishTransactions } from '../lib/bus';
 
 export const REFUND_COMPLETE_JOB = 'refund.complete';
 /** pspProvider of a refund whose payment was not pinned to an institution. */
@@ -81,6 +82,7 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
   const after = account.automation.completeAfterSeconds;
   if (after > 0) deps.scheduler.schedule({ kind: REFUND_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -108,6 +110,7 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
   if (fee > 0) {
     const feeTx: Transaction = { id: deps.ids.uuid(), walletId: wallet.id, type: 'fee', status: 'completed', paymentMethod: tx.paymentMethod, amount: fee, createdAt: now, updatedAt: now, relatedTransactionId: tx.id, description: `Refund fee of ${tx.id}` };
     account.transactions[feeTx.id] = feeTx;
+    publishTransactions(deps.bus, account.id, feeTx);
     post(account, [{ walletId: wallet.id, amount: -fee, transactionId: feeTx.id }], now, deps.ids.uuid);
   }
   recordEvent(deps, account, wallet, 'refund_completed', tx.id, {
@@ -125,6 +128,7 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
     ...opt('metadata', payment.metadata),
   });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -137,6 +141,7 @@ export function failRefund(deps: Deps, account: Account, id: string, reason?: st
   tx.refund!.failureReason = reason ?? DEFAULT_REFUND_FAILURE;
   post(account, [{ walletId: tx.walletId, amount: tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 

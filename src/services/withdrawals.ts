@@ -17,6 +17,7 @@ import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { resolveProject } from './charges';
 import { opt } from '../lib/objects';
+import { publishTransactions } from '../lib/bus';
 
 export const WITHDRAWAL_COMPLETE_JOB = 'withdrawal.complete';
 export const DEFAULT_WITHDRAWAL_FAILURE = 'REJECTED';
@@ -131,6 +132,7 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
   const after = account.automation.completeAfterSeconds;
   if (after > 0) deps.scheduler.schedule({ kind: WITHDRAWAL_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -179,6 +181,7 @@ export function processWithdrawal(deps: Deps, account: Account, id: string): Tra
   move(deps, tx, 'processing', 'process');
   tx.withdrawal.pspReference ??= pspReference(deps);
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -194,6 +197,7 @@ export function completeWithdrawal(deps: Deps, account: Account, id: string): Tr
   tx.counterpartDocument = w.holderDocument;
   recordEvent(deps, account, account.wallets[tx.walletId]!, 'withdrawal_completed', tx.id, { ...eventData(account, tx), status: 'completed', ...completedFields(tx) });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -213,6 +217,7 @@ export function failWithdrawal(deps: Deps, account: Account, id: string, reason?
     ...opt('externalReference', tx.externalReference),
   });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 
@@ -234,6 +239,7 @@ export function reverseWithdrawal(deps: Deps, account: Account, id: string, reas
     reversedAt: new Date(now).toISOString(),
   });
   deps.store.changed();
+  publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
 

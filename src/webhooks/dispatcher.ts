@@ -14,7 +14,8 @@ export const ATTEMPT_JOB = 'webhook.attempt';
 export const USER_AGENT = 'Service-Webhook/1.0';
 /** No answer within this much real time is a failed attempt (sandbox.md 2.7). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
-const RESPONSE_SNIPPET = 256;
+/** How much of a receiver's answer the delivery log keeps (sandbox.md 5: the response's first 2 KB). */
+const RESPONSE_SNIPPET = 2048;
 
 /**
  * The endpoints an event goes to: a sub-account's own endpoints that take this kind, else the main account's that
@@ -76,7 +77,7 @@ function describeFailure(err: unknown): string {
   return `could not get an HTTP answer (${cause || e?.message || String(err)})`;
 }
 
-/** Up to RESPONSE_SNIPPET bytes of the body, then lets the connection go. Never throws. */
+/** Up to RESPONSE_SNIPPET bytes of the body (of any answer, 2xx included), then lets the connection go. Never throws. */
 async function snippet(res: Response): Promise<string> {
   if (!res.body) return '';
   const reader = res.body.getReader();
@@ -115,13 +116,14 @@ async function send(fetchFn: typeof fetch, url: string, headers: Record<string, 
     const res = await Promise.race([fetchFn(url, { method: 'POST', headers, body, redirect: 'manual', signal }), aborted]);
     const durationMs = elapsed();
     const text = await Promise.race([snippet(res), aborted]).catch(() => '');
-    if (res.status >= 200 && res.status <= 299) return { statusCode: res.status, durationMs, error: null };
+    const kept = text ? { responseBody: text } : {};
+    if (res.status >= 200 && res.status <= 299) return { statusCode: res.status, durationMs, error: null, ...kept };
     const location = res.headers.get('location');
     const error =
       res.status >= 300 && res.status <= 399
         ? `redirect (HTTP ${res.status}${location ? ` to ${location}` : ''}): redirects are not followed; register the final URL`
         : `HTTP ${res.status}: only a 2xx answer is a success`;
-    return { statusCode: res.status, durationMs, error, ...(text ? { responseBody: text } : {}) };
+    return { statusCode: res.status, durationMs, error, ...kept };
   } catch (err) {
     const reason = signal.aborted ? signal.reason : err;
     if (reason instanceof Interrupted) return reason;
@@ -131,13 +133,14 @@ async function send(fetchFn: typeof fetch, url: string, headers: Record<string, 
   }
 }
 
-/** Records a finished attempt and settles the delivery's state. */
-function conclude(delivery: Delivery, attempt: DeliveryAttempt) {
+/** Records a finished attempt, settles the delivery's state and tells the live stream. */
+function conclude(deps: Deps, account: Account, delivery: Delivery, attempt: DeliveryAttempt) {
   delivery.attempts.push(attempt);
   if (attempt.error === null) {
     delivery.state = 'succeeded';
     delivery.nextAttemptAt = null;
   } else if (delivery.nextAttemptAt === null) delivery.state = 'failed';
+  deps.bus.publish({ kind: 'delivery', accountId: account.id, deliveryId: delivery.id, state: delivery.state, attempts: delivery.attempts.length });
 }
 
 export interface DeliveryWorker {
@@ -167,7 +170,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     const delay = account.webhookRetrySchedule[delivery.attempts.length];
     if (!endpoint || !event) {
       delivery.nextAttemptAt = null;
-      conclude(delivery, { at, statusCode: null, durationMs: 0, error: endpoint ? 'the event of this delivery is no longer in the state' : 'the endpoint was deleted' });
+      conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: endpoint ? 'the event of this delivery is no longer in the state' : 'the endpoint was deleted' });
       deps.store.changed();
       return undefined;
     }
@@ -175,7 +178,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     if (delivery.nextAttemptAt !== null) deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: delivery.nextAttemptAt, accountId: account.id, ref: delivery.id });
     deps.store.changed();
     if (endpoint.url === null) {
-      conclude(delivery, { at, statusCode: null, durationMs: 0, error: `the endpoint has no URL; set one with PATCH /_sandbox/webhooks/${endpoint.id}` });
+      conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: `the endpoint has no URL; set one with PATCH /_sandbox/webhooks/${endpoint.id}` });
       return undefined;
     }
     delivery.url = endpoint.url;
@@ -193,7 +196,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
         // Not recorded: made again, right away, when the sandbox next runs with this state.
         delivery.nextAttemptAt = at;
         deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: at, accountId: account.id, ref: delivery.id });
-      } else conclude(delivery, { at, ...outcome });
+      } else conclude(deps, account, delivery, { at, ...outcome, requestHeaders: headers });
       deps.store.changed();
       inFlight.delete(delivery.id);
       return deps.store.flush();

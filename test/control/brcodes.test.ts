@@ -82,6 +82,7 @@ describe('POST /_sandbox/brcodes/decode', () => {
     ['a static code with a PIX key (the Central Bank example)', buildStaticBrCode({ key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', amountCents: 1000 }), /static BR Code for the PIX key 123e4567.*not one this sandbox issued/],
     ['a dynamic code of another PSP', buildDynamicBrCode({ location: 'pix.example.com/qr/v2/9d36b84f', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', amountCents: 1000 }), /not one this sandbox issued: its location pix\.example\.com\/qr\/v2\/9d36b84f/],
     ['a sandbox-shaped location with an unknown id', buildDynamicBrCode({ location: '127.0.0.1:4747/pix/qr/00000000-0000-4000-8000-000000000000', merchantName: 'X', merchantCity: 'Y', amountCents: 1000 }), /this sandbox has no charge 00000000-0000-4000-8000-000000000000/],
+    ['the Central Bank static example (no amount: the payer types it)', '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D', /static BR Code for the PIX key 123e4567/],
   ])('a valid code not issued here (%s) is valid, not ours, with no charge', async (_name, code, message) => {
     const h = await startHarness();
     const res = await decode(h, code);
@@ -105,7 +106,7 @@ describe('POST /_sandbox/brcodes/decode', () => {
     ['a changed amount (CRC no longer matches)', (c) => c.replace('540525.90', '540525.00'), ['crc'], /CRC mismatch/],
     ['truncated', (c) => c.slice(0, 60), ['tlv', 'crc'], /Not a sequence of TLV fields.*declares \d+ characters but only \d+ remain/],
     ['missing field 26 (merchant account)', (c) => without(c, '26'), ['merchantAccount'], /Field 26 \(PIX merchant account\) is missing/],
-    ['missing field 54 (amount)', (c) => without(c, '54'), ['amount'], /Field 54 \(amount\) is missing/],
+    ['missing field 54 (amount)', (c) => without(c, '54'), ['amount'], /Field 54 \(amount\) is missing: a charge states its amount/],
     ['missing field 59 (merchant name)', (c) => without(c, '59'), ['merchantName'], /Field 59 \(merchant name\) is missing/],
     ['missing field 60 (merchant city)', (c) => without(c, '60'), ['merchantCity'], /Field 60 \(merchant city\) is missing/],
     ['missing field 63 (CRC)', (c) => without(c, '63'), ['crc'], /Field 63 \(CRC\) is missing: .* they would be 6304[0-9A-F]{4}/],

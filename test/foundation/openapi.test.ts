@@ -16,7 +16,7 @@ function tagFor(path: string): string {
   if (path.startsWith('/v2/')) return 'v2 API';
   if (path.startsWith('/v1/')) return 'v1 API';
   if (path.startsWith('/pix/qr/')) return 'BR Code location';
-  if (path === '/pay') return 'Pages';
+  if (path === '/' || path === '/pay' || path.startsWith('/assets/')) return 'Pages';
   return '(no API prefix)';
 }
 

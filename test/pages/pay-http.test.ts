@@ -12,7 +12,7 @@ test('GET /pay is an HTML page with lang and a viewport, loading only scripts th
   expect(res.text).toMatch(/<html lang="[a-z-]+"/);
   expect(res.text).toContain('name="viewport"');
   const scripts = [...res.text.matchAll(/<script[^>]* src="([^"]+)"/g)].map((m) => m[1]!);
-  expect(scripts).toEqual(expect.arrayContaining(['/assets/vendor/jsQR.js', '/assets/pay.js']));
+  expect(scripts).toEqual(expect.arrayContaining(['/assets/vendor/jsqr.js', '/assets/pay.js']));
   for (const src of scripts) expect(src, 'every script comes from the sandbox itself').toMatch(/^\//);
 });
 

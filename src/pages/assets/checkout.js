@@ -1,5 +1,6 @@
 // Checkout page: countdown on the sandbox clock, live status from /_sandbox/stream, copy button, and the side panel
 // that pays through POST /_sandbox/transactions/{id}/pay. State comes from data-* attributes the server rendered.
+(() => {
 const main = document.getElementById('checkout');
 const chargeId = main.dataset.chargeId;
 const accountId = main.dataset.accountId;
@@ -56,24 +57,17 @@ async function refresh() {
   showStatus(fresh.dataset.status);
 }
 
-function follow() {
-  const token = window.sandboxToken?.get?.() ?? '';
-  const q = new URLSearchParams({ accountId, ...(token ? { token } : {}) });
-  const stream = new EventSource(`/_sandbox/stream?${q}`);
-  stream.addEventListener('transaction', (e) => {
-    const msg = JSON.parse(e.data);
-    if (msg.id === chargeId) refresh();
-  });
-  stream.addEventListener('clock', (e) => {
-    const msg = JSON.parse(e.data);
-    clock = { now: Date.parse(msg.now), frozen: msg.frozen, at: performance.now() };
-    tick();
-  });
-  stream.addEventListener('reset', () => refresh());
-  stream.addEventListener('open', () => (main.dataset.live = 'true'));
-  return stream;
-}
-follow();
+// Live: transaction moves of this charge's account and the clock. With an admin token the stream needs it, so the
+// page asks for it once (window.sandbox.ready) before following.
+window.sandbox.ready(() =>
+  window.sandbox.stream((msg) => {
+    if (msg.kind === 'transaction' && msg.data?.id === chargeId) refresh();
+    else if (msg.kind === 'clock' && msg.data) {
+      clock = { now: Date.parse(msg.data.now), frozen: msg.data.frozen, at: performance.now() };
+      tick();
+    } else if (msg.kind === 'reset' || msg.kind === 'reconnected') refresh();
+  }, accountId),
+);
 
 // Copy: the clipboard API where the page is a secure context, else select the text so the person can copy it.
 const codeEl = document.getElementById('code');
@@ -101,13 +95,15 @@ form.addEventListener('submit', async (e) => {
   const doc = form.payerDocument.value.replace(/\D/g, '');
   if (name) body.payerName = name;
   if (doc) body.payerDocument = doc;
-  const res = await window.sandboxFetch(`/_sandbox/transactions/${chargeId}/pay`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  const answer = await res.json().catch(() => ({}));
-  if (res.ok) {
-    payResult.textContent = `Paid. End-to-end id ${answer.endToEndId ?? answer.e2eId ?? ''}`.trim();
-    showStatus('paid');
-  } else {
-    payResult.textContent = answer.message ?? `The sandbox answered ${res.status}.`;
-    refresh();
-  }
+  window.sandbox.ready(async () => {
+    const res = await window.sandbox.api('POST', `/_sandbox/transactions/${chargeId}/pay`, body);
+    if (res.ok) {
+      payResult.textContent = `Paid${res.data?.counterpartName ? ` by ${res.data.counterpartName}` : ''}.`;
+      showStatus('paid');
+    } else {
+      payResult.textContent = window.sandbox.errorText(res);
+      refresh();
+    }
+  });
 });
+})();

@@ -1,5 +1,6 @@
 // Payer page: reads a BR Code (pasted, from an image file, from the camera through jsQR), asks the sandbox to check
 // it (POST /_sandbox/brcodes/decode holds every rule) and pays the charge it points at (POST /_sandbox/transactions/{id}/pay).
+(() => {
 const $ = (id) => document.getElementById(id);
 const textarea = $('brcode');
 const readResult = $('read-result');
@@ -89,19 +90,18 @@ function render(result) {
 
 async function decode(code) {
   readResult.textContent = 'Checking…';
-  const res = await window.sandboxFetch('/_sandbox/brcodes/decode', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
-  const answer = await res.json().catch(() => ({}));
+  const res = await window.sandbox.api('POST', '/_sandbox/brcodes/decode', { code });
   if (!res.ok) {
-    readResult.textContent = answer.message ?? `The sandbox answered ${res.status}.`;
+    readResult.textContent = window.sandbox.errorText(res);
     return;
   }
   readResult.textContent = '';
-  render(answer);
+  render(res.data);
 }
 
 $('decode-form').addEventListener('submit', (e) => {
   e.preventDefault();
-  decode(textarea.value);
+  window.sandbox.ready(() => decode(textarea.value));
 });
 
 // A QR found in pixels (an image file or a camera frame) becomes the pasted text, then goes through the same check.
@@ -117,8 +117,10 @@ function readPixels(source, width, height) {
 
 function found(text, where) {
   textarea.value = text;
-  readResult.textContent = `Read a QR code from ${where}.`;
-  decode(text);
+  window.sandbox.ready(async () => {
+    await decode(text);
+    if (!readResult.textContent) readResult.textContent = `Read a QR code from ${where}.`;
+  });
 }
 
 $('qr-file').addEventListener('change', async (e) => {
@@ -191,10 +193,12 @@ form.addEventListener('submit', async (e) => {
   const doc = form.payerDocument.value.replace(/\D/g, '');
   if (name) body.payerName = name;
   if (doc) body.payerDocument = doc;
-  const res = await window.sandboxFetch(current.charge.payPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const answer = await res.json().catch(() => ({}));
-  const code = textarea.value;
-  await decode(code);
-  payResult.textContent = res.ok ? `Paid: ${current.charge.merchantName} received R$ ${current.charge.amount.toFixed(2).replace('.', ',')}.` : (answer.message ?? `The sandbox answered ${res.status}.`);
-  payResult.dataset.paid = String(res.ok);
+  const { charge } = current;
+  window.sandbox.ready(async () => {
+    const res = await window.sandbox.api('POST', charge.payPath, body);
+    await decode(textarea.value);
+    payResult.textContent = res.ok ? `Paid: ${charge.merchantName} received R$ ${charge.amount.toFixed(2).replace('.', ',')}.` : window.sandbox.errorText(res);
+    payResult.dataset.paid = String(res.ok);
+  });
 });
+})();

@@ -1,0 +1,197 @@
+// GET /_sandbox/stream (sandbox.md 4.9): one SSE message per change, each kind, the accountId filter, the admin
+// token (header or ?token=), keep-alive comments, and no listener left behind by a client that goes away.
+import { afterEach, expect, test } from 'vitest';
+import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import type { SandboxOptions } from '../../src/config';
+
+interface Sse {
+  event: string;
+  data: any;
+}
+
+/** Reads a stream's messages as they come; next(pred) resolves with the first message (from the start) matching. */
+function reader(res: Response) {
+  const messages: Sse[] = [];
+  const comments: string[] = [];
+  let waiters: Array<() => void> = [];
+  let buffer = '';
+  const body = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const pump = (async () => {
+    for (;;) {
+      const { done, value } = await body.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let event = 'message';
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) comments.push(line.slice(1).trim());
+          else if (line.startsWith('event:')) event = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+        }
+        if (data.length) messages.push({ event, data: JSON.parse(data.join('\n')) });
+        const w = waiters;
+        waiters = [];
+        w.forEach((f) => f());
+      }
+    }
+  })();
+  const until = <T>(check: () => T | undefined): Promise<T> =>
+    new Promise((resolve) => {
+      const test = () => {
+        const found = check();
+        if (found !== undefined) resolve(found);
+        else waiters.push(test);
+      };
+      test();
+    });
+  return {
+    messages,
+    comments,
+    next: (pred: (m: Sse) => boolean) => until(() => messages.find(pred)),
+    comment: (text: string) => until(() => (comments.includes(text) ? text : undefined)),
+    cancel: async () => {
+      await body.cancel();
+      await pump;
+    },
+  };
+}
+
+const open: Array<{ cancel(): Promise<void> }> = [];
+let receiver: Receiver | undefined;
+afterEach(async () => {
+  for (const r of open.splice(0)) await r.cancel();
+  await receiver?.close();
+  receiver = undefined;
+});
+
+async function connect(h: Harness, query = '', headers: Record<string, string> = {}) {
+  const res = await h.sb.app.request(`/_sandbox/stream${query}`, { headers });
+  expect(res.status, res.status === 200 ? '' : await res.text()).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const r = reader(res);
+  open.push(r);
+  await r.comment('connected'); // subscribed from here on
+  return r;
+}
+
+async function started(options: SandboxOptions = {}) {
+  return startHarness(options);
+}
+
+test('a charge created, paid and its event, then a clock move and a reset, each arrive as their own message', async () => {
+  const h = await started();
+  const s = await connect(h);
+  const created = await h.v2('POST', '/pix', { body: { amount: 10, description: 'stream' } });
+  const id = created.body.id as string;
+  expect(await s.next((m) => m.event === 'transaction' && m.data.id === id)).toEqual({ event: 'transaction', data: { accountId: DEFAULT.accountId, id, type: 'payment', status: 'pending' } });
+
+  await h.control('POST', `/transactions/${id}/pay`);
+  expect((await s.next((m) => m.event === 'transaction' && m.data.id === id && m.data.status === 'completed')).data.type).toBe('payment');
+  const fee = await s.next((m) => m.event === 'transaction' && m.data.type === 'fee');
+  expect(fee.data).toMatchObject({ accountId: DEFAULT.accountId, status: 'completed' });
+  const event = await s.next((m) => m.event === 'payment_completed');
+  expect(event.data).toMatchObject({ event: 'payment_completed', eventId: id, accountId: DEFAULT.accountId, subAccount: null, data: { transactionId: id, amount: 10, status: 'completed' } });
+
+  await h.advance(60);
+  expect((await s.next((m) => m.event === 'clock')).data).toEqual({ now: '2026-03-10T12:01:00.000Z', frozen: true });
+
+  await h.control('PUT', '/clock', { frozen: false });
+  expect((await s.next((m) => m.event === 'clock' && m.data.frozen === false)).data.now).toEqual(expect.any(String));
+
+  await h.control('POST', '/reset');
+  expect(await s.next((m) => m.event === 'reset')).toEqual({ event: 'reset', data: {} });
+});
+
+test('a delivery attempt sends its delivery id, state and number of attempts', async () => {
+  receiver = await startReceiver();
+  const h = await started({ webhookUrl: receiver.url });
+  const s = await connect(h);
+  const created = await h.v2('POST', '/pix', { body: { amount: 10, description: 'x' } });
+  await h.control('POST', `/transactions/${created.body.id}/pay`);
+  await h.sb.settle();
+  const [d] = (await h.control('GET', `/accounts/${DEFAULT.accountId}/deliveries`)).body.items;
+  expect(await s.next((m) => m.event === 'delivery')).toEqual({ event: 'delivery', data: { accountId: DEFAULT.accountId, deliveryId: d.id, state: 'succeeded', attempts: 1 } });
+});
+
+test('withdrawals and their moves are transactions on the stream', async () => {
+  const h = await started();
+  const s = await connect(h);
+  const w = await h.v2('POST', '/withdrawals', { body: { amount: 20, pixKey: 'falha@pix-sandbox.test', pixKeyType: 'email', holderName: 'Ana', holderDocument: '00000000191', holderDocumentType: 'cpf' } });
+  expect(w.status, w.text).toBe(201);
+  const id = (w.body.id ?? w.body.withdrawalId ?? w.body.transactionId) as string;
+  await s.next((m) => m.event === 'transaction' && m.data.id === id && m.data.type === 'withdrawal' && m.data.status === 'pending');
+  await h.control('POST', `/transactions/${id}/fail`, { reason: 'no' });
+  await s.next((m) => m.event === 'transaction' && m.data.id === id && m.data.status === 'failed');
+});
+
+test('?accountId= keeps only that account\'s changes, and still the clock', async () => {
+  const h = await started();
+  const other = await h.control('POST', '/accounts', { name: 'Other', balance: 5 });
+  const mine = await connect(h, `?accountId=${other.body.id}`);
+  const all = await connect(h);
+  const charge = await h.v2('POST', '/pix', { body: { amount: 1, description: 'default account' } });
+  await all.next((m) => m.event === 'transaction' && m.data.id === charge.body.id);
+  await h.control('POST', `/accounts/${other.body.id}/adjustments`, { amount: 2 });
+  await h.advance(1);
+  await mine.next((m) => m.event === 'clock');
+  expect(mine.messages.map((m) => [m.event, m.data.accountId])).toEqual([
+    ['transaction', other.body.id],
+    ['clock', undefined],
+  ]);
+});
+
+test('an unknown accountId is a 404 that says where to find account ids', async () => {
+  const h = await started();
+  const res = await h.api('GET', '/_sandbox/stream?accountId=nope');
+  expect(res.status, res.text).toBe(404);
+  expect(res.body.message).toContain('GET /_sandbox/accounts');
+});
+
+test.each([
+  ['no token', '', {}, 401],
+  ['a wrong ?token=', '?token=wrong', {}, 401],
+  ['?token=', '?token=s3cret', {}, 200],
+  ['the header', '', { 'x-sandbox-token': 's3cret' }, 200],
+])('with an admin token set, the stream with %s answers %s', async (_, query, headers, status) => {
+  const h = await started({ adminToken: 's3cret' });
+  const res = await h.sb.app.request(`/_sandbox/stream${query}`, { headers });
+  expect(res.status).toBe(status);
+  if (status === 200) open.push(reader(res));
+  else expect(await res.text()).toContain('X-Sandbox-Token');
+});
+
+test('?token= is taken only by the stream, not by other control routes', async () => {
+  const h = await started({ adminToken: 's3cret' });
+  expect((await h.api('GET', '/_sandbox/clock?token=s3cret')).status).toBe(401);
+});
+
+test('a comment line keeps the connection open at the configured interval', async () => {
+  const h = await started({ streamKeepAliveMs: 20 });
+  const s = await connect(h);
+  await s.comment('keep-alive');
+});
+
+test('clients that go away, even in the middle of a burst of messages, leave no listener behind', async () => {
+  const h = await started({ streamKeepAliveMs: 5 });
+  const base = h.sb.deps.bus.listeners;
+  const streams = await Promise.all(Array.from({ length: 20 }, () => connect(h)));
+  expect(h.sb.deps.bus.listeners).toBe(base + 20);
+  // A burst of changes in flight while every client hangs up.
+  const burst = Array.from({ length: 10 }, (_, i) => h.v2('POST', '/pix', { body: { amount: 1 + i, description: `burst ${i}` } }));
+  await streams[0]!.next((m) => m.event === 'transaction');
+  await Promise.all(streams.map((s) => s.cancel()));
+  open.length = 0;
+  await Promise.all(burst);
+  await h.advance(1); // more messages for the departed clients: nobody must be listening any more
+  expect(h.sb.deps.bus.listeners).toBe(base);
+  // And the sandbox still serves streams.
+  const again = await connect(h);
+  await h.advance(1);
+  await again.next((m) => m.event === 'clock');
+});
