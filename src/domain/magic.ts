@@ -30,7 +30,7 @@ export const MAGIC_FOLLOW_UP_SECONDS = 60;
 export const MAGIC_VALUES: readonly MagicValue[] = [
   { where: 'charge.customer.document', values: ['00000000191'], outcome: 'charge_paid', description: 'Paid 5 s after creation (the payer is that customer).' },
   { where: 'charge.customer.document', values: ['00000000272'], outcome: 'charge_expired', description: 'Expires 5 s after creation (payment_expired).' },
-  { where: 'charge.customer.document', values: ['00000000353'], outcome: 'charge_failed', description: 'failed 5 s after creation (no event).' },
+  { where: 'charge.customer.document', values: ['00000000353'], outcome: 'charge_failed', description: 'Failed 5 s after creation (no event).' },
   {
     where: 'charge.customer.document',
     values: ['00000000434'],

@@ -49,7 +49,7 @@ export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutPro
           </p>
           <img id="qr" class="qr" src={qrPngDataUrl(code)} width={264} height={264} alt={`QR code of the PIX charge of ${brl(tx.amount)} to ${merchantName}`} />
           <label for="code">PIX copia e cola</label>
-          <textarea id="code" class="code" readonly rows={4}>
+          <textarea id="code" class="code" readonly rows={5}>
             {code}
           </textarea>
           <p class="row">

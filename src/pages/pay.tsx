@@ -18,7 +18,7 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
           <h2 id="read-title">1. Read the code</h2>
           <form id="decode-form">
             <label for="brcode">BR Code (PIX copia e cola)</label>
-            <textarea id="brcode" name="code" rows={4} spellcheck={false} autocomplete="off" placeholder="00020101021226..."></textarea>
+            <textarea id="brcode" name="code" rows={5} spellcheck={false} autocomplete="off" placeholder="00020101021226..."></textarea>
             <p class="row">
               <button type="submit" id="decode">Check code</button>
               <label class="button secondary" for="qr-file">
@@ -40,7 +40,7 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
           <h2 id="result-title">2. What it says</h2>
           <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
           <div class="table-wrap">
-            <table id="checks">
+            <table id="checks" class="collapse">
               <caption class="visually-hidden">Checks of the BR Code</caption>
               <thead>
                 <tr>
@@ -56,7 +56,7 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
           <details>
             <summary>All fields</summary>
             <div class="table-wrap">
-              <table id="fields">
+              <table id="fields" class="collapse">
                 <caption class="visually-hidden">Fields of the BR Code</caption>
                 <thead>
                   <tr>
@@ -94,7 +94,7 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
             Type these into the app under test to choose an outcome with no control call (times on the sandbox clock; an account's <code>automation.magicValues: false</code> turns them off).
           </p>
           <div class="table-wrap">
-            <table id="magic">
+            <table id="magic" class="collapse">
               <thead>
                 <tr>
                   <th scope="col">Where</th>
@@ -105,18 +105,20 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
               <tbody>
                 {MAGIC_VALUES.map((m) => (
                   <tr>
-                    <td>
+                    <td data-label="Where">
                       <code>{m.where === 'charge.customer.document' ? 'charge customer.document' : 'withdrawal pixKey'}</code>
                     </td>
-                    <td>
-                      {m.values.map((v, i) => (
-                        <>
-                          {i > 0 ? ' or ' : ''}
-                          <code>{v}</code>
-                        </>
-                      ))}
+                    <td data-label="Value">
+                      <span>
+                        {m.values.map((v, i) => (
+                          <>
+                            {i > 0 ? ' or ' : ''}
+                            <code>{v}</code>
+                          </>
+                        ))}
+                      </span>
                     </td>
-                    <td>{m.description}</td>
+                    <td data-label="Outcome">{m.description}</td>
                   </tr>
                 ))}
               </tbody>

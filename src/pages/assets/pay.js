@@ -28,12 +28,19 @@ const CHECK_LABEL = {
 };
 const VERDICT_CLASS = { payable: 'ok', not_payable: 'warn', not_ours: 'warn', invalid: 'bad' };
 
-function cell(row, text, tag = 'td') {
-  const el = document.createElement(tag);
-  if (text instanceof Node) el.append(text);
-  else el.textContent = text ?? '';
+function cell(row, label, content) {
+  const el = document.createElement('td');
+  el.dataset.label = label;
+  if (content instanceof Node) el.append(content);
+  else el.textContent = content ?? '';
   row.append(el);
   return el;
+}
+
+function mono(text) {
+  const code = document.createElement('code');
+  code.textContent = text;
+  return code;
 }
 
 function render(result) {
@@ -48,16 +55,16 @@ function render(result) {
     const row = document.createElement('tr');
     row.dataset.check = c.check;
     row.dataset.ok = String(c.ok);
-    cell(row, CHECK_LABEL[c.check] ?? c.check, 'th').scope = 'row';
-    cell(row, c.field ?? '—');
-    const found = c.check === 'crc' ? `found ${c.found ?? 'none'}, expected ${c.expected}` : c.found;
-    const code = document.createElement('code');
-    code.textContent = found ?? '(absent)';
-    cell(row, code);
+    const name = document.createElement('strong');
+    name.textContent = CHECK_LABEL[c.check] ?? c.check;
+    cell(row, 'Check', name);
+    cell(row, 'Field', c.field ?? '—');
+    const found = c.check === 'crc' ? `found ${c.found ?? 'none'}, expected ${c.expected}` : c.found === null ? (c.field === null ? '—' : '(absent)') : c.found;
+    cell(row, 'Found', mono(found));
     const verdict = document.createElement('span');
     verdict.className = c.ok ? 'ok' : 'bad';
     verdict.textContent = `${c.ok ? '✓ valid' : '✗ invalid'}: ${c.message}`;
-    cell(row, verdict);
+    cell(row, 'Result', verdict);
     body.append(row);
   }
   const fields = document.querySelector('#fields tbody');
@@ -65,11 +72,9 @@ function render(result) {
   for (const f of result.fields) {
     for (const [id, name, value] of [[f.id, f.name, f.subfields ? '' : f.value], ...(f.subfields ?? []).map((s) => [`${f.id}-${s.id}`, s.name, s.value])]) {
       const row = document.createElement('tr');
-      cell(row, id);
-      cell(row, name);
-      const code = document.createElement('code');
-      code.textContent = value;
-      cell(row, code);
+      cell(row, 'ID', id);
+      cell(row, 'Name', name);
+      cell(row, 'Value', mono(value));
       fields.append(row);
     }
   }
