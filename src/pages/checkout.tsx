@@ -4,6 +4,7 @@
 import type { LocatedCharge } from '../services/checkout';
 import { qrPngDataUrl } from '../pix';
 import { Layout } from './layout';
+import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
 import { brl, STATUS_LABEL } from './format';
 
 export interface CheckoutProps {
@@ -19,7 +20,7 @@ export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutPro
   const code = tx.charge!.pixCopyPaste;
   const expiresAt = tx.charge!.expiresAt;
   return (
-    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={['/assets/checkout.js']} needsToken={tokenRequired}>
+    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={[PAY_FORM_SCRIPT, '/assets/checkout.js']} needsToken={tokenRequired}>
       <div
         id="checkout"
         class="checkout"
@@ -61,19 +62,7 @@ export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutPro
           <p class="muted">
             Settles the charge as if a bank paid it: <code>POST /_sandbox/transactions/{tx.id}/pay</code>, the same route curl uses.
           </p>
-          <form id="pay-form" class="stack">
-            <div class="field">
-              <label for="payer-name">Payer name (optional)</label>
-              <input id="payer-name" name="payerName" autocomplete="name" maxlength={255} />
-            </div>
-            <div class="field">
-              <label for="payer-document">Payer CPF or CNPJ (optional)</label>
-              <input id="payer-document" name="payerDocument" inputmode="numeric" maxlength={18} placeholder="52998224725" />
-            </div>
-            <button type="submit" id="pay" disabled={status !== 'pending'}>
-              Pay {brl(tx.amount)}
-            </button>
-          </form>
+          <PayForm disabled={status !== 'pending'}>Pay {brl(tx.amount)}</PayForm>
           <p id="pay-result" role="alert"></p>
           <p class="muted">
             <a href="/pay">Payer page</a> · <a href="/">Console</a>

@@ -2,15 +2,36 @@
 // image file or from the camera (decoded in the page by jsQR, served from node_modules); the page sends the text to
 // POST /_sandbox/brcodes/decode, which holds every rule, shows the checks, and pays through the control route.
 // It also lists the magic values of sandbox.md 4.11, from the module their behaviour reads.
+import type { Child } from 'hono/jsx';
 import { MAGIC_VALUES } from '../domain/magic';
 import { Layout } from './layout';
+import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
 
 /** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see http/payer.ts). */
 export const JSQR_PATH = '/assets/vendor/jsqr.js';
 
+/** A table that turns into one card per row on a narrow screen (each cell labelled by data-label). */
+function Table({ id, caption, columns, children }: { id: string; caption: string; columns: string[]; children?: Child }) {
+  return (
+    <div class="table-wrap">
+      <table id={id} class="collapse">
+        <caption class="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th scope="col">{c}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
   return (
-    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, '/assets/pay.js']} needsToken={tokenRequired}>
+    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js']} needsToken={tokenRequired}>
       <div id="payer" class="payer">
         <h1>Pay a PIX code</h1>
         <p class="muted">Play the customer's bank: read a BR Code, see what it says and whether it is valid, and pay the charge it points at.</p>
@@ -39,53 +60,16 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
         <section class="card" aria-labelledby="result-title" id="result" hidden>
           <h2 id="result-title">2. What it says</h2>
           <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
-          <div class="table-wrap">
-            <table id="checks" class="collapse">
-              <caption class="visually-hidden">Checks of the BR Code</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Check</th>
-                  <th scope="col">Field</th>
-                  <th scope="col">Found</th>
-                  <th scope="col">Result</th>
-                </tr>
-              </thead>
-              <tbody></tbody>
-            </table>
-          </div>
+          <Table id="checks" caption="Checks of the BR Code" columns={['Check', 'Field', 'Found', 'Result']} />
           <details>
             <summary>All fields</summary>
-            <div class="table-wrap">
-              <table id="fields" class="collapse">
-                <caption class="visually-hidden">Fields of the BR Code</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">ID</th>
-                    <th scope="col">Name</th>
-                    <th scope="col">Value</th>
-                  </tr>
-                </thead>
-                <tbody></tbody>
-              </table>
-            </div>
+            <Table id="fields" caption="Fields of the BR Code" columns={['ID', 'Name', 'Value']} />
           </details>
         </section>
         <section class="card" aria-labelledby="pay-title" id="pay-section" hidden>
           <h2 id="pay-title">3. Pay it</h2>
           <p id="charge-summary"></p>
-          <form id="pay-form" class="stack">
-            <div class="field">
-              <label for="payer-name">Payer name (optional)</label>
-              <input id="payer-name" name="payerName" autocomplete="name" maxlength={255} />
-            </div>
-            <div class="field">
-              <label for="payer-document">Payer CPF or CNPJ (optional)</label>
-              <input id="payer-document" name="payerDocument" inputmode="numeric" maxlength={18} placeholder="52998224725" />
-            </div>
-            <button type="submit" id="pay">
-              Pay
-            </button>
-          </form>
+          <PayForm>Pay</PayForm>
           <p id="pay-result" role="alert"></p>
         </section>
         <section class="card" aria-labelledby="magic-title">
@@ -93,37 +77,26 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
           <p class="muted">
             Type these into the app under test to choose an outcome with no control call (times on the sandbox clock; an account's <code>automation.magicValues: false</code> turns them off).
           </p>
-          <div class="table-wrap">
-            <table id="magic" class="collapse">
-              <thead>
-                <tr>
-                  <th scope="col">Where</th>
-                  <th scope="col">Value</th>
-                  <th scope="col">Outcome</th>
-                </tr>
-              </thead>
-              <tbody>
-                {MAGIC_VALUES.map((m) => (
-                  <tr>
-                    <td data-label="Where">
-                      <code>{m.where === 'charge.customer.document' ? 'charge customer.document' : 'withdrawal pixKey'}</code>
-                    </td>
-                    <td data-label="Value">
-                      <span>
-                        {m.values.map((v, i) => (
-                          <>
-                            {i > 0 ? ' or ' : ''}
-                            <code>{v}</code>
-                          </>
-                        ))}
-                      </span>
-                    </td>
-                    <td data-label="Outcome">{m.description}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table id="magic" caption="Magic values" columns={['Where', 'Value', 'Outcome']}>
+            {MAGIC_VALUES.map((m) => (
+              <tr>
+                <td data-label="Where">
+                  <code>{m.where === 'charge.customer.document' ? 'charge customer.document' : 'withdrawal pixKey'}</code>
+                </td>
+                <td data-label="Value">
+                  <span>
+                    {m.values.map((v, i) => (
+                      <>
+                        {i > 0 ? ' or ' : ''}
+                        <code>{v}</code>
+                      </>
+                    ))}
+                  </span>
+                </td>
+                <td data-label="Outcome">{m.description}</td>
+              </tr>
+            ))}
+          </Table>
         </section>
       </div>
     </Layout>
