@@ -25,9 +25,8 @@ import { SandboxError } from './domain/errors';
 import type { Env } from './http/env';
 import { registerDocs } from './http/docs';
 import { registerLocation } from './http/location';
-import { registerDashboard } from './http/dashboard';
 import { registerPayerPage } from './http/payer';
-import { registerAssets } from './pages/static';
+import { registerPages } from './pages';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { registerRefundJobs } from './services/refunds';
@@ -171,8 +170,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, streamKeepAliveMs: options.streamKeepAliveMs }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);
-  registerAssets(app);
-  registerDashboard(app, deps, VERSION);
+  registerPages(app, deps);
   registerPayerPage(app, deps);
 
   let server: Listening | null = null;

@@ -14,6 +14,8 @@ import { registerWebhookControl } from './webhooks';
 import { registerBalanceBlockControl } from './balance-blocks';
 import { registerBrCodeControl } from './brcodes';
 import { registerStream } from './stream';
+import { registerLists } from './lists';
+import { registerConsoleFragment } from './console';
 
 export interface ControlHooks {
   reset(): Promise<void>;
@@ -51,6 +53,8 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerBalanceBlockControl(app, deps);
   registerBrCodeControl(app, deps);
   registerStream(app, deps, hooks.streamKeepAliveMs);
+  registerLists(app, deps);
+  registerConsoleFragment(app, deps);
 
   app.openapi(
     createRoute({ method: 'post', path: '/reset', tags: ['Control API'], summary: 'Back to the fixtures: every account, event and job is replaced by the default world', responses: { 200: json(z.object({ reset: z.boolean(), accounts: z.number() }), 'Reset done') } }),

@@ -5,7 +5,9 @@ import { toCents } from '../domain/money';
 import { ACTION_NAMES, runAction } from '../services/actions';
 import { EVENT_KINDS } from '../webhooks/events';
 import { controlErrors, json, jsonBody } from '../http/schemas';
-import { iso } from '../http/views';
+import { eventView } from '../http/views';
+import { listAccountEvents } from '../services/lists';
+import { orderQuery, pageQuery, pageSchema } from './lists';
 import type { Router } from '../http/env';
 
 const tags = ['Control API'];
@@ -51,23 +53,22 @@ export function registerTransactionControl(app: Router, deps: Deps) {
       method: 'get',
       path: '/accounts/{id}/events',
       tags,
-      summary: 'Events of an account, oldest first (the exact envelope each delivery sends)',
+      summary: 'Events of an account, oldest first unless order=newest (the exact envelope each delivery sends), a page at a time',
       request: {
         params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }),
         query: z.object({
           event: z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }).optional(),
           subAccount: z.string().optional().openapi({ description: 'Only events of this sub-account reference ("principal" for the main account)' }),
+          ...pageQuery,
+          ...orderQuery,
         }),
       },
-      responses: { 200: json(Loose, '{items}'), ...controlErrors },
+      responses: { 200: json(pageSchema(Loose, 'SandboxEventPage'), '{items, total, page, limit}'), ...controlErrors },
     }),
     (c) => {
-      const account = deps.store.account(c.req.valid('param').id);
-      const { event, subAccount } = c.req.valid('query');
-      const items = account.events
-        .filter((e) => (!event || e.event === event) && (subAccount === undefined || e.subAccount === (subAccount === 'principal' ? null : subAccount)))
-        .map((e) => ({ id: e.id, event: e.event, eventId: e.eventId, subAccount: e.subAccount, createdAt: iso(e.createdAt), payload: JSON.parse(e.body) as unknown }));
-      return c.json({ items, total: items.length }, 200);
+      const { page, limit, order, ...filter } = c.req.valid('query');
+      const list = listAccountEvents(deps, c.req.valid('param').id, filter, order, { page, limit });
+      return c.json({ ...list, items: list.items.map(eventView) }, 200);
     },
   );
 }

@@ -2,7 +2,10 @@
 // creates it; deliveries show every attempt, and a replay is a new delivery of the same event.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { addWebhook, deleteWebhook, listDeliveries, locateDelivery, patchWebhook, replayDelivery } from '../services/webhooks';
+import { addWebhook, deleteWebhook, locateDelivery, patchWebhook, replayDelivery } from '../services/webhooks';
+import { listAccountDeliveries } from '../services/lists';
+import { partsOf } from '../webhooks/dispatcher';
+import { orderQuery, pageQuery, pageSchema } from './lists';
 import { controlErrors, json, jsonBody } from '../http/schemas';
 import { deliveryView, webhookView } from '../http/views';
 import type { Router } from '../http/env';
@@ -73,7 +76,7 @@ export function registerWebhookControl(app: Router, deps: Deps) {
       method: 'get',
       path: '/accounts/{id}/deliveries',
       tags,
-      summary: 'Deliveries of an account, oldest first, each with its attempts (time, status code, duration, error), state and next attempt time',
+      summary: 'Deliveries of an account, oldest first unless order=newest, each with its attempts (time, status code, duration, error, request headers and body, first 2 KB of the answer), state and next attempt time; a page at a time',
       request: {
         params: accountId,
         query: z.object({
@@ -81,13 +84,18 @@ export function registerWebhookControl(app: Router, deps: Deps) {
           event: z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }).optional(),
           eventId: z.string().optional(),
           endpointId: z.string().optional(),
+          ...pageQuery,
+          ...orderQuery,
         }),
       },
-      responses: { 200: json(Loose, '{items, total}'), ...controlErrors },
+      responses: { 200: json(pageSchema(Loose, 'SandboxDeliveryPage'), '{items, total, page, limit}'), ...controlErrors },
     }),
     (c) => {
-      const items = listDeliveries(deps, c.req.valid('param').id, c.req.valid('query')).map((d) => deliveryView(d));
-      return c.json({ items, total: items.length }, 200);
+      const { id } = c.req.valid('param');
+      const { page, limit, order, ...filter } = c.req.valid('query');
+      const list = listAccountDeliveries(deps, id, filter, order, { page, limit });
+      const account = deps.store.account(id);
+      return c.json({ ...list, items: list.items.map((d) => deliveryView(d, partsOf(account, d).event?.body)) }, 200);
     },
   );
 
@@ -100,7 +108,10 @@ export function registerWebhookControl(app: Router, deps: Deps) {
       request: { params: z.object({ deliveryId: pathParam('deliveryId') }) },
       responses: { 200: json(Loose, 'Delivery'), ...controlErrors },
     }),
-    (c) => c.json(deliveryView(locateDelivery(deps, c.req.valid('param').deliveryId).delivery), 200),
+    (c) => {
+      const { account, delivery } = locateDelivery(deps, c.req.valid('param').deliveryId);
+      return c.json(deliveryView(delivery, partsOf(account, delivery).event?.body), 200);
+    },
   );
 
   app.openapi(

@@ -3,6 +3,7 @@ import { toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
 import type { Account, BalanceBlock, Credential, Delivery, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
 import { opt } from '../lib/objects';
+import type { SandboxEvent } from '../webhooks/events';
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
@@ -132,6 +133,9 @@ export function chargeView(tx: Transaction, qrCodeBase64: string | undefined) {
 }
 
 /** A delivery with every attempt: sandbox-clock times, the receiver's status, real-time duration, why it failed. */
+/** A recorded event for the control API: its record and the exact envelope its deliveries send. */
+export const eventView = (e: SandboxEvent) => ({ id: e.id, event: e.event, eventId: e.eventId, subAccount: e.subAccount, createdAt: iso(e.createdAt), payload: JSON.parse(e.body) as unknown });
+
 /** A delivery with its attempts; given the event's body, each attempt that made a request shows it (headers and exact body). */
 export const deliveryView = (d: Delivery, body?: string) => ({
   id: d.id,

@@ -29,6 +29,25 @@ export function endpointsFor(account: Account, event: Pick<SandboxEvent, 'event'
   return chosen.filter((w) => w.url !== null);
 }
 
+/** How many deliveries an account's log keeps (sandbox.md 4.8); older finished ones are dropped, pending ones never. */
+export const DELIVERY_LOG_LIMIT = 10_000;
+/** Deliveries per log, counted once and then kept up to date, so a new delivery does not count them all again. */
+const logSizes = new WeakMap<Record<string, Delivery>, number>();
+
+/** Drops the oldest finished deliveries while the log is over its limit (deliveries are kept oldest first). */
+function trimLog(log: Record<string, Delivery>, limit: number): void {
+  let size = logSizes.get(log) ?? Object.keys(log).length;
+  if (size > limit) {
+    for (const id in log) {
+      if (size <= limit) break;
+      if (log[id]!.state === 'pending') continue;
+      delete log[id];
+      size--;
+    }
+  }
+  logSizes.set(log, size);
+}
+
 /** Makes a pending delivery of `event` to `endpoint` with its first attempt due now. */
 export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent, endpoint: WebhookEndpoint, replayOf?: string): Delivery {
   const now = deps.clock.nowMs();
@@ -47,6 +66,8 @@ export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent,
     ...(replayOf ? { replayOf } : {}),
   };
   account.deliveries[delivery.id] = delivery;
+  logSizes.set(account.deliveries, (logSizes.get(account.deliveries) ?? Object.keys(account.deliveries).length - 1) + 1);
+  trimLog(account.deliveries, DELIVERY_LOG_LIMIT);
   deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: now, accountId: account.id, ref: delivery.id });
   deps.store.changed();
   return delivery;

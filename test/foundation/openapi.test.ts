@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startHarness } from '../helpers/harness';
 
-// Paths that are not API operations: the documents themselves, the token verification keys and the dashboard.
-const NOT_API = new Set(['/openapi.json', '/docs', '/docs/assets/:file', '/.well-known/jwks.json', '/']);
+// Paths that are not API operations: the documents themselves and the token verification keys.
+const NOT_API = new Set(['/openapi.json', '/docs', '/docs/assets/:file', '/.well-known/jwks.json']);
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 

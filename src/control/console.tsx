@@ -1,0 +1,25 @@
+// GET /_sandbox/console: the console's sections as an HTML fragment, for the console's live updates and for the
+// console of a sandbox with an admin token (the page itself renders no tenant data then; this route checks the token
+// like every control route).
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../deps';
+import type { Router } from '../http/env';
+import { controlErrors } from '../http/schemas';
+import { ConsoleBody } from '../pages/console';
+import { ConsoleQuerySchema, consoleQuery } from '../pages';
+
+export function registerConsoleFragment(app: Router, deps: Deps) {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/console',
+      tags: ['Control API'],
+      operationId: 'getConsoleFragment',
+      security: [{ sandboxToken: [] }],
+      summary: "The console's account picker and sections (HTML fragment) for the query the console page was opened with",
+      request: { query: ConsoleQuerySchema },
+      responses: { 200: { description: 'HTML fragment', content: { 'text/html': { schema: z.string() } } }, ...controlErrors },
+    }),
+    (c) => c.html(String(<ConsoleBody deps={deps} q={consoleQuery(c.req.valid('query'))} />)),
+  );
+}

@@ -1,0 +1,93 @@
+// The lists of sandbox.md 4.8 (an account's transactions of every wallet; events and deliveries take the same
+// page/limit) and a charge made from the console: POST /_sandbox/accounts/{id}/charges, the verb POST /v2/pix calls.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../deps';
+import { SandboxError } from '../domain/errors';
+import { PRINCIPAL, findSubAccount, mainWallet } from '../domain/subaccounts';
+import type { TransactionStatus, TransactionType } from '../domain/types';
+import { createCharge, locationPath } from '../services/charges';
+import { listAccountTransactions, referenceOf } from '../services/lists';
+import { qrPngDataUrl } from '../pix';
+import { controlErrors, errorResponse, intQuery, json, jsonBody } from '../http/schemas';
+import { chargeView, transactionView } from '../http/views';
+import type { Caller, Router } from '../http/env';
+import { ChargeInputSchema } from '../http/v2/pix/post';
+
+const tags = ['Control API'];
+const security = [{ sandboxToken: [] }];
+const Loose = z.record(z.string(), z.unknown());
+const accountId = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+const TYPES = ['payment', 'fee', 'refund', 'chargeback', 'withdrawal', 'adjustment', 'referral_commission', 'internal_transfer'] as const satisfies readonly TransactionType[];
+const STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const satisfies readonly TransactionStatus[];
+
+/** page (from 1) and limit (1 to 100, default 20): the paging every console list takes. */
+export const pageQuery = {
+  page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
+  limit: intQuery('limit', 1, 100, 20),
+};
+/** Events and deliveries are listed in the order they happened unless `order=newest`. */
+export const orderQuery = { order: z.enum(['oldest', 'newest'], { error: "must be 'oldest' (default) or 'newest'" }).default('oldest') };
+export const pageSchema = (item: z.ZodType, name: string) => z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() }).openapi(name);
+
+export function registerLists(app: Router, deps: Deps) {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/accounts/{id}/transactions',
+      tags,
+      operationId: 'listAccountTransactions',
+      security,
+      summary: "An account's transactions of every wallet and type (pending charges included), newest created first",
+      request: {
+        params: accountId,
+        query: z.object({
+          type: z.enum(TYPES, { error: `must be one of ${TYPES.join(', ')}` }).optional(),
+          status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(', ')}` }).optional(),
+          subAccount: z.string().optional().openapi({ description: `A sub-account reference, or "${PRINCIPAL}" for the main account; an internal_transfer is listed for both of its wallets` }),
+          ...pageQuery,
+        }),
+      },
+      responses: { 200: json(pageSchema(Loose, 'SandboxTransactionPage'), '{items, total, page, limit}: each item the transaction of GET /v2/transactions/{id} plus subAccount'), ...controlErrors },
+    }),
+    (c) => {
+      const { id } = c.req.valid('param');
+      const { page, limit, ...filter } = c.req.valid('query');
+      const account = deps.store.account(id);
+      const list = listAccountTransactions(deps, id, filter, { page, limit });
+      return c.json({ ...list, items: list.items.map((tx) => ({ ...transactionView(tx), subAccount: referenceOf(account, tx.walletId) })) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/accounts/{id}/charges',
+      tags,
+      operationId: 'createAccountCharge',
+      security,
+      summary: 'Create a PIX charge for any wallet of the account (what POST /v2/pix does, without a token); answers the charge and its checkout page',
+      request: {
+        params: accountId,
+        body: jsonBody(
+          ChargeInputSchema.extend({
+            subAccount: z.string().optional().openapi({ description: `The wallet: a sub-account reference; absent or "${PRINCIPAL}" for the main account` }),
+          }).openapi('ControlChargeInput'),
+        ),
+      },
+      responses: { 201: json(Loose, 'The charge of POST /v2/pix plus checkoutUrl'), ...controlErrors, 403: errorResponse('SUB_ACCOUNT_SUSPENDED: the wallet cannot take charges') },
+    }),
+    (c) => {
+      const account = deps.store.account(c.req.valid('param').id);
+      const { subAccount: reference, ...input } = c.req.valid('json');
+      let caller: Caller = { account, wallet: mainWallet(account), subAccount: null };
+      if (reference !== undefined && reference !== PRINCIPAL) {
+        const sub = findSubAccount(account, reference);
+        if (!sub) throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `Account ${account.id} has no sub-account '${reference}'; list them with GET /_sandbox/accounts/${account.id}.`, { resource: 'sub-account', id: reference });
+        if (sub.status === 'suspended') throw new SandboxError('SUB_ACCOUNT_SUSPENDED', `Sub-account '${reference}' is suspended; use another sub-account or the main account.`, { reference });
+        caller = { account, wallet: account.wallets[sub.id]!, subAccount: sub };
+      }
+      const { tx } = createCharge(deps, caller, input);
+      return c.json({ ...chargeView(tx, qrPngDataUrl(tx.charge!.pixCopyPaste)), subAccount: caller.subAccount?.reference ?? null, checkoutUrl: locationPath(tx.id) }, 201);
+    },
+  );
+}
