@@ -11,7 +11,7 @@ if (!executablePath) throw new Error('No Chromium found: install it (apt-get ins
 const OUT = new URL('../docs/screenshots/', import.meta.url);
 mkdirSync(OUT, { recursive: true });
 
-const sb = await createSandbox({ log: () => {}, seed: 42, clockStart: '2026-03-10T12:00:00.000Z', freezeClock: true });
+const sb = await createSandbox({ log: () => {}, seed: 42, publicHost: '192.168.0.10:4747', clockStart: '2026-03-10T12:00:00.000Z', freezeClock: true });
 const base = await sb.listen({ port: 0, host: '127.0.0.1' });
 const call = async (path, body, headers = {}) => {
   const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
