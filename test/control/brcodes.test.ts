@@ -26,7 +26,7 @@ const failedChecks = (body: { checks: { check: string; ok: boolean }[] }) => bod
 
 describe('POST /_sandbox/brcodes/decode', () => {
   test('a code of this sandbox decodes with every check passed and names its pending charge as payable', async () => {
-    const h = await startHarness();
+    const h = await startHarness({ publicHost: 'pix.sandbox.test' });
     const charge = await newCharge(h);
     const res = await decode(h, charge.pixCopyPaste);
     expect(res.status, res.text).toBe(200);
@@ -35,7 +35,7 @@ describe('POST /_sandbox/brcodes/decode', () => {
       valid: true,
       length: charge.pixCopyPaste.length,
       chargeId: charge.id,
-      decoded: { payloadFormat: '01', gui: 'br.gov.bcb.pix', location: `127.0.0.1:4747/pix/qr/${charge.id}`, currency: '986', amount: 25.9, country: 'BR', merchantName: 'Loja Exemplo LTDA', merchantCity: 'Sao Paulo' },
+      decoded: { payloadFormat: '01', gui: 'br.gov.bcb.pix', location: `pix.sandbox.test/pix/qr/${charge.id}`, currency: '986', amount: 25.9, country: 'BR', merchantName: 'Loja Exemplo LTDA', merchantCity: 'Sao Paulo' },
       crc: { valid: true, found: charge.pixCopyPaste.slice(-4), expected: charge.pixCopyPaste.slice(-4) },
       charge: { id: charge.id, accountId: DEFAULT.accountId, subAccount: null, merchantName: 'Loja Exemplo LTDA', amount: 25.9, description: 'Pedido 1234', status: 'pending', checkoutPath: `/pix/qr/${charge.id}`, payPath: `/_sandbox/transactions/${charge.id}/pay` },
     });
@@ -43,7 +43,7 @@ describe('POST /_sandbox/brcodes/decode', () => {
     expect(res.body.checks.map((c: { check: string }) => c.check)).toEqual(
       expect.arrayContaining(['length', 'tlv', 'payloadFormat', 'merchantAccount', 'location', 'amount', 'merchantName', 'merchantCity', 'crc']),
     );
-    expect(res.body.fields.find((f: { id: string }) => f.id === '26').subfields).toContainEqual({ id: '25', name: 'Location (URL of the charge)', value: `127.0.0.1:4747/pix/qr/${charge.id}` });
+    expect(res.body.fields.find((f: { id: string }) => f.id === '26').subfields).toContainEqual({ id: '25', name: 'Location (URL of the charge)', value: `pix.sandbox.test/pix/qr/${charge.id}` });
   });
 
   test('the location path names the charge whatever host the code carries (a LAN address, another --public-host)', async () => {
