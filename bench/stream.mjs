@@ -5,7 +5,7 @@
 //    alternating rounds on the same server (the machine is shared: the ratio is what counts; target >= 0.90).
 // Writes bench/results/stream.{json,md}.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 
@@ -60,6 +60,36 @@ async function openStream(onMessage = () => {}) {
   return () => controller.abort();
 }
 
+/**
+ * Opens `count` streams in a child process that reads every byte and counts them (a browser tab does little more),
+ * so that the readers do not share an event loop with autocannon. close() resolves with the bytes read.
+ */
+async function holdStreams(count) {
+  const code = `
+    const streams = [];
+    let bytes = 0;
+    for (let i = 0; i < ${count}; i++) {
+      const c = new AbortController();
+      const res = await fetch('${base}/_sandbox/stream', { signal: c.signal });
+      const reader = res.body.getReader();
+      await reader.read(); // ': connected'
+      streams.push(c);
+      (async () => { try { for (;;) { const { done, value } = await reader.read(); if (done) return; bytes += value.byteLength; } } catch {} })();
+    }
+    process.send('ready');
+    process.on('message', () => { streams.forEach((c) => c.abort()); process.send(bytes); process.exit(0); });
+  `;
+  const holder = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise((r) => holder.once('message', r));
+  return {
+    close: () =>
+      new Promise((r) => {
+        holder.once('message', r);
+        holder.send('close');
+      }),
+  };
+}
+
 // 1. Latency. The message may come before the answer is read, so arrival times are kept by transaction id.
 const seenAt = new Map();
 const waiting = new Map();
@@ -87,28 +117,46 @@ console.log(`latency request -> transaction message: p50 ${latency.p50Ms} ms, p9
 const auth = await (await fetch(`${base}/v2/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' }) })).json();
 const headers = { authorization: `Bearer ${auth.access_token}`, 'content-type': 'application/json' };
 const body = JSON.stringify({ amount: 25.9, description: 'bench charge', expiresIn: 3600 });
-const run = async (duration) => (await autocannon({ url: `${base}/v2/pix`, method: 'POST', headers, body, connections: 10, duration })).requests.average;
+/** CPU time (user + system, ms) the server process has used so far, from /proc (Linux). */
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+const serverCpuMs = () => {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
+};
+/** One autocannon round: requests per second, and the server's CPU milliseconds per request. */
+const run = async (duration) => {
+  const cpu0 = serverCpuMs();
+  const r = await autocannon({ url: `${base}/v2/pix`, method: 'POST', headers, body, connections: 10, duration });
+  return { rps: r.requests.average, cpuMsPerRequest: (serverCpuMs() - cpu0) / r.requests.total };
+};
 await run(quick ? 1 : 2); // warm-up
-const rounds = quick ? 2 : 4;
+const rounds = quick ? 2 : 6;
 const without = [];
 const withStreams = [];
 let received = 0;
 for (let r = 0; r < rounds; r++) {
-  without.push(await run(quick ? 2 : 5));
-  const closers = await Promise.all(Array.from({ length: 100 }, () => openStream(() => received++)));
-  withStreams.push(await run(quick ? 2 : 5));
-  closers.forEach((close) => close());
+  without.push(await run(quick ? 2 : 4));
+  const holder = await holdStreams(100);
+  withStreams.push(await run(quick ? 2 : 4));
+  received += await holder.close();
   await delay(200);
 }
 const health = await (await fetch(`${base}/_sandbox/health`)).json();
+const rps = (list) => median(list.map((x) => x.rps));
+const cpu = (list) => median(list.map((x) => x.cpuMsPerRequest));
 const cost = {
   rounds,
-  withoutStreamsReqPerSec: Math.round(median(without)),
-  with100StreamsReqPerSec: Math.round(median(withStreams)),
-  ratio: +(median(withStreams) / median(without)).toFixed(3),
-  messagesReadByStreams: received,
+  withoutStreamsReqPerSec: Math.round(rps(without)),
+  with100StreamsReqPerSec: Math.round(rps(withStreams)),
+  ratio: +(rps(withStreams) / rps(without)).toFixed(3),
+  serverCpuMsPerRequestWithout: +cpu(without).toFixed(3),
+  serverCpuMsPerRequestWith100Streams: +cpu(withStreams).toFixed(3),
+  serverCpuRatio: +(cpu(without) / cpu(withStreams)).toFixed(3),
+  bytesReadByStreams: received,
+  loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
 };
 console.log(`POST /v2/pix: ${cost.withoutStreamsReqPerSec} req/s without streams, ${cost.with100StreamsReqPerSec} with 100 streams: ratio ${cost.ratio} (target >= 0.90)`);
+console.log(`server CPU per request: ${cost.serverCpuMsPerRequestWithout} ms without, ${cost.serverCpuMsPerRequestWith100Streams} ms with 100 streams: ratio ${cost.serverCpuRatio} (load average ${cost.loadAverage})`);
 child.kill('SIGTERM');
 
 const results = { date: new Date().toISOString(), node: process.version, quick, latency, cost, pendingJobsAtEnd: health.pendingJobs };
@@ -124,6 +172,14 @@ writeFileSync(
 | change -> \`transaction\` message, p99 | ${latency.p99Ms} ms |
 | POST /v2/pix, no stream open (median of ${rounds} rounds) | ${cost.withoutStreamsReqPerSec} req/s |
 | POST /v2/pix, 100 streams open and reading | ${cost.with100StreamsReqPerSec} req/s |
-| ratio (target >= 0.90) | ${cost.ratio} |
+| throughput ratio (target >= 0.90) | ${cost.ratio} |
+| server CPU per POST /v2/pix, no stream | ${cost.serverCpuMsPerRequestWithout} ms |
+| server CPU per POST /v2/pix, 100 streams | ${cost.serverCpuMsPerRequestWith100Streams} ms |
+| CPU ratio (no streams / 100 streams) | ${cost.serverCpuRatio} |
+| machine load average during the run | ${cost.loadAverage} |
+
+Rounds alternate (without, with) on one server, so a change in the shared machine's load falls on both. The readers
+run in their own process; on a loaded machine they take CPU from the server too, which the throughput ratio counts
+and the server's CPU per request does not.
 `,
 );

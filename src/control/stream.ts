@@ -24,6 +24,36 @@ export function sseOf(message: BusMessage): { event: string; data: string } {
   }
 }
 
+/** The wire text of a message, made once however many streams send it. */
+const wireText = new WeakMap<BusMessage, string>();
+function textOf(message: BusMessage): string {
+  let text = wireText.get(message);
+  if (text === undefined) {
+    const { event, data } = sseOf(message);
+    text = `event: ${event}\ndata: ${data}\n\n`; // JSON.stringify leaves no newline in data
+    wireText.set(message, text);
+  }
+  return text;
+}
+
+const encoder = new TextEncoder();
+/** The bytes of a batch for the streams of every account, encoded once for all of them. */
+const batchBytes = new WeakMap<readonly BusMessage[], Uint8Array>();
+
+/** The wire bytes of a batch for a stream (of one account, or of all). */
+function bytesOf(messages: readonly BusMessage[], accountId: string | undefined): Uint8Array {
+  const shared = accountId === undefined ? batchBytes.get(messages) : undefined;
+  if (shared) return shared;
+  let text = '';
+  for (const message of messages) {
+    if (accountId !== undefined && 'accountId' in message && message.accountId !== accountId) continue;
+    text += textOf(message);
+  }
+  const bytes = encoder.encode(text);
+  if (accountId === undefined) batchBytes.set(messages, bytes);
+  return bytes;
+}
+
 export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KEEP_ALIVE_MS) {
   app.openapi(
     createRoute({
@@ -66,9 +96,10 @@ export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KE
           if (stream.closed || stream.aborted) return stop();
           chain = chain.then(write).catch(stop); // a client gone mid-write: stop listening
         };
-        unsubscribe = deps.bus.subscribe((message) => {
-          if (accountId !== undefined && 'accountId' in message && message.accountId !== accountId) return;
-          send(() => stream.writeSSE(sseOf(message)));
+        // One write per batch: the text of its messages (for this stream's account) back to back.
+        unsubscribe = deps.bus.subscribe((messages) => {
+          const bytes = bytesOf(messages, accountId);
+          if (bytes.byteLength > 0) send(() => stream.write(bytes));
         });
         timer = setInterval(() => send(() => stream.write(': keep-alive\n\n')), keepAliveMs);
         send(() => stream.write(': connected\n\n'));

@@ -1,8 +1,11 @@
 // The change bus: what the live stream (GET /_sandbox/stream) and the console follow. Invariants:
 // - publishing never throws into the code that publishes and costs nothing when nobody listens;
-// - messages are handed to listeners after the publishing code has returned (next turn of the event loop), so a
+// - messages are handed to listeners after the publishing code has returned (a later turn of the event loop), so a
 //   listener sees the change applied, and a slow or failing listener cannot slow or break a service verb;
-// - a message may be given as a function: it is built at delivery, from the state as it is then.
+// - a message may be given as a function: it is built at delivery, from the state as it is then;
+// - listeners get messages in batches: at once when the bus has been quiet, else at most one batch per
+//   `intervalMs`, so a burst of changes (a load test with streams open) costs one write per stream per interval
+//   rather than one per change, and a message still goes out within `intervalMs` of its change.
 
 export type BusMessage =
   /** A recorded event: `envelope` is the exact envelope its deliveries send. */
@@ -12,7 +15,8 @@ export type BusMessage =
   | { kind: 'clock'; now: string; frozen: boolean }
   | { kind: 'reset' };
 
-export type BusListener = (message: BusMessage) => void;
+/** Gets each batch of messages in the order they were published. */
+export type BusListener = (messages: readonly BusMessage[]) => void;
 
 export interface Bus {
   publish(message: BusMessage | (() => BusMessage | undefined)): void;
@@ -21,29 +25,33 @@ export interface Bus {
   readonly listeners: number;
 }
 
-export function createBus(onError: (err: unknown) => void = () => {}): Bus {
+export const DEFAULT_BATCH_INTERVAL_MS = 25;
+
+export function createBus(onError: (err: unknown) => void = () => {}, intervalMs = DEFAULT_BATCH_INTERVAL_MS): Bus {
   const listeners = new Set<BusListener>();
   let queue: Array<BusMessage | (() => BusMessage | undefined)> = [];
   let scheduled = false;
+  let lastDelivery = -Infinity;
 
   const deliver = () => {
     scheduled = false;
-    const batch = queue;
-    queue = [];
-    for (const item of batch) {
-      let message: BusMessage | undefined;
+    lastDelivery = performance.now();
+    const batch: BusMessage[] = [];
+    for (const item of queue) {
       try {
-        message = typeof item === 'function' ? item() : item;
+        const message = typeof item === 'function' ? item() : item;
+        if (message) batch.push(message);
       } catch (err) {
         onError(err);
       }
-      if (!message) continue;
-      for (const listener of listeners) {
-        try {
-          listener(message);
-        } catch (err) {
-          onError(err);
-        }
+    }
+    queue = [];
+    if (batch.length === 0) return;
+    for (const listener of listeners) {
+      try {
+        listener(batch);
+      } catch (err) {
+        onError(err);
       }
     }
   };
@@ -52,10 +60,11 @@ export function createBus(onError: (err: unknown) => void = () => {}): Bus {
     publish(message) {
       if (listeners.size === 0) return;
       queue.push(message);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(deliver);
-      }
+      if (scheduled) return;
+      scheduled = true;
+      const wait = lastDelivery + intervalMs - performance.now();
+      if (wait <= 0) setImmediate(deliver);
+      else setTimeout(deliver, wait);
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -70,10 +79,11 @@ export function createBus(onError: (err: unknown) => void = () => {}): Bus {
 }
 
 /**
- * Tells the bus that these transactions were created or moved (`event: transaction`). Their status is read when the
- * message goes out, so it is the status after the change. Structural, so lib/ stays free of domain imports.
+ * Tells the bus that these transactions were created or moved (`event: transaction`), with their status as it is
+ * now (call it once the change is applied), so a charge created and paid within one batch is reported pending, then
+ * completed. Structural, so lib/ stays free of domain imports.
  */
 export function publishTransactions(bus: Bus, accountId: string, ...txs: Array<{ id: string; type: string; status: string }>): void {
   if (bus.listeners === 0) return;
-  for (const tx of txs) bus.publish(() => ({ kind: 'transaction', accountId, id: tx.id, type: tx.type, status: tx.status }));
+  for (const tx of txs) bus.publish({ kind: 'transaction', accountId, id: tx.id, type: tx.type, status: tx.status });
 }

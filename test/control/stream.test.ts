@@ -108,6 +108,15 @@ test('a charge created, paid and its event, then a clock move and a reset, each 
   expect(await s.next((m) => m.event === 'reset')).toEqual({ event: 'reset', data: {} });
 });
 
+test('a charge created and paid at once is reported pending, then completed, in that order', async () => {
+  const h = await started();
+  const s = await connect(h);
+  const created = await h.v2('POST', '/pix', { body: { amount: 10, description: 'quick' } });
+  await h.control('POST', `/transactions/${created.body.id}/pay`);
+  await s.next((m) => m.event === 'transaction' && m.data.id === created.body.id && m.data.status === 'completed');
+  expect(s.messages.filter((m) => m.event === 'transaction' && m.data.id === created.body.id).map((m) => m.data.status)).toEqual(['pending', 'completed']);
+});
+
 test('a delivery attempt sends its delivery id, state and number of attempts', async () => {
   receiver = await startReceiver();
   const h = await started({ webhookUrl: receiver.url });
