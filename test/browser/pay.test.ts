@@ -3,8 +3,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { axe, launchBrowser, noBrowser, openPage, scrollsSideways, startSite, type BrowserRig, type Site } from './support';
+import { axe, CHROMIUM_ARGS, chromiumPath, launchBrowser, noBrowser, openPage, scrollsSideways, startSite, type BrowserRig, type Site } from './support';
 import { createCharge } from './customer';
 
 describe.skipIf(noBrowser('pay.test.ts'))('payer page (/pay)', () => {
@@ -112,5 +114,58 @@ describe.skipIf(noBrowser('pay.test.ts'))('payer page (/pay)', () => {
     await expect(page.locator('#verdict').textContent()).resolves.toContain('not one this sandbox issued');
     expect(await page.locator('#pay-section').isHidden()).toBe(true);
     await context.close();
+  });
+});
+
+/** One grey-scale Y4M frame (what Chromium's fake camera plays, looping) with the PNG centred on white, scaled up. */
+function y4mOf(pngBytes: Buffer, width = 640, height = 480): Buffer {
+  const png = PNG.sync.read(pngBytes);
+  const scale = Math.max(1, Math.floor(Math.min(width, height) / Math.max(png.width, png.height)));
+  const left = Math.floor((width - png.width * scale) / 2);
+  const top = Math.floor((height - png.height * scale) / 2);
+  const y = Buffer.alloc(width * height, 235);
+  for (let row = 0; row < png.height * scale; row++) {
+    for (let col = 0; col < png.width * scale; col++) {
+      const i = (Math.floor(row / scale) * png.width + Math.floor(col / scale)) * 4;
+      y[(top + row) * width + left + col] = png.data[i]! < 128 ? 16 : 235;
+    }
+  }
+  const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
+  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F1:1 Ip A1:1 C420jpeg\nFRAME\n`), y, chroma]);
+}
+
+describe.skipIf(noBrowser('pay.test.ts'))('payer page with a camera (Chromium fake device playing a QR)', () => {
+  let site: Site;
+  let dir: string;
+  beforeAll(async () => {
+    site = await startSite();
+    dir = mkdtempSync(join(tmpdir(), 'pix-cam-'));
+  });
+  afterAll(async () => {
+    await site?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('"Use the camera" reads the QR from the video frames, fills the code in and checks it', async () => {
+    const charge = await createCharge(site);
+    const video = join(dir, 'qr.y4m');
+    writeFileSync(video, y4mOf(Buffer.from(charge.qrCodeBase64.replace(/^data:image\/png;base64,/, ''), 'base64')));
+    const browser = await chromium.launch({
+      executablePath: chromiumPath!,
+      args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+    });
+    try {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.grantPermissions(['camera'], { origin: site.url });
+      const page = await context.newPage();
+      await page.goto(`${site.url}/pay`);
+      await page.click('#camera-start');
+      await page.waitForSelector('#verdict[data-verdict="payable"]');
+      await expect(page.locator('#brcode').inputValue()).resolves.toBe(charge.pixCopyPaste);
+      await expect(page.locator('#read-result').textContent()).resolves.toBe('Read a QR code from the camera.');
+      expect(await page.locator('#camera').isHidden(), 'the camera stops once a code is read').toBe(true);
+    } finally {
+      await browser.close();
+    }
   });
 });
