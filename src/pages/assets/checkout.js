@@ -44,7 +44,12 @@
 
   // The page's own HTML is the one source of the status (an expired charge is `cancelled` in the stream's message).
   async function refresh() {
-    const res = await fetch(location.pathname, { headers: { accept: 'text/html' } });
+    let res;
+    try {
+      res = await fetch(location.pathname, { headers: { accept: 'text/html' } });
+    } catch {
+      return; // the sandbox is away; the stream's reconnect calls refresh again
+    }
     if (res.status === 404) {
       showStatus('cancelled');
       statusEl.textContent = 'This charge no longer exists (the sandbox was reset).';
