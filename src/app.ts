@@ -27,6 +27,7 @@ import { SandboxError } from './domain/errors';
 import type { Env } from './http/env';
 import { registerDocs } from './http/docs';
 import { registerLocation } from './http/location';
+import { registerPayerPage } from './http/payer';
 import { registerPages } from './pages';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
@@ -198,6 +199,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerLocation(app, deps);
   registerDocs(app, VERSION);
   registerPages(app, deps);
+  registerPayerPage(app, deps);
 
   let server: Listening | null = null;
   const sandbox: Sandbox = {

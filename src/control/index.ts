@@ -15,6 +15,7 @@ import { registerWebhookControl } from './webhooks';
 import { registerBalanceBlockControl } from './balance-blocks';
 import { registerSettle } from './settle';
 import type { DeliveryWorker } from '../webhooks/dispatcher';
+import { registerBrCodeControl } from './brcodes';
 import { registerStream } from './stream';
 import { registerLists } from './lists';
 import { registerConsoleFragment } from './console';
@@ -55,6 +56,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerWebhookControl(app, deps);
   registerBalanceBlockControl(app, deps);
   registerSettle(app, deps, hooks.deliveries);
+  registerBrCodeControl(app, deps);
   registerStream(app, deps, hooks.streamKeepAliveMs);
   registerLists(app, deps);
   registerConsoleFragment(app, deps);

@@ -1,10 +1,15 @@
 // GET /pix/qr/{id}: the location a dynamic BR Code points at (field 26-25). A payer's bank fetches it to learn what
 // to pay. It answers a JWS (application/jose) signed with the sandbox key (public half at /.well-known/jwks.json), whose
 // payload follows the Central Bank's charge ("cob") shape; `Accept: application/json` gets the payload as plain JSON.
+// A browser (Accept preferring text/html) gets the checkout page a customer sees instead (src/pages/checkout.tsx).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { accepts } from 'hono/accepts';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import { locateTransaction } from '../services/transactions';
+import { locateCharge } from '../services/checkout';
+import { checkoutPage, checkoutNotFoundPage } from '../pages/checkout';
+import { renderPage } from '../pages/layout';
 import type { Env } from './env';
 import { ErrorSchema, pathParam } from './schemas';
 
@@ -13,23 +18,39 @@ const route = createRoute({
   path: '/pix/qr/{id}',
   operationId: 'getBrCodeLocation',
   tags: ['BR Code location'],
-  summary: 'The location a dynamic BR Code points at: the charge as a JWS (or JSON with Accept: application/json)',
+  summary: 'The location a dynamic BR Code points at: the charge as a JWS (JSON with Accept: application/json; the checkout page for a browser)',
+  description:
+    'Answers by the Accept header: application/jose (the default, also for */* or no header), application/json, or text/html when a browser prefers it (the checkout page: merchant, amount, QR, copy-paste code, countdown on the sandbox clock, live status, and a panel that pays it as the customer).',
   security: [],
   request: { params: z.object({ id: pathParam('id', 'The charge id (the transaction id)') }) },
   responses: {
     200: {
       description: 'The charge in the Central Bank cob shape, signed (ES256, key at /.well-known/jwks.json)',
-      content: { 'application/jose': { schema: z.string() }, 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+      content: {
+        'application/jose': { schema: z.string() },
+        'application/json': { schema: z.record(z.string(), z.unknown()) },
+        'text/html': { schema: z.string().openapi({ description: 'The checkout page' }) },
+      },
     },
-    404: { description: 'No charge at this location', content: { 'application/json': { schema: ErrorSchema } } },
+    404: { description: 'No charge at this location (an HTML page for a browser)', content: { 'application/json': { schema: ErrorSchema }, 'text/html': { schema: z.string() } } },
   },
 });
+
+/** What the location answers for an Accept header: the first of these the client prefers; jose for anything else. */
+export const LOCATION_TYPES = ['application/jose', 'application/json', 'text/html'] as const;
+export type LocationType = (typeof LOCATION_TYPES)[number];
 
 const STATUS = { pending: 'ATIVA', completed: 'CONCLUIDA', cancelled: 'REMOVIDA_PELO_PSP', failed: 'REMOVIDA_PELO_PSP' } as const;
 
 export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid('param');
+    const type = accepts(c, { header: 'Accept', supports: [...LOCATION_TYPES], default: 'application/jose' }) as LocationType;
+    if (type === 'text/html') {
+      const charge = locateCharge(deps, id);
+      if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
+      return renderPage(c, checkoutPage({ charge, now: deps.clock.nowMs(), frozen: deps.clock.frozen, tokenRequired: !!deps.settings.adminToken })) as never;
+    }
     const found = locateTransaction(deps.store.state.accounts, id);
     if (!found?.tx.charge) throw new SandboxError('TRANSACTION_NOT_FOUND', `No PIX charge at this location (${id}).`, { resource: 'charge', id });
     const { tx, account } = found;
@@ -47,7 +68,7 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
       chave: account.id,
       ...(tx.description ? { solicitacaoPagador: tx.description.slice(0, 140) } : {}),
     };
-    if ((c.req.header('accept') ?? '').includes('application/json')) return c.json(payload, 200);
+    if (type === 'application/json') return c.json(payload, 200);
     return c.body(await deps.tokens.signJws(payload), 200, { 'Content-Type': 'application/jose' }) as never;
   });
 }

@@ -36,7 +36,7 @@ function formatAmount(amountCents: number): string {
 }
 
 /** The URL of a dynamic code's payload (field 26-25): no scheme, a dotted host, at most 77 characters. */
-const LOCATION = /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d{1,5})?(?:\/[\x21-\x7E]*)?$/;
+export const LOCATION = /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d{1,5})?(?:\/[\x21-\x7E]*)?$/;
 
 function checkLocation(location: string): void {
   if (location.includes('://')) {
@@ -172,7 +172,8 @@ function parseNested(value: string | undefined, id: string): Record<string, stri
   }
 }
 
-function parseAmount(value: string): number {
+/** Field 54 as integer cents; throws an Error naming the expected form (like 123.45). */
+export function parseAmount(value: string): number {
   const m = /^(\d{1,10})(?:\.(\d{1,2}))?$/.exec(value);
   if (!m) throw new Error(`Malformed BR Code: field 54 must be a decimal amount like 123.45, found ${JSON.stringify(value)}`);
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));

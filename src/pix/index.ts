@@ -12,6 +12,7 @@ export {
   type ParsedBrCode,
   type StaticBrCodeInput,
 } from './brcode';
+export { checkBrCode, MAX_BR_CODE_LENGTH, type BrCodeCheck, type BrCodeCheckName, type BrCodeDecoded, type BrCodeReport } from './check';
 export { qrMatrix, qrPng, qrPngDataUrl, qrSegments, type QrMatrix, type QrPngOptions, type QrSegment } from './qr';
 export { isE2eId, makeE2eId } from './e2e';
 export {

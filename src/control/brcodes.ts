@@ -1,0 +1,125 @@
+// POST /_sandbox/brcodes/decode: a BR Code checked field by field, and the charge of this sandbox it points at. The
+// payer page (/pay) calls it, so the rules live once, in src/pix/check.ts; scripts and tests can call it too.
+// A code that fails its checks is still a 200: the answer is the report. Only a body without `code` is a 400.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../deps';
+import { controlErrors, controlSecurity, json, jsonBody } from '../http/schemas';
+import { iso } from '../http/views';
+import { MAX_BR_CODE_LENGTH } from '../pix';
+import { locationPath } from '../services/charges';
+import { decodeBrCode } from '../services/checkout';
+import type { Router } from '../http/env';
+
+const Check = z.object({
+  check: z.string(),
+  field: z.string().nullable(),
+  ok: z.boolean(),
+  found: z.string().nullable(),
+  expected: z.string().optional(),
+  message: z.string(),
+});
+const Field = z.object({
+  id: z.string(),
+  name: z.string(),
+  value: z.string(),
+  subfields: z.array(z.object({ id: z.string(), name: z.string(), value: z.string() })).optional(),
+});
+const S = z.string().nullable();
+const DecodeResult = z
+  .object({
+    verdict: z.enum(['payable', 'not_payable', 'not_ours', 'invalid']).openapi({ description: 'payable: valid and points at a pending charge here; not_payable: at a charge that ended; not_ours: valid, no charge here; invalid: a check failed' }),
+    message: z.string(),
+    valid: z.boolean(),
+    length: z.number().int(),
+    decoded: z.object({
+      payloadFormat: S,
+      pointOfInitiation: S,
+      gui: S,
+      key: S,
+      location: S,
+      description: S,
+      categoryCode: S,
+      currency: S,
+      amount: z.number().nullable().openapi({ description: 'Field 54 in BRL, null when absent or malformed' }),
+      country: S,
+      merchantName: S,
+      merchantCity: S,
+      txid: S,
+    }),
+    crc: z.object({ found: S, expected: z.string(), valid: z.boolean() }),
+    checks: z.array(Check),
+    fields: z.array(Field),
+    chargeId: S.openapi({ description: 'The id in the location path /pix/qr/<id>, whatever host it carries' }),
+    charge: z
+      .object({
+        id: z.string(),
+        accountId: z.string(),
+        subAccount: S,
+        merchantName: z.string(),
+        amount: z.number(),
+        description: S,
+        status: z.enum(['pending', 'paid', 'expired', 'failed', 'cancelled']),
+        expiresAt: z.string(),
+        checkoutPath: z.string(),
+        payPath: z.string(),
+      })
+      .nullable(),
+  })
+  .openapi('BrCodeDecodeResult');
+
+export function registerBrCodeControl(app: Router, deps: Deps) {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/brcodes/decode',
+      operationId: 'decodeBrCode',
+      tags: ['Control API'],
+      security: controlSecurity,
+      summary: 'Check a BR Code field by field (format, CRC, merchant, city, amount, location) and find the charge it points at',
+      request: {
+        body: jsonBody(
+          z.object({
+            code: z
+              .string({ error: 'must be the BR Code text (the "copia e cola" string starting with 000201)' })
+              .max(4 * MAX_BR_CODE_LENGTH, { error: `must be at most ${4 * MAX_BR_CODE_LENGTH} characters; a BR Code holds at most ${MAX_BR_CODE_LENGTH}` }),
+          }),
+          // The Central Bank's dynamic example: a valid BR Code that this sandbox did not issue.
+          { code: '00020101021226720014br.gov.bcb.pix2550bx.com.br/pix/8b3da2f3-9a41-40d1-a91a-bd93113bd4415204000053039865406123.455802BR5913Fulano de Tal6008BRASILIA62190515RP12345678-2019630445C8' },
+        ),
+      },
+      responses: { 200: json(DecodeResult, 'The checks and, when the location names a charge of this sandbox, that charge'), ...controlErrors },
+    }),
+    (c) => {
+      const { report, verdict, message, chargeId, charge } = decodeBrCode(deps, c.req.valid('json').code);
+      const { amountCents, amount: _written, ...decoded } = report.decoded;
+      return c.json(
+        {
+          verdict,
+          message,
+          valid: report.valid,
+          length: report.length,
+          decoded: { ...decoded, amount: amountCents === null ? null : amountCents / 100 },
+          crc: report.crc,
+          checks: report.checks,
+          fields: report.fields,
+          chargeId,
+          charge: charge
+            ? {
+                id: charge.tx.id,
+                accountId: charge.account.id,
+                subAccount: charge.subAccount?.reference ?? null,
+                merchantName: charge.merchantName,
+                amount: charge.tx.amount / 100,
+                description: charge.tx.description ?? null,
+                status: charge.status,
+                expiresAt: iso(charge.tx.charge!.expiresAt),
+                checkoutPath: locationPath(charge.tx.id),
+                payPath: `/_sandbox/transactions/${charge.tx.id}/pay`,
+              }
+            : null,
+        },
+        200,
+      );
+    },
+  );
+}

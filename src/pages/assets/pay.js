@@ -1,0 +1,200 @@
+// Payer page: reads a BR Code (pasted, from an image file, from the camera through jsQR), asks the sandbox to check
+// it (POST /_sandbox/brcodes/decode holds every rule) and pays the charge it points at (POST /_sandbox/transactions/{id}/pay).
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const textarea = $('brcode');
+  const readResult = $('read-result');
+  const resultSection = $('result');
+  const paySection = $('pay-section');
+  const verdictEl = $('verdict');
+  const payButton = $('pay');
+  const payResult = $('pay-result');
+  let current = null;
+
+  const CHECK_LABEL = {
+    characters: 'Characters',
+    length: 'Length',
+    tlv: 'TLV structure',
+    payloadFormat: 'Payload format',
+    merchantAccount: 'PIX merchant account',
+    location: 'Location (URL)',
+    categoryCode: 'Merchant category',
+    currency: 'Currency',
+    amount: 'Amount',
+    country: 'Country',
+    merchantName: 'Merchant name',
+    merchantCity: 'Merchant city',
+    crc: 'CRC',
+  };
+  const VERDICT_CLASS = { payable: 'ok', not_payable: 'warn', not_ours: 'warn', invalid: 'bad' };
+
+  function cell(row, label, content) {
+    const el = document.createElement('td');
+    el.dataset.label = label;
+    if (content instanceof Node) el.append(content);
+    else el.textContent = content ?? '';
+    row.append(el);
+    return el;
+  }
+
+  function mono(text) {
+    const code = document.createElement('code');
+    code.textContent = text;
+    return code;
+  }
+
+  function render(result) {
+    current = result;
+    resultSection.hidden = false;
+    verdictEl.textContent = result.message;
+    verdictEl.className = `verdict ${VERDICT_CLASS[result.verdict] ?? ''}`;
+    verdictEl.dataset.verdict = result.verdict;
+    const body = document.querySelector('#checks tbody');
+    body.replaceChildren();
+    for (const c of result.checks) {
+      const row = document.createElement('tr');
+      row.dataset.check = c.check;
+      row.dataset.ok = String(c.ok);
+      const name = document.createElement('strong');
+      name.textContent = CHECK_LABEL[c.check] ?? c.check;
+      cell(row, 'Check', name);
+      cell(row, 'Field', c.field ?? '—');
+      const found = c.check === 'crc' ? `found ${c.found ?? 'none'}, expected ${c.expected}` : c.found === null ? (c.field === null ? '—' : '(absent)') : c.found;
+      cell(row, 'Found', mono(found));
+      const verdict = document.createElement('span');
+      verdict.className = c.ok ? 'ok' : 'bad';
+      verdict.textContent = `${c.ok ? '✓ valid' : '✗ invalid'}: ${c.message}`;
+      cell(row, 'Result', verdict);
+      body.append(row);
+    }
+    const fields = document.querySelector('#fields tbody');
+    fields.replaceChildren();
+    for (const f of result.fields) {
+      for (const [id, name, value] of [[f.id, f.name, f.subfields ? '' : f.value], ...(f.subfields ?? []).map((s) => [`${f.id}-${s.id}`, s.name, s.value])]) {
+        const row = document.createElement('tr');
+        cell(row, 'ID', id);
+        cell(row, 'Name', name);
+        cell(row, 'Value', mono(value));
+        fields.append(row);
+      }
+    }
+    const charge = result.charge;
+    paySection.hidden = !charge;
+    payResult.textContent = '';
+    if (charge) {
+      const summary = $('charge-summary');
+      summary.replaceChildren();
+      const link = document.createElement('a');
+      link.href = charge.checkoutPath;
+      link.textContent = 'checkout page';
+      summary.append(`${charge.merchantName}: R$ ${charge.amount.toFixed(2).replace('.', ',')}${charge.description ? ` (${charge.description})` : ''}, ${charge.status}. Open its `, link, '.');
+      payButton.disabled = result.verdict !== 'payable';
+      payButton.textContent = `Pay R$ ${charge.amount.toFixed(2).replace('.', ',')}`;
+    }
+  }
+
+  async function decode(code) {
+    readResult.textContent = 'Checking…';
+    const res = await window.sandbox.api('POST', '/_sandbox/brcodes/decode', { code });
+    if (!res.ok) {
+      readResult.textContent = window.sandbox.errorText(res);
+      return;
+    }
+    readResult.textContent = '';
+    render(res.data);
+  }
+
+  $('decode-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    window.sandbox.ready(() => decode(textarea.value));
+  });
+
+  // A QR found in pixels (an image file or a camera frame) becomes the pasted text, then goes through the same check.
+  function readPixels(source, width, height) {
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(source, 0, 0, width, height);
+    const { data } = ctx.getImageData(0, 0, width, height);
+    return window.jsQR(data, width, height, { inversionAttempts: 'attemptBoth' });
+  }
+
+  function found(text, where) {
+    textarea.value = text;
+    window.sandbox.ready(async () => {
+      await decode(text);
+      if (!readResult.textContent) readResult.textContent = `Read a QR code from ${where}.`;
+    });
+  }
+
+  $('qr-file').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    readResult.textContent = `Reading ${file.name}…`;
+    try {
+      const bitmap = await createImageBitmap(file);
+      // Large photos are scaled down: jsQR is quick on a phone-sized frame and needs no more.
+      const scale = Math.min(1, 1200 / Math.max(bitmap.width, bitmap.height));
+      const qr = readPixels(bitmap, Math.round(bitmap.width * scale), Math.round(bitmap.height * scale));
+      if (qr) found(qr.data, file.name);
+      else readResult.textContent = `No QR code found in ${file.name}; try a sharper or closer picture.`;
+    } catch {
+      readResult.textContent = `${file.name} is not an image this browser can read.`;
+    }
+    e.target.value = '';
+  });
+
+  const video = $('camera');
+  let stream = null;
+  function stopCamera() {
+    stream?.getTracks().forEach((t) => t.stop());
+    stream = null;
+    video.hidden = true;
+    $('camera-stop').hidden = true;
+    $('camera-start').hidden = false;
+  }
+  $('camera-stop').addEventListener('click', stopCamera);
+  $('camera-start').addEventListener('click', async () => {
+    if (!navigator.mediaDevices?.getUserMedia) {
+      readResult.textContent = 'This browser gives no camera here: browsers allow it on https or localhost only. Take a photo and use "Read a QR image" instead.';
+      return;
+    }
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
+    } catch (err) {
+      readResult.textContent = `No camera: ${err.message}. Use "Read a QR image" instead.`;
+      return;
+    }
+    video.srcObject = stream;
+    video.hidden = false;
+    $('camera-stop').hidden = false;
+    $('camera-start').hidden = true;
+    await video.play();
+    readResult.textContent = 'Hold the QR code in front of the camera.';
+    const scan = () => {
+      if (!stream) return;
+      if (video.readyState >= 2 && video.videoWidth > 0) {
+        const qr = readPixels(video, video.videoWidth, video.videoHeight);
+        if (qr) {
+          stopCamera();
+          found(qr.data, 'the camera');
+          return;
+        }
+      }
+      requestAnimationFrame(scan);
+    };
+    requestAnimationFrame(scan);
+  });
+
+  const form = $('pay-form');
+  window.payerForm(form, async (body) => {
+    if (!current?.charge) return;
+    payResult.textContent = 'Paying…';
+    const { charge } = current;
+    const res = await window.sandbox.api('POST', charge.payPath, body);
+    await decode(textarea.value);
+    payResult.textContent = res.ok ? `Paid: ${charge.merchantName} received R$ ${charge.amount.toFixed(2).replace('.', ',')}.` : window.sandbox.errorText(res);
+    payResult.dataset.paid = String(res.ok);
+  });
+})();

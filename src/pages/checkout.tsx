@@ -1,0 +1,101 @@
+// The checkout page: what a customer sees at a charge's location (GET /pix/qr/{id} from a browser). Server-rendered
+// from the located charge; /assets/checkout.js counts down on the sandbox clock, follows the live stream and pays
+// through POST /_sandbox/transactions/{id}/pay, the route curl uses. Shows only what the location serves publicly.
+import type { LocatedCharge } from '../services/checkout';
+import { qrPngDataUrl } from '../pix';
+import { Layout } from './layout';
+import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
+import { brl, STATUS_LABEL } from './format';
+
+export interface CheckoutProps {
+  charge: LocatedCharge;
+  /** Sandbox clock, so the page counts down from the server's now, not the device's. */
+  now: number;
+  frozen: boolean;
+  tokenRequired: boolean;
+}
+
+export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutProps) {
+  const { tx, merchantName, status, account } = charge;
+  const code = tx.charge!.pixCopyPaste;
+  const expiresAt = tx.charge!.expiresAt;
+  return (
+    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={[PAY_FORM_SCRIPT, '/assets/checkout.js']} needsToken={tokenRequired}>
+      <div
+        id="checkout"
+        class="checkout"
+        data-charge-id={tx.id}
+        data-account-id={account.id}
+        data-expires-at={String(expiresAt)}
+        data-now={String(now)}
+        data-frozen={String(frozen)}
+        data-status={status}
+      >
+        <section class="card checkout-main" aria-labelledby="merchant">
+          <p class="muted kicker">PIX charge from</p>
+          <h1 id="merchant">{merchantName}</h1>
+          <p class="amount" id="amount">{brl(tx.amount)}</p>
+          {tx.description ? <p id="description">{tx.description}</p> : null}
+          <p id="status" class={`status status-${status}`} role="status" aria-live="polite" data-status={status}>
+            {STATUS_LABEL[status]}
+          </p>
+          <p class="countdown">
+            <span id="countdown-label">{status === 'pending' ? 'Expires in' : 'Expiry'}</span>{' '}
+            <strong id="countdown" data-status={status}>
+              {status === 'pending' ? formatLeft(expiresAt - now) : '—'}
+            </strong>{' '}
+            <span class="muted">
+              (at <time datetime={new Date(expiresAt).toISOString()}>{new Date(expiresAt).toISOString().replace('T', ' ').slice(0, 19)} UTC</time>, sandbox clock{frozen ? ', frozen' : ''})
+            </span>
+          </p>
+          <img id="qr" class="qr" src={qrPngDataUrl(code)} width={264} height={264} alt={`QR code of the PIX charge of ${brl(tx.amount)} to ${merchantName}`} />
+          <label for="code">PIX copia e cola</label>
+          <textarea id="code" class="code" readonly rows={5}>
+            {code}
+          </textarea>
+          <p class="row">
+            <button type="button" id="copy">Copy code</button> <span id="copy-result" role="status" aria-live="polite"></span>
+          </p>
+        </section>
+        <aside class="card checkout-side" aria-labelledby="pay-title">
+          <h2 id="pay-title">Pay as the customer</h2>
+          <p class="muted">
+            Settles the charge as if a bank paid it: <code>POST /_sandbox/transactions/{tx.id}/pay</code>, the same route curl uses.
+          </p>
+          <PayForm disabled={status !== 'pending'}>Pay {brl(tx.amount)}</PayForm>
+          <p id="pay-result" role="alert"></p>
+          <p class="muted">
+            <a href="/pay">Payer page</a> · <a href="/">Console</a>
+          </p>
+        </aside>
+      </div>
+    </Layout>
+  );
+}
+
+export function checkoutNotFoundPage(id: string) {
+  return (
+    <Layout title="Charge not found">
+      <div class="checkout">
+        <section class="card">
+          <h1>Charge not found</h1>
+          <p>
+            This sandbox has no PIX charge <code>{id}</code>. It may belong to another sandbox, or the sandbox was reset since the code was made.
+          </p>
+          <p>
+            Create a charge from the <a href="/">console</a> (or <code>POST /v2/pix</code>), or check a code on the <a href="/pay">payer page</a>.
+          </p>
+        </section>
+      </div>
+    </Layout>
+  );
+}
+
+/** "23:59:58", or "2 d 03:04:05" past a day; the page script uses the same shape. */
+export function formatLeft(ms: number): string {
+  if (ms <= 0) return '00:00:00';
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const hms = [Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+  return d > 0 ? `${d} d ${hms}` : hms;
+}

@@ -1,0 +1,104 @@
+// The payer page (/pay): a phone or a second screen plays the customer's bank. A BR Code comes in pasted, from an
+// image file or from the camera (decoded in the page by jsQR, served from node_modules); the page sends the text to
+// POST /_sandbox/brcodes/decode, which holds every rule, shows the checks, and pays through the control route.
+// It also lists the magic values of sandbox.md 4.11, from the module their behaviour reads.
+import type { Child } from 'hono/jsx';
+import { MAGIC_VALUES } from '../domain/magic';
+import { Layout } from './layout';
+import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
+
+/** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see http/payer.ts). */
+export const JSQR_PATH = '/assets/vendor/jsqr.js';
+
+/** A table that turns into one card per row on a narrow screen (each cell labelled by data-label). */
+function Table({ id, caption, columns, children }: { id: string; caption: string; columns: string[]; children?: Child }) {
+  return (
+    <div class="table-wrap">
+      <table id={id} class="collapse">
+        <caption class="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th scope="col">{c}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
+  return (
+    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js']} needsToken={tokenRequired}>
+      <div id="payer" class="payer">
+        <h1>Pay a PIX code</h1>
+        <p class="muted">Play the customer's bank: read a BR Code, see what it says and whether it is valid, and pay the charge it points at.</p>
+        <section class="card" aria-labelledby="read-title">
+          <h2 id="read-title">1. Read the code</h2>
+          <form id="decode-form">
+            <label for="brcode">BR Code (PIX copia e cola)</label>
+            <textarea id="brcode" name="code" rows={5} spellcheck={false} autocomplete="off" placeholder="00020101021226..."></textarea>
+            <p class="row">
+              <button type="submit" id="decode">Check code</button>
+              <label class="button secondary" for="qr-file">
+                Read a QR image
+              </label>
+              <input id="qr-file" class="visually-hidden" type="file" accept="image/*" />
+              <button type="button" id="camera-start" class="secondary">
+                Use the camera
+              </button>
+              <button type="button" id="camera-stop" class="secondary" hidden>
+                Stop the camera
+              </button>
+            </p>
+          </form>
+          <video id="camera" class="camera" playsinline muted hidden aria-label="Camera preview: hold the QR code in view"></video>
+          <p id="read-result" role="status" aria-live="polite"></p>
+        </section>
+        <section class="card" aria-labelledby="result-title" id="result" hidden>
+          <h2 id="result-title">2. What it says</h2>
+          <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
+          <Table id="checks" caption="Checks of the BR Code" columns={['Check', 'Field', 'Found', 'Result']} />
+          <details>
+            <summary>All fields</summary>
+            <Table id="fields" caption="Fields of the BR Code" columns={['ID', 'Name', 'Value']} />
+          </details>
+        </section>
+        <section class="card" aria-labelledby="pay-title" id="pay-section" hidden>
+          <h2 id="pay-title">3. Pay it</h2>
+          <p id="charge-summary"></p>
+          <PayForm>Pay</PayForm>
+          <p id="pay-result" role="alert"></p>
+        </section>
+        <section class="card" aria-labelledby="magic-title">
+          <h2 id="magic-title">Magic values</h2>
+          <p class="muted">
+            Type these into the app under test to choose an outcome with no control call (times on the sandbox clock; an account's <code>automation.magicValues: false</code> turns them off).
+          </p>
+          <Table id="magic" caption="Magic values" columns={['Where', 'Value', 'Outcome']}>
+            {MAGIC_VALUES.map((m) => (
+              <tr>
+                <td data-label="Where">
+                  <code>{m.where === 'charge.customer.document' ? 'charge customer.document' : 'withdrawal pixKey'}</code>
+                </td>
+                <td data-label="Value">
+                  <span>
+                    {m.values.map((v, i) => (
+                      <>
+                        {i > 0 ? ' or ' : ''}
+                        <code>{v}</code>
+                      </>
+                    ))}
+                  </span>
+                </td>
+                <td data-label="Outcome">{m.description}</td>
+              </tr>
+            ))}
+          </Table>
+        </section>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,84 @@
+// What the customer-facing pages need: a charge found by its location id with who is paid and how it stands, and a
+// pasted BR Code checked and matched to the charge it points at. The checkout page and /pay render these; the
+// decode route serves the second as JSON. Paying goes through the same control action as curl (services/actions).
+import type { Deps } from '../deps';
+import type { Account, SubAccount, Transaction } from '../domain/types';
+import { checkBrCode, type BrCodeReport } from '../pix';
+import { locationPath } from './charges';
+import { locateTransaction } from './transactions';
+
+/** How a charge stands for the person paying it: an expired charge is `cancelled` inside, but says so. */
+export type CustomerStatus = 'pending' | 'paid' | 'expired' | 'failed' | 'cancelled';
+
+export function customerStatus(tx: Transaction): CustomerStatus {
+  if (tx.status === 'completed') return 'paid';
+  if (tx.status === 'cancelled') return tx.charge?.endReason === 'expired' ? 'expired' : 'cancelled';
+  return tx.status === 'failed' ? 'failed' : 'pending';
+}
+
+export interface LocatedCharge {
+  account: Account;
+  tx: Transaction;
+  /** The sub-account that created it, null for the main account. */
+  subAccount: SubAccount | null;
+  /** The name its BR Code carries: the sub-account's name, else the account's. */
+  merchantName: string;
+  status: CustomerStatus;
+}
+
+/** The PIX charge with this id in any account, or undefined (another id, or a transaction that is not a charge). */
+export function locateCharge(deps: Deps, id: string): LocatedCharge | undefined {
+  const found = locateTransaction(deps.store.state.accounts, id);
+  if (!found?.tx.charge) return undefined;
+  const { account, tx } = found;
+  const subAccount = account.subAccounts.find((s) => s.id === tx.walletId) ?? null;
+  return { account, tx, subAccount, merchantName: subAccount?.name ?? account.name, status: customerStatus(tx) };
+}
+
+/** `payable`: valid and points at a pending charge here; `not_payable`: at a charge that already ended; `not_ours`:
+ * valid but no charge of this sandbox; `invalid`: a check failed. */
+export type DecodeVerdict = 'payable' | 'not_payable' | 'not_ours' | 'invalid';
+
+export interface DecodedBrCode {
+  report: BrCodeReport;
+  verdict: DecodeVerdict;
+  /** One sentence for the person holding the code. */
+  message: string;
+  /** The charge id named by the location path (/pix/qr/<id>), whatever host the code carries. */
+  chargeId: string | null;
+  charge: LocatedCharge | undefined;
+}
+
+const LOCATION_ID = /\/pix\/qr\/([^/?#]+)$/;
+
+/** Checks a BR Code and finds the charge its location names. The host is not compared: a code made for a LAN
+ * address or another --public-host still names the charge by its path. */
+export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
+  const report = checkBrCode(code);
+  const location = report.decoded.location;
+  const chargeId = location ? (LOCATION_ID.exec(location)?.[1] ?? null) : null;
+  const charge = chargeId ? locateCharge(deps, chargeId) : undefined;
+  const failed = report.checks.filter((c) => !c.ok);
+  const base = { report, chargeId, charge };
+  if (failed.length > 0) {
+    const first = failed[0]!;
+    const more = failed.length > 1 ? ` (and ${failed.length - 1} more problem${failed.length > 2 ? 's' : ''} below)` : '';
+    return { ...base, verdict: 'invalid', message: `Not a valid BR Code: ${first.message}${more}` };
+  }
+  if (!location) {
+    return { ...base, verdict: 'not_ours', message: `A valid static BR Code for the PIX key ${report.decoded.key}, but not one this sandbox issued: its charges are dynamic codes pointing at ${locationPath('<id>')}.` };
+  }
+  if (!chargeId) {
+    return { ...base, verdict: 'not_ours', message: `A valid BR Code, but not one this sandbox issued: its location ${location} is not a ${locationPath('<id>')} address of this sandbox.` };
+  }
+  if (!charge) {
+    return { ...base, verdict: 'not_ours', message: `A valid BR Code pointing at ${locationPath(chargeId)}, but this sandbox has no charge ${chargeId} (made by another sandbox, or before a reset).` };
+  }
+  if (report.decoded.amountCents !== charge.tx.amount) {
+    return { ...base, verdict: 'invalid', message: `The code says R$ ${report.decoded.amount} but charge ${chargeId} is for R$ ${(charge.tx.amount / 100).toFixed(2)}; this code was not made from that charge.` };
+  }
+  if (charge.status !== 'pending') {
+    return { ...base, verdict: 'not_payable', message: `This code points at charge ${chargeId} of ${charge.merchantName}, which is ${charge.status}; only a pending charge can be paid.` };
+  }
+  return { ...base, verdict: 'payable', message: `Charge ${chargeId} of ${charge.merchantName}, R$ ${report.decoded.amount}, pending: it can be paid.` };
+}
