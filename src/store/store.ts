@@ -11,7 +11,7 @@ import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
 import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, view } from './unit';
-import { journalOf, loadDataFile, oldJournalOf, serializeInSlices } from './disk';
+import { journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { acquireLock, type FileLock } from './lock';
 
 export const STATE_VERSION = 2;
@@ -242,7 +242,9 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
 
   function maybeCompact() {
     if (compacting || closing || !dataFile || size < threshold()) return;
-    compacting = compact(8).finally(() => (compacting = null));
+    compacting = compact(8)
+      .catch((err) => log(`pix-sandbox: could not fold the journal into ${dataFile} (${String(err)}); the journal keeps everything, it will be tried again`))
+      .finally(() => (compacting = null));
   }
 
   async function compact(sliceMs: number): Promise<void> {
@@ -259,16 +261,23 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
     }
     if (sliceMs !== Infinity) log(`pix-sandbox: folding the journal into ${file} (up to entry ${seq})`);
     const slices = { longestMs: 0 };
-    const text = await serializeInSlices(holder.state, seq, sliceMs, () => ![...active].some((u) => u.open && u.undo.length > 0), slices);
-    compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
-    await tail; // what was committed while slicing must be on disk (or undone) before the snapshot can be trusted
+    const writer = await snapshotWriter(file);
+    try {
+      await serializeInSlices(holder.state, seq, sliceMs, () => ![...active].some((u) => u.open && u.undo.length > 0), slices, writer.write);
+      compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
+      await tail; // what was committed while slicing must be on disk (or undone) before the snapshot can be trusted
+    } catch (err) {
+      await writer.abandon();
+      throw err;
+    }
     if (tainted) {
+      await writer.abandon();
       compactionStats.abandoned++;
       log(`pix-sandbox: a change was undone while folding the journal; this snapshot is dropped (the journal still has everything)`);
       return;
     }
-    await snapshot!.write(text);
-    snapshotBytes = text.length;
+    await writer.commit();
+    snapshotBytes = writer.bytes;
     try {
       unlinkSync(oldJournalOf(file));
     } catch {
