@@ -73,7 +73,7 @@ function seedFile(dir, sample, n) {
   const base = JSON.stringify({ ...state, journalSeq: 0 });
   const marker = `"transactions":{`;
   const at = base.indexOf(marker) + marker.length;
-  const text = `${base.slice(0, at)}${parts.join(',')}${base[at] === '}' ? '' : ','}${base.slice(at)}`;
+  const text = `${base.slice(0, at)}${parts.join(',')}${n === 0 || base[at] === '}' ? '' : ','}${base.slice(at)}`;
   writeFileSync(file, text);
   return file;
 }
