@@ -10,7 +10,7 @@ import { TextFile } from 'lowdb/node';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
-import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, view } from './unit';
+import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, view } from './unit';
 import { journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { acquireLock, type FileLock } from './lock';
 
@@ -322,6 +322,7 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
       const unit = new Unit(kind, hooks);
       if (clockBinding) clockAtBegin.set(unit, clockBinding.snapshot());
       active.add(unit);
+      unitBegun();
       return unit;
     },
     run: (unit, fn) => runInUnit(unit, fn),
@@ -331,7 +332,7 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
         if (!sameClock(now, holder.state.clock)) runInUnit(unit, () => (store.state.clock = now));
       }
       unit.open = false;
-      active.delete(unit);
+      if (active.delete(unit)) unitEnded();
       if (unit.records.size === 0) return Promise.resolve();
       if (!dataFile) {
         unit.undo.length = 0;
@@ -345,7 +346,7 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
     },
     rollback(unit) {
       unit.open = false;
-      active.delete(unit);
+      if (active.delete(unit)) unitEnded();
       if (unit.undo.length > 0) {
         undo(unit);
         epoch++;
