@@ -204,3 +204,7 @@ const md = [
 ].join('\n');
 writeFileSync(new URL('results/latest.md', import.meta.url), md);
 console.log(`\n${md}`);
+
+// 4. Storage at 1k, 10k and 100k stored charges (bench/storage.mjs): bench/results/storage.{json,md}.
+const { runStorageBench } = await import('./storage.mjs');
+await runStorageBench({ quick });

@@ -178,7 +178,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
     if (reading && !store.hooks.strictReads) return next();
     const unit = store.begin(reading ? 'read' : 'request');
-    await store.run(unit, next);
+    try {
+      await store.run(unit, next);
+    } catch (err) {
+      store.rollback(unit);
+      throw err;
+    }
     if (c.error || c.res.status >= 400) {
       store.rollback(unit);
       return;

@@ -10,8 +10,8 @@ import { TextFile } from 'lowdb/node';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
-import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, view } from './unit';
-import { journalOf, loadDataFile, oldJournalOf, serializeInSlices } from './disk';
+import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, view } from './unit';
+import { journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { acquireLock, type FileLock } from './lock';
 
 export const STATE_VERSION = 2;
@@ -242,7 +242,9 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
 
   function maybeCompact() {
     if (compacting || closing || !dataFile || size < threshold()) return;
-    compacting = compact(8).finally(() => (compacting = null));
+    compacting = compact(8)
+      .catch((err) => log(`pix-sandbox: could not fold the journal into ${dataFile} (${String(err)}); the journal keeps everything, it will be tried again`))
+      .finally(() => (compacting = null));
   }
 
   async function compact(sliceMs: number): Promise<void> {
@@ -259,16 +261,23 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
     }
     if (sliceMs !== Infinity) log(`pix-sandbox: folding the journal into ${file} (up to entry ${seq})`);
     const slices = { longestMs: 0 };
-    const text = await serializeInSlices(holder.state, seq, sliceMs, () => ![...active].some((u) => u.open && u.undo.length > 0), slices);
-    compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
-    await tail; // what was committed while slicing must be on disk (or undone) before the snapshot can be trusted
+    const writer = await snapshotWriter(file);
+    try {
+      await serializeInSlices(holder.state, seq, sliceMs, () => ![...active].some((u) => u.open && u.undo.length > 0), slices, writer.write);
+      compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
+      await tail; // what was committed while slicing must be on disk (or undone) before the snapshot can be trusted
+    } catch (err) {
+      await writer.abandon();
+      throw err;
+    }
     if (tainted) {
+      await writer.abandon();
       compactionStats.abandoned++;
       log(`pix-sandbox: a change was undone while folding the journal; this snapshot is dropped (the journal still has everything)`);
       return;
     }
-    await snapshot!.write(text);
-    snapshotBytes = text.length;
+    await writer.commit();
+    snapshotBytes = writer.bytes;
     try {
       unlinkSync(oldJournalOf(file));
     } catch {
@@ -313,6 +322,7 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
       const unit = new Unit(kind, hooks);
       if (clockBinding) clockAtBegin.set(unit, clockBinding.snapshot());
       active.add(unit);
+      unitBegun();
       return unit;
     },
     run: (unit, fn) => runInUnit(unit, fn),
@@ -322,7 +332,7 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
         if (!sameClock(now, holder.state.clock)) runInUnit(unit, () => (store.state.clock = now));
       }
       unit.open = false;
-      active.delete(unit);
+      if (active.delete(unit)) unitEnded();
       if (unit.records.size === 0) return Promise.resolve();
       if (!dataFile) {
         unit.undo.length = 0;
@@ -336,7 +346,7 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
     },
     rollback(unit) {
       unit.open = false;
-      active.delete(unit);
+      if (active.delete(unit)) unitEnded();
       if (unit.undo.length > 0) {
         undo(unit);
         epoch++;
