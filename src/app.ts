@@ -57,8 +57,8 @@ export interface Sandbox {
   /** Base URL once listening (e.g. http://127.0.0.1:4747), else undefined. */
   readonly url: string | undefined;
   listen(opts?: { port?: number; host?: string }): Promise<string>;
-  /** Back to the fixtures (same as POST /_sandbox/reset). */
-  reset(): Promise<void>;
+  /** Back to the fixtures (same as POST /_sandbox/reset); the clock is kept unless `clock: true`. */
+  reset(opts?: { clock?: boolean }): Promise<void>;
   /**
    * Runs what is due now and resolves once no webhook attempt is in flight: after a change (a charge paid), await it
    * to know its deliveries were attempted. Retries wait for their time on the sandbox clock.
@@ -110,9 +110,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const { store, loaded } = await openStore(options.dataFile, { hooks: options.testHooks, log, compactAfterBytes: options.compactAfterBytes });
   const clock = createClock(Date.now, store.state.clock);
   store.bindClock(clock);
-  if (!loaded && options.clockStart !== undefined) {
-    clock.set(typeof options.clockStart === 'number' ? options.clockStart : Date.parse(options.clockStart), options.freezeClock ?? false);
-  } else if (!loaded && options.freezeClock) clock.set(clock.nowMs(), true);
+  /** The clock as the options start it: at clockStart, or real time; frozen there with freezeClock. */
+  const startClock = () => {
+    const start = options.clockStart === undefined ? clock.realMs() : typeof options.clockStart === 'number' ? options.clockStart : Date.parse(options.clockStart);
+    clock.set(start, options.freezeClock ?? false);
+  };
+  if (!loaded) startClock();
   const scheduler = createScheduler(store, clock, ids, log);
   const tokens = await createTokens(store, clock);
   const deps: Deps = {
@@ -146,12 +149,18 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     store.replace({ ...emptyState(), signingKey, clock: clock.snapshot() });
     loadFixtures(deps, fixtures, options.webhookUrl);
   };
-  const reset = async () => {
+  const reset = async (opts: { clock?: boolean } = {}) => {
     faults.rules = [];
+    // The clock is kept unless asked (sandbox.md 4.7); then it goes back to where start-up put it.
+    const resetAll = () => {
+      if (opts.clock) startClock();
+      resetState();
+    };
     // Part of the request's unit when called by POST /_sandbox/reset; a unit of its own when called in process.
-    if (currentUnit()) resetState();
-    else await store.atomically('system', resetState).durable;
+    if (currentUnit()) resetAll();
+    else await store.atomically('system', resetAll).durable;
     deps.bus.publish({ kind: 'reset' });
+    if (opts.clock) deps.bus.publish({ kind: 'clock', now: clock.iso(), frozen: clock.frozen });
   };
 
   const app = new OpenAPIHono<Env>();

@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import { createRouter } from '../http/env';
-import { controlSecurity, json } from '../http/schemas';
+import { controlErrors, controlSecurity, json, optionalJsonBody } from '../http/schemas';
 import { HealthSchema, ResetSchema } from './answers';
 import { registerAccounts } from './accounts';
 import { registerClock } from './clock';
@@ -21,7 +21,7 @@ import { registerLists } from './lists';
 import { registerConsoleFragment } from './console';
 
 export interface ControlHooks {
-  reset(): Promise<void>;
+  reset(opts?: { clock?: boolean }): Promise<void>;
   faults: Faults;
   startedAt: number;
   version: string;
@@ -68,11 +68,17 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
       operationId: 'resetSandbox',
       tags: ['Control API'],
       security: controlSecurity,
-      summary: 'Back to the fixtures: every account, event and job is replaced by the default world',
-      responses: { 200: json(ResetSchema, 'Reset done') },
+      summary: 'Back to the fixtures: every account, event and job is replaced by the default world; the clock is kept unless clock is true',
+      request: {
+        body: optionalJsonBody(
+          z.object({ clock: z.boolean({ error: 'must be true (the clock goes back to where start-up put it) or false (kept, the default)' }).optional() }).openapi('ResetRequest'),
+          { clock: true },
+        ),
+      },
+      responses: { 200: json(ResetSchema, 'Reset done'), ...controlErrors },
     }),
     async (c) => {
-      await hooks.reset();
+      await hooks.reset((c.req.valid('json') as { clock?: boolean } | undefined) ?? {});
       return c.json({ reset: true as const, accounts: Object.keys(deps.store.state.accounts).length }, 200);
     },
   );

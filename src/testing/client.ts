@@ -241,7 +241,7 @@ export interface SandboxClient {
     /** Back to real time, running. */
     realTime(): Promise<Clock>;
   };
-  /** Back to the fixtures; `clock: true` also resets the clock to real time. */
+  /** Back to the fixtures; `clock: true` also puts the clock back where start-up put it (real time unless started otherwise). */
   reset(opts?: { clock?: boolean }): Promise<{ reset: boolean; accounts: number }>;
   health(): Promise<Health>;
   /** POST /_sandbox/settle: resolves once nothing is due and no delivery attempt is in flight; else throws SETTLE_TIMEOUT. */

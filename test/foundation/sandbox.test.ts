@@ -1,6 +1,7 @@
 // The whole sandbox (sandbox.md 4, 4.7): reset to the fixtures, health, and the SANDBOX_ADMIN_TOKEN guard.
 import { expect, test } from 'vitest';
 import { DEFAULT, startHarness, T0 } from '../helpers/harness';
+import { createSandbox } from '../../src/app';
 import { accountState, at, expectEnvelope, expectStatus } from './support';
 
 test('POST /_sandbox/reset brings back the fixtures: created projects, tenants, sub-accounts and changes disappear', async () => {
@@ -33,6 +34,40 @@ test('reset keeps the clock where it was', async () => {
   await expectStatus(h.control('POST', '/reset'), 200);
   const clock = await h.control('GET', '/clock');
   expect(clock.body, clock.text).toEqual({ now: at(3600), frozen: true });
+});
+
+test.each([
+  ['{"clock": true} puts it back where start-up put it (here the harness start, frozen)', { clock: true }, 0],
+  ['{"clock": false} keeps it', { clock: false }, 3600],
+  ['an empty body keeps it', {}, 3600],
+])('reset with %s', async (_label, body, expectedOffset) => {
+  const h = await startHarness();
+  await expectStatus(h.advance(3600), 200);
+  await expectStatus(h.control('POST', '/reset', body), 200);
+  const clock = await h.control('GET', '/clock');
+  expect(clock.body, clock.text).toEqual({ now: at(expectedOffset), frozen: true });
+});
+
+test('reset with {"clock": true} on a sandbox started on real time goes back to real time, running', async () => {
+  const sb = await createSandbox({ log: () => {} });
+  try {
+    await sb.app.request('/_sandbox/clock', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: '2030-01-01T00:00:00Z', frozen: true }) });
+    const res = await sb.app.request('/_sandbox/reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clock: true }) });
+    expect(res.status, await res.text()).toBe(200);
+    expect(sb.deps.clock.frozen).toBe(false);
+    expect(Math.abs(sb.deps.clock.nowMs() - Date.now())).toBeLessThan(5_000);
+  } finally {
+    await sb.close();
+  }
+});
+
+test('reset with a clock that is not a boolean is a 400 that changes nothing', async () => {
+  const h = await startHarness();
+  const project = await h.v2('POST', '/projects', { body: { name: 'Fica', color: '#123456' } });
+  expect(project.status, project.text).toBe(201);
+  const res = await h.control('POST', '/reset', { clock: 'yes' });
+  expectEnvelope(res, 400, 'VALIDATION_ERROR');
+  await expectStatus(h.v2('GET', `/projects/${project.body.id}`), 200);
 });
 
 test('a token issued before a reset still works for the fixtures credential after it', async () => {
