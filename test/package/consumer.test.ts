@@ -4,7 +4,7 @@
 // skipLibCheck off, the three runner recipes of examples/, and `npx pix-sandbox` from the installed package.
 // One install for the whole file (beforeAll); it reads the dist/ that `npm test` builds before vitest.
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,11 +79,12 @@ afterAll(async () => {
 }, STEP_MS);
 
 describe.concurrent('the packed package', () => {
-  test('holds only what runs and types: dist JS and .d.ts, fixtures, README, LICENSE, package.json', () => {
+  test('holds only what runs and types: dist JS and .d.ts, the pages\' assets, fixtures, README, LICENSE, package.json', () => {
     const paths = packed.files.map((f) => f.path).sort();
     expect(paths.filter((p) => !/^dist\/chunk-[A-Z0-9]+\.js$/.test(p))).toEqual([
       'LICENSE',
       'README.md',
+      ...readdirSync('src/pages/assets').map((f) => `dist/assets/${f}`),
       'dist/cli.js',
       'dist/index.d.ts',
       'dist/index.js',
@@ -134,7 +135,7 @@ describe.concurrent('the packed package', () => {
     expect(res.stdout).toBe(`${pkg.version}\n`);
   }, STEP_MS);
 
-  test('npx pix-sandbox --port 0 starts offline: banner, health, the docs page assets from swagger-ui-dist', async () => {
+  test('npx pix-sandbox --port 0 starts offline: banner, health, the docs page assets from swagger-ui-dist, the console and its assets', async () => {
     // Its own process group, so the SIGTERM reaches node behind npx.
     const child = spawn('npx', ['--offline', 'pix-sandbox', '--port', '0'], { cwd: app, env: cleanEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -160,6 +161,11 @@ describe.concurrent('the packed package', () => {
       const css = await fetch(`${url}/docs/assets/swagger-ui.css`);
       expect(css.status).toBe(200);
       expect((await css.text()).length).toBeGreaterThan(1000);
+      // The pages read their own assets from dist/assets and jsQR from node_modules: all there in an installed package.
+      for (const path of ['/', '/pay', '/assets/site.css', '/assets/console.js', '/assets/vendor/jsqr.js']) {
+        const res = await fetch(`${url}${path}`);
+        expect(res.status, path).toBe(200);
+      }
     } finally {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
