@@ -127,7 +127,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     scheduler,
     tokens,
-    bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`)),
+    bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),
     settings: {
       publicHost: checkPublicHost(options.publicHost ?? DEFAULT_PUBLIC_HOST),
       ispb: options.ispb ?? DEFAULT_ISPB,

@@ -5,7 +5,10 @@
 // - a message may be given as a function: it is built at delivery, from the state as it is then;
 // - listeners get messages in batches: at once when the bus has been quiet, else at most one batch per
 //   `intervalMs`, so a burst of changes (a load test with streams open) costs one write per stream per interval
-//   rather than one per change, and a message still goes out within `intervalMs` of its change.
+//   rather than one per change, and a message still goes out within `intervalMs` of its change;
+// - news of a change waits for the change to hold: `hold` (the store's afterCommit) keeps a message published inside a
+//   unit of work until the unit is committed, and drops it when the unit is undone, so a stream never shows a change
+//   that an error answer took back.
 
 export type BusMessage =
   /** A recorded event: `envelope` is the exact envelope its deliveries send. */
@@ -27,7 +30,7 @@ export interface Bus {
 
 export const DEFAULT_BATCH_INTERVAL_MS = 25;
 
-export function createBus(onError: (err: unknown) => void = () => {}, intervalMs = DEFAULT_BATCH_INTERVAL_MS): Bus {
+export function createBus(onError: (err: unknown) => void = () => {}, intervalMs = DEFAULT_BATCH_INTERVAL_MS, hold: (send: () => void) => boolean = () => false): Bus {
   const listeners = new Set<BusListener>();
   let queue: Array<BusMessage | (() => BusMessage | undefined)> = [];
   let scheduled = false;
@@ -56,15 +59,20 @@ export function createBus(onError: (err: unknown) => void = () => {}, intervalMs
     }
   };
 
+  const enqueue = (message: BusMessage | (() => BusMessage | undefined)) => {
+    queue.push(message);
+    if (scheduled) return;
+    scheduled = true;
+    const wait = lastDelivery + intervalMs - performance.now();
+    if (wait <= 0) setImmediate(deliver);
+    else setTimeout(deliver, wait);
+  };
+
   return {
     publish(message) {
       if (listeners.size === 0) return;
-      queue.push(message);
-      if (scheduled) return;
-      scheduled = true;
-      const wait = lastDelivery + intervalMs - performance.now();
-      if (wait <= 0) setImmediate(deliver);
-      else setTimeout(deliver, wait);
+      if (hold(() => enqueue(message))) return;
+      enqueue(message);
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -99,6 +99,11 @@ export interface Store {
   /** What background compaction has done (runs, abandoned, duration of the last one). */
   readonly compaction?: { runs: number; abandoned: number; lastMs: number; lastLongestSliceMs: number };
   /** Waits for the journal, folds it into the snapshot and lets the lock go (data file only). */
+  /**
+   * Inside a unit: holds `fn` until the unit is committed (and on disk), drops it if the unit is undone, and returns
+   * true. Outside any unit: returns false (the caller goes ahead at once).
+   */
+  afterCommit(fn: () => void): boolean;
   close(): Promise<void>;
 }
 
@@ -333,19 +338,32 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
       }
       unit.open = false;
       if (active.delete(unit)) unitEnded();
-      if (unit.records.size === 0) return Promise.resolve();
-      if (!dataFile) {
+      const announce = () => {
+        for (const fn of unit.onCommit.splice(0)) fn();
+      };
+      if (unit.records.size === 0 || !dataFile) {
         unit.undo.length = 0;
+        announce();
         return Promise.resolve();
       }
       const body = JSON.stringify({ o: changeSet(holder.state, unit) });
       const done = new Promise<void>((resolve, reject) => queue.push({ body, unit, resolve, reject }));
       tail = done.catch(() => {});
       pump();
-      return done;
+      return done.then(announce, (err: unknown) => {
+        unit.onCommit.length = 0;
+        throw err;
+      });
+    },
+    afterCommit(fn) {
+      const unit = currentUnit();
+      if (!unit) return false;
+      unit.onCommit.push(fn);
+      return true;
     },
     rollback(unit) {
       unit.open = false;
+      unit.onCommit.length = 0;
       if (active.delete(unit)) unitEnded();
       if (unit.undo.length > 0) {
         undo(unit);

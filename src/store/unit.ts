@@ -45,6 +45,8 @@ export class Unit {
   readonly records = new Map<string, Path>();
   writes = 0;
   open = true;
+  /** What waits for the unit to be committed (news of its changes); dropped when it is rolled back. */
+  readonly onCommit: Array<() => void> = [];
   constructor(
     readonly kind: UnitKind,
     readonly hooks: UnitHooks,
