@@ -65,19 +65,21 @@ async function openStream(onMessage = () => {}) {
  * so that the readers do not share an event loop with autocannon. close() resolves with the bytes read.
  */
 async function holdStreams(count) {
+  // Plain sockets that count bytes: the least a reader can do, so what the ratio shows is the server's cost, not the
+  // readers' (on a 2-core machine they share the CPU with the server and autocannon).
   const code = `
-    const streams = [];
+    const net = await import('node:net');
+    const sockets = [];
     let bytes = 0;
     for (let i = 0; i < ${count}; i++) {
-      const c = new AbortController();
-      const res = await fetch('${base}/_sandbox/stream', { signal: c.signal });
-      const reader = res.body.getReader();
-      await reader.read(); // ': connected'
-      streams.push(c);
-      (async () => { try { for (;;) { const { done, value } = await reader.read(); if (done) return; bytes += value.byteLength; } } catch {} })();
+      const socket = net.connect(${PORT}, '127.0.0.1');
+      socket.write('GET /_sandbox/stream HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nAccept: text/event-stream\\r\\n\\r\\n');
+      await new Promise((resolve) => socket.once('data', resolve)); // the headers and ': connected'
+      socket.on('data', (chunk) => (bytes += chunk.length));
+      sockets.push(socket);
     }
     process.send('ready');
-    process.on('message', () => { streams.forEach((c) => c.abort()); process.send(bytes); process.exit(0); });
+    process.on('message', () => { sockets.forEach((s) => s.destroy()); process.send(bytes); process.exit(0); });
   `;
   const holder = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   await new Promise((r) => holder.once('message', r));
