@@ -4,7 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import type { Router } from '../http/env';
-import { controlErrors } from '../http/schemas';
+import { controlErrors, controlSecurity } from '../http/schemas';
 import { ConsoleBody } from '../pages/console';
 import { ConsoleQuerySchema, consoleQuery } from '../pages';
 
@@ -15,7 +15,9 @@ export function registerConsoleFragment(app: Router, deps: Deps) {
       path: '/console',
       tags: ['Control API'],
       operationId: 'getConsoleFragment',
-      security: [{ sandboxToken: [] }],
+      security: controlSecurity,
+      // For the console page, not an API operation: left out of /openapi.json like the pages.
+      hide: true,
       summary: "The console's account picker and sections (HTML fragment) for the query the console page was opened with",
       request: { query: ConsoleQuerySchema },
       responses: { 200: { description: 'HTML fragment', content: { 'text/html': { schema: z.string() } } }, ...controlErrors },

@@ -7,14 +7,14 @@ import { PRINCIPAL, findSubAccount, mainWallet } from '../domain/subaccounts';
 import { createCharge, locationPath } from '../services/charges';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, listAccountTransactions, referenceOf } from '../services/lists';
 import { qrPngDataUrl } from '../pix';
-import { controlErrors, errorResponse, intQuery, json, jsonBody, pathParam } from '../http/schemas';
+import { controlErrors, controlSecurity, errorResponse, intQuery, json, jsonBody, pathParam } from '../http/schemas';
 import { chargeView, transactionView } from '../http/views';
 import type { Caller, Router } from '../http/env';
 import { ChargeInputSchema, ChargeSchema } from '../http/v2/pix/post';
 import { TransactionSchema } from '../http/v2/transactions/get';
 
 const tags = ['Control API'];
-const security = [{ sandboxToken: [] }];
+const security = controlSecurity;
 const accountId = z.object({ id: pathParam('id', 'The account id') });
 const TYPES = TRANSACTION_TYPES;
 const STATUSES = TRANSACTION_STATUSES;

@@ -5,7 +5,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import type { Deps } from '../deps';
 import type { BusMessage } from '../lib/bus';
-import { controlErrors } from '../http/schemas';
+import { controlErrors, controlSecurity } from '../http/schemas';
 import type { Router } from '../http/env';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
@@ -61,7 +61,7 @@ export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KE
       path: '/stream',
       tags: ['Control API'],
       operationId: 'streamSandboxChanges',
-      security: [{ sandboxToken: [] }],
+      security: controlSecurity,
       summary: 'Live changes as Server-Sent Events: every recorded event (named by its kind), transaction, delivery attempt, clock move and reset',
       description:
         'Messages: `event: <event kind>` (the webhook envelope plus accountId), `event: transaction` {accountId, id, type, status}, `event: delivery` {accountId, deliveryId, state, attempts}, `event: clock` {now, frozen}, `event: reset` {}. A comment line every 15 s keeps proxies open. With SANDBOX_ADMIN_TOKEN set, `?token=` is accepted in place of the header (EventSource cannot send headers). Follow it from a shell with `curl -N $B/_sandbox/stream`.',
