@@ -35,7 +35,7 @@ async function main() {
     `  v1 API      ${url}/v1`,
     `  control     ${url}/_sandbox`,
     `  docs        ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
-    `  dashboard   ${url}/`,
+    `  console     ${url}/  (pay page: ${url}/pay)`,
     `  JWKS        ${url}/.well-known/jwks.json`,
     // The code's host is a name for validators; the path is served here (a phone that must fetch it: --public-host).
     `  BR Codes    point at ${sandbox.deps.settings.publicHost}/pix/qr/<id>, served here at ${url}/pix/qr/<id>`,

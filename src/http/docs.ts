@@ -1,5 +1,5 @@
 // /openapi.json (generated once, on first request, from the same schemas that validate), /docs (Swagger UI served
-// from the swagger-ui-dist package: works offline), and the dashboard at /.
+// from the swagger-ui-dist package: works offline).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

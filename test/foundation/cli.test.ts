@@ -37,7 +37,7 @@ test('the banner prints the URLs and the default credentials, API key and webhoo
     `${cli.url}/v1`,
     `${cli.url}/_sandbox`,
     `${cli.url}/docs`,
-    `dashboard   ${cli.url}/`,
+    `console     ${cli.url}/  (pay page: ${cli.url}/pay)`,
     `${cli.url}/.well-known/jwks.json`,
     `BR Codes    point at pix-sandbox.test/pix/qr/<id>, served here at ${cli.url}/pix/qr/<id>`,
     `client_id=${DEFAULT.full.clientId}`,
