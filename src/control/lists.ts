@@ -2,8 +2,7 @@
 // page/limit) and a charge made from the console: POST /_sandbox/accounts/{id}/charges, the verb POST /v2/pix calls.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { SandboxError } from '../domain/errors';
-import { PRINCIPAL, findSubAccount, mainWallet } from '../domain/subaccounts';
+import { PRINCIPAL, walletToActOn } from '../domain/subaccounts';
 import { createCharge, locationPath } from '../services/charges';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, listAccountTransactions, referenceOf } from '../services/lists';
 import { qrPngDataUrl } from '../pix';
@@ -79,13 +78,7 @@ export function registerLists(app: Router, deps: Deps) {
     (c) => {
       const account = deps.store.account(c.req.valid('param').id);
       const { subAccount: reference, ...input } = c.req.valid('json');
-      let caller: Caller = { account, wallet: mainWallet(account), subAccount: null };
-      if (reference !== undefined && reference !== PRINCIPAL) {
-        const sub = findSubAccount(account, reference);
-        if (!sub) throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `Account ${account.id} has no sub-account '${reference}'; list them with GET /_sandbox/accounts/${account.id}.`, { resource: 'sub-account', id: reference });
-        if (sub.status === 'suspended') throw new SandboxError('SUB_ACCOUNT_SUSPENDED', `Sub-account '${reference}' is suspended; use another sub-account or the main account.`, { reference });
-        caller = { account, wallet: account.wallets[sub.id]!, subAccount: sub };
-      }
+      const caller: Caller = { account, ...walletToActOn(account, reference, `GET /_sandbox/accounts/${account.id}`) };
       const { tx } = createCharge(deps, caller, input);
       return c.json({ ...chargeView(tx, qrPngDataUrl(tx.charge!.pixCopyPaste)), subAccount: caller.subAccount?.reference ?? null, checkoutUrl: locationPath(tx.id) }, 201);
     },

@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps';
 import { SandboxError, validationError } from '../../domain/errors';
 import { allows, type Permission } from '../../domain/permissions';
-import { findSubAccount, mainWallet, PRINCIPAL, REFERENCE_PATTERN } from '../../domain/subaccounts';
+import { PRINCIPAL, REFERENCE_PATTERN, walletToActOn } from '../../domain/subaccounts';
 import type { Env } from '../env';
 
 export interface GuardOptions {
@@ -30,7 +30,6 @@ export function guard(deps: Deps, opts: GuardOptions): MiddlewareHandler<Env> {
       });
 
     const header = c.req.header('x-sub-account');
-    let subAccount = null;
     if (header !== undefined && opts.subAccountHeader === 'refused')
       throw new SandboxError('SUB_ACCOUNT_HEADER_NOT_ALLOWED', 'This route always acts on the main account; remove the X-Sub-Account header.');
     if (header !== undefined && header !== PRINCIPAL) {
@@ -38,14 +37,8 @@ export function guard(deps: Deps, opts: GuardOptions): MiddlewareHandler<Env> {
         throw new SandboxError('SUB_ACCOUNT_FORBIDDEN', "This credential's sub-account access is off, so X-Sub-Account cannot be used. Turn subAccountAccess on for the credential, or omit the header to act on the main account.");
       if (!REFERENCE_PATTERN.test(header))
         throw validationError([{ field: 'X-Sub-Account', message: 'must match ^[a-z0-9][a-z0-9_-]{1,31}$ (a sub-account reference) or be "principal"' }]);
-      subAccount = findSubAccount(account, header) ?? null;
-      if (!subAccount)
-        throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `No sub-account with reference '${header}'. List them with GET /v2/sub-accounts.`, { resource: 'sub-account', id: header });
-      if (subAccount.status === 'suspended')
-        throw new SandboxError('SUB_ACCOUNT_SUSPENDED', `Sub-account '${header}' is suspended; use another sub-account or the main account.`, { reference: header });
     }
-    const wallet = subAccount ? account.wallets[subAccount.id]! : mainWallet(account);
-    c.set('caller', { account, credential, wallet, subAccount });
+    c.set('caller', { account, credential, ...walletToActOn(account, header, 'GET /v2/sub-accounts') });
     await next();
   };
 }
