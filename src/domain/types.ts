@@ -92,16 +92,10 @@ export interface LedgerEntry {
   at: number;
 }
 
-export type TransactionType =
-  | 'payment'
-  | 'fee'
-  | 'refund'
-  | 'chargeback'
-  | 'withdrawal'
-  | 'adjustment'
-  | 'referral_commission'
-  | 'internal_transfer';
-export type TransactionStatus = 'pending' | 'completed' | 'failed' | 'cancelled';
+export const TRANSACTION_TYPES = ['payment', 'fee', 'refund', 'chargeback', 'withdrawal', 'adjustment', 'referral_commission', 'internal_transfer'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 export interface Transaction {
   id: string;

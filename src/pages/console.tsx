@@ -9,7 +9,9 @@ import { toBrl } from '../domain/money';
 import { totalOf } from '../domain/ledger';
 import { PRINCIPAL } from '../domain/subaccounts';
 import type { Account, BalanceBlock, Delivery, DeliveryAttempt, Transaction } from '../domain/types';
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES, listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf, type ListPage } from '../services/lists';
+import { listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf } from '../services/lists';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
+import type { ListPage } from '../domain/pagination';
 import { partsOf } from '../webhooks/dispatcher';
 import type { SandboxEvent } from '../webhooks/events';
 

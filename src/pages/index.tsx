@@ -6,7 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import type { Env } from '../http/env';
 import { intQuery } from '../http/schemas';
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../services/lists';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
 import { ConsoleBody, type ConsoleQuery } from './console';
 import { Layout, renderPage } from './layout';
 import { registerAssets } from './static';

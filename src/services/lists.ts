@@ -2,28 +2,11 @@
 // newest created first), events and deliveries, each filtered and cut into pages. Read-only.
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
+import { pageOf, type ListPage, type PageRequest } from '../domain/pagination';
 import { PRINCIPAL, findSubAccount } from '../domain/subaccounts';
 import type { Account, Delivery, Transaction, TransactionStatus, TransactionType } from '../domain/types';
 import type { EventKind, SandboxEvent } from '../webhooks/events';
 import { listDeliveries, type DeliveryFilter } from './webhooks';
-
-/** The values the lists filter on (the unions of domain/types as lists, for validation). */
-export const TRANSACTION_TYPES = ['payment', 'fee', 'refund', 'chargeback', 'withdrawal', 'adjustment', 'referral_commission', 'internal_transfer'] as const satisfies readonly TransactionType[];
-export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const satisfies readonly TransactionStatus[];
-
-export interface PageRequest {
-  page: number;
-  limit: number;
-}
-
-export interface ListPage<T> {
-  items: T[];
-  total: number;
-  page: number;
-  limit: number;
-}
-
-export const pageOf = <T>(all: T[], { page, limit }: PageRequest): ListPage<T> => ({ items: all.slice((page - 1) * limit, page * limit), total: all.length, page, limit });
 
 /** The wallet id of a sub-account reference ('principal': the main account); an unknown reference is a 404. */
 export function walletIdOf(account: Account, reference: string): string {

@@ -2,6 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { toCents } from '../../../domain/money';
+import { TRANSACTION_STATUSES } from '../../../domain/types';
 import { REFERENCE_PATTERN } from '../../../domain/subaccounts';
 import { createCharge } from '../../../services/charges';
 import { idempotent } from '../../../services/idempotency';
@@ -66,7 +67,7 @@ export const ChargeInputSchema = z
 export const ChargeSchema = z
   .object({
     id: uuid(),
-    status: z.enum(['pending', 'completed', 'failed', 'cancelled']),
+    status: z.enum(TRANSACTION_STATUSES),
     amount: z.number(),
     currency: z.literal('BRL'),
     pixCopyPaste: z.string(),

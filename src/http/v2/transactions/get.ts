@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../../domain/types';
 import { getTransaction } from '../../../services/transactions';
 import { guard } from '../../middleware/guard';
 import { dateTime, json, pathParam, subAccountHeader, uuid, v2Errors } from '../../schemas';
@@ -9,8 +10,8 @@ import type { Router } from '../../env';
 export const TransactionSchema = z
   .object({
     id: uuid(),
-    status: z.enum(['pending', 'completed', 'failed', 'cancelled']),
-    type: z.enum(['payment', 'fee', 'refund', 'chargeback', 'withdrawal', 'adjustment', 'referral_commission', 'internal_transfer']),
+    status: z.enum(TRANSACTION_STATUSES),
+    type: z.enum(TRANSACTION_TYPES),
     paymentMethod: z.enum(['pix', 'credit_card', 'boleto']),
     amount: z.number(),
     currency: z.literal('BRL'),
