@@ -273,7 +273,6 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
   });
   account.webhooks = (spec.webhooks ?? []).map((w, i) => buildWebhook(deps, account, w, `webhooks[${i}].subAccount`, taken, `webhooks[${i}].`));
   deps.store.state.accounts[id] = account;
-  deps.store.changed();
   return account;
 }
 
@@ -296,7 +295,6 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
   if (patch.automation) account.automation = { ...account.automation, ...patch.automation };
   if (patch.institutionChoice !== undefined) account.institutionChoice = patch.institutionChoice;
   if (patch.webhookRetrySchedule) account.webhookRetrySchedule = patch.webhookRetrySchedule;
-  deps.store.changed();
   return account;
 }
 
@@ -305,14 +303,12 @@ export function deleteAccount(deps: Deps, accountId: string): void {
   delete deps.store.state.accounts[accountId];
   const jobs = deps.store.state.jobs;
   for (const id of Object.keys(jobs)) if (jobs[id]!.accountId === accountId) delete jobs[id];
-  deps.store.changed();
 }
 
 export function addCredential(deps: Deps, accountId: string, spec: CredentialSpec): Credential {
   const account = deps.store.account(accountId);
   const credential = buildCredential(deps, account, spec, idsInUse(deps));
   account.credentials.push(credential);
-  deps.store.changed();
   return credential;
 }
 
@@ -322,14 +318,12 @@ export function patchCredential(deps: Deps, accountId: string, credentialId: str
   if (!credential) throw new SandboxError('CREDENTIAL_NOT_FOUND', `No credential '${credentialId}' in account ${accountId}; use a credential id or clientId from GET /_sandbox/accounts/${accountId}.`, { resource: 'credential', id: credentialId });
   if (patch.permissions) credential.permissions = patch.permissions;
   if (patch.subAccountAccess !== undefined) credential.subAccountAccess = patch.subAccountAccess;
-  deps.store.changed();
   return credential;
 }
 
 export function addSubAccount(deps: Deps, accountId: string, spec: SubAccountSpec): SubAccount {
   const account = deps.store.account(accountId);
   const sub = buildSubAccount(deps, account, spec, idsInUse(deps));
-  deps.store.changed();
   return sub;
 }
 
@@ -339,7 +333,6 @@ export function patchSubAccount(deps: Deps, accountId: string, reference: string
   if (!sub) throw new SandboxError('SUB_ACCOUNT_NOT_FOUND', `No sub-account '${reference}' in account ${accountId}.`, { resource: 'sub-account', reference });
   if (patch.status !== undefined) sub.status = patch.status;
   if (patch.name !== undefined) sub.name = patch.name;
-  deps.store.changed();
   return sub;
 }
 
@@ -348,7 +341,6 @@ export function patchInstitution(deps: Deps, accountId: string, institutionId: s
   const inst = account.institutions.find((i) => i.id === institutionId);
   if (!inst) throw new SandboxError('INSTITUTION_NOT_FOUND', `No institution '${institutionId}' in account ${accountId}.`, { resource: 'institution', id: institutionId });
   Object.assign(inst, patch);
-  deps.store.changed();
   return inst;
 }
 
@@ -362,7 +354,6 @@ export function adjust(deps: Deps, accountId: string, input: { amount: Cents; su
       throw new SandboxError('INSUFFICIENT_BALANCE', `A debit of ${brlText(-input.amount)} would take the wallet below zero: ${fundsText(funds)}; debit at most that.`, fundsDetails(-input.amount, funds));
   }
   const tx = adjustmentTx(deps, account, wallet, input.amount, input.description ?? (input.amount >= 0 ? 'Sandbox credit' : 'Sandbox debit'));
-  deps.store.changed();
   return tx;
 }
 

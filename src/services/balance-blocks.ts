@@ -122,7 +122,6 @@ export function openBlock(deps: Deps, account: Account, paymentId: string, input
     deps.ids.uuid,
   );
   emit(deps, account, block, 'balance_block_created');
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, chargeback);
   return block;
 }
@@ -140,7 +139,7 @@ export function resolveBlock(deps: Deps, blockId: string, action: BlockAction, r
   const now = deps.clock.nowMs();
   block.updatedAt = now;
   if (action === 'defend') {
-    deps.store.changed(); // defended: no event, no money moves
+    // defended: no event, no money moves
     return { account, block };
   }
   const to = action === 'approve' ? 'approved' : 'rejected';
@@ -152,7 +151,6 @@ export function resolveBlock(deps: Deps, blockId: string, action: BlockAction, r
   const release = { walletId: block.walletId, bucket: 'held' as const, amount: -block.amount, transactionId: chargeback.id };
   post(account, to === 'approved' ? [release] : [release, { walletId: block.walletId, bucket: 'available', amount: block.amount, transactionId: chargeback.id }], now, deps.ids.uuid);
   emit(deps, account, block, to === 'approved' ? 'balance_block_approved' : 'balance_block_rejected');
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, chargeback);
   return { account, block };
 }

@@ -134,7 +134,6 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
   const autoPay = account.automation.autoPayAfterSeconds;
   if (magic) deps.scheduler.schedule({ kind: MAGIC_CHARGE_JOB, dueAt: now + MAGIC_DELAY_SECONDS * 1000, accountId: account.id, ref: id });
   else if (autoPay !== null && autoPay * 1000 < input.expiresIn * 1000) deps.scheduler.schedule({ kind: AUTOPAY_JOB, dueAt: now + autoPay * 1000, accountId: account.id, ref: id });
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return { tx, qrText: pixCopyPaste };
 }
@@ -219,7 +218,6 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
   // Whoever paid it (the magic job, the control action, autopay), a magic 00000000434 charge gets its MED block later.
   if (charge.magic === 'charge_paid_then_med_block')
     deps.scheduler.schedule({ kind: MAGIC_BLOCK_JOB, dueAt: now + MAGIC_FOLLOW_UP_SECONDS * 1000, accountId: account.id, ref: tx.id });
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -244,7 +242,6 @@ export function expireCharge(deps: Deps, account: Account, id: string): Transact
     ...opt('externalReference', tx.externalReference),
     ...opt('metadata', tx.metadata),
   });
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -255,7 +252,6 @@ export function endCharge(deps: Deps, account: Account, id: string, to: 'failed'
   tx.status = transition(TRANSACTION_TRANSITIONS, 'charge', tx.status, to, action);
   tx.updatedAt = deps.clock.nowMs();
   tx.charge!.endReason = to;
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }

@@ -56,7 +56,6 @@ export function idempotent(deps: Deps, caller: Caller, route: string, key: strin
   if (out.status >= 200 && out.status < 300) {
     const entry: IdempotencyEntry = { key, fingerprint, status: out.status, body: text, createdAt: now };
     account.idempotency[k] = entry;
-    deps.store.changed();
   }
   return { status: out.status, text, replayed: false };
 }

@@ -8,7 +8,6 @@ import { createProjectIn } from './accounts';
 
 export function createProject(deps: Deps, caller: Caller, input: { name: string; color: string; description?: string; logoUrl?: string }): Project {
   const project = createProjectIn(deps, caller.account, caller.wallet, input);
-  deps.store.changed();
   return project;
 }
 

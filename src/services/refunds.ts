@@ -89,7 +89,6 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
   if (payment.charge?.magic === 'charge_paid_refund_error' && magicValuesOn(account.automation))
     deps.scheduler.schedule({ kind: MAGIC_REFUND_JOB, dueAt: now + magicCompleteAfterSeconds(account.automation) * 1000, accountId: account.id, ref: tx.id });
   else if (after > 0) deps.scheduler.schedule({ kind: REFUND_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -136,7 +135,6 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
     ...opt('externalReference', payment.externalReference),
     ...opt('metadata', payment.metadata),
   });
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -149,7 +147,6 @@ export function failRefund(deps: Deps, account: Account, id: string, reason?: st
   tx.updatedAt = now;
   tx.refund!.failureReason = reason ?? DEFAULT_REFUND_FAILURE;
   post(account, [{ walletId: tx.walletId, amount: tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }

@@ -12,7 +12,6 @@ export function addWebhook(deps: Deps, accountId: string, spec: Omit<WebhookSpec
   const account = deps.store.account(accountId);
   const endpoint = buildWebhook(deps, account, spec);
   account.webhooks.push(endpoint);
-  deps.store.changed();
   return endpoint;
 }
 
@@ -29,7 +28,6 @@ export function patchWebhook(deps: Deps, endpointId: string, patch: { url?: stri
   const { endpoint } = locateWebhook(deps, endpointId);
   if (patch.url !== undefined) endpoint.url = patch.url;
   if (patch.events !== undefined) endpoint.events = patch.events;
-  deps.store.changed();
   return endpoint;
 }
 
@@ -37,7 +35,6 @@ export function patchWebhook(deps: Deps, endpointId: string, patch: { url?: stri
 export function deleteWebhook(deps: Deps, endpointId: string): void {
   const { account, endpoint } = locateWebhook(deps, endpointId);
   account.webhooks = account.webhooks.filter((w) => w !== endpoint);
-  deps.store.changed();
 }
 
 export interface DeliveryFilter {

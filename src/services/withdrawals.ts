@@ -142,7 +142,6 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
   const after = account.automation.completeAfterSeconds;
   if (magic) deps.scheduler.schedule({ kind: MAGIC_WITHDRAWAL_JOB, dueAt: now + magicCompleteAfterSeconds(account.automation) * 1000, accountId: account.id, ref: tx.id });
   else if (after > 0) deps.scheduler.schedule({ kind: WITHDRAWAL_COMPLETE_JOB, dueAt: now + after * 1000, accountId: account.id, ref: tx.id });
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -191,7 +190,6 @@ export function processWithdrawal(deps: Deps, account: Account, id: string): Tra
   const tx = withdrawalTx(account, id);
   move(deps, tx, 'processing', 'process');
   tx.withdrawal.pspReference ??= pspReference(deps);
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -209,7 +207,6 @@ export function completeWithdrawal(deps: Deps, account: Account, id: string): Tr
   recordEvent(deps, account, account.wallets[tx.walletId]!, 'withdrawal_completed', tx.id, { ...eventData(account, tx), status: 'completed', ...completedFields(tx) });
   // Whoever completed it (the magic job or the control action), a magic reversal key is reversed 60 s later.
   if (w.magic === 'withdrawal_reversed') deps.scheduler.schedule({ kind: MAGIC_REVERSE_JOB, dueAt: now + MAGIC_FOLLOW_UP_SECONDS * 1000, accountId: account.id, ref: tx.id });
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -229,7 +226,6 @@ export function failWithdrawal(deps: Deps, account: Account, id: string, reason?
     failedAt: new Date(now).toISOString(),
     ...opt('externalReference', tx.externalReference),
   });
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -251,7 +247,6 @@ export function reverseWithdrawal(deps: Deps, account: Account, id: string, reas
     reversalReason: w.reversalReason,
     reversedAt: new Date(now).toISOString(),
   });
-  deps.store.changed();
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }

@@ -75,8 +75,6 @@ export interface Store {
   readonly persistent: boolean;
   account(id: string): Account;
   findAccount(id: string): Account | undefined;
-  /** Kept for the verbs that still call it: changes are recorded by the unit of work, so this does nothing. */
-  changed(): void;
   /** Resolves once every change committed so far is on disk (at once in memory). */
   flush(): Promise<void>;
   /** Swap the whole state (reset), as one change of the current unit. */
@@ -98,12 +96,12 @@ export interface Store {
   readonly hooks: UnitHooks;
   /** What background compaction has done (runs, abandoned, duration of the last one). */
   readonly compaction?: { runs: number; abandoned: number; lastMs: number; lastLongestSliceMs: number };
-  /** Waits for the journal, folds it into the snapshot and lets the lock go (data file only). */
   /**
    * Inside a unit: holds `fn` until the unit is committed (and on disk), drops it if the unit is undone, and returns
    * true. Outside any unit: returns false (the caller goes ahead at once).
    */
   afterCommit(fn: () => void): boolean;
+  /** Waits for the journal, folds it into the snapshot and lets the lock go (data file only). */
   close(): Promise<void>;
 }
 
@@ -312,7 +310,6 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
       if (!acc) throw new SandboxError('ACCOUNT_NOT_FOUND', `No account with id '${id}'. List accounts with GET /_sandbox/accounts.`, { resource: 'account', id });
       return acc;
     },
-    changed() {},
     flush: () => tail,
     replace(nextState) {
       const unit = currentUnit();

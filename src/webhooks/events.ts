@@ -45,7 +45,6 @@ export function recordEvent(deps: Deps, account: Account, wallet: Wallet, event:
   };
   account.events.push(record);
   createDeliveries(deps, account, record);
-  deps.store.changed();
   deps.bus.publish(() => ({ kind: 'event', accountId: account.id, event, envelope: JSON.parse(record.body) as Record<string, unknown> }));
   return record;
 }
