@@ -36,12 +36,16 @@ export function endpointsFor(account: Account, event: Pick<SandboxEvent, 'event'
 
 /** How many deliveries an account's log keeps (sandbox.md 4.8); older finished ones are dropped, pending ones never. */
 export const DELIVERY_LOG_LIMIT = 10_000;
-/** Deliveries per log, counted once and then kept up to date, so a new delivery does not count them all again. */
-const logSizes = new WeakMap<Record<string, Delivery>, number>();
+/**
+ * Deliveries per log, counted once and then kept up to date, so a new delivery does not count them all again; counted
+ * afresh once changes were undone or the state replaced (the store's epoch moved), since an undone delivery leaves.
+ */
+const logSizes = new WeakMap<Record<string, Delivery>, { size: number; epoch: number }>();
 
-/** Drops the oldest finished deliveries while the log is over its limit (deliveries are kept oldest first). */
-function trimLog(log: Record<string, Delivery>, limit: number): void {
-  let size = logSizes.get(log) ?? Object.keys(log).length;
+/** After a delivery was added: drops the oldest finished deliveries while the log is over its limit (oldest first). */
+function trimLog(log: Record<string, Delivery>, limit: number, epoch: number): void {
+  const known = logSizes.get(log);
+  let size = known && known.epoch === epoch ? known.size + 1 : Object.keys(log).length;
   if (size > limit) {
     for (const id in log) {
       if (size <= limit) break;
@@ -50,7 +54,7 @@ function trimLog(log: Record<string, Delivery>, limit: number): void {
       size--;
     }
   }
-  logSizes.set(log, size);
+  logSizes.set(log, { size, epoch });
 }
 
 /** Makes a pending delivery of `event` to `endpoint` with its first attempt due now. */
@@ -71,10 +75,8 @@ export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent,
     ...(replayOf ? { replayOf } : {}),
   };
   account.deliveries[delivery.id] = delivery;
-  logSizes.set(account.deliveries, (logSizes.get(account.deliveries) ?? Object.keys(account.deliveries).length - 1) + 1);
-  trimLog(account.deliveries, DELIVERY_LOG_LIMIT);
+  trimLog(account.deliveries, DELIVERY_LOG_LIMIT, deps.store.epoch);
   deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: now, accountId: account.id, ref: delivery.id });
-  deps.store.changed();
   return delivery;
 }
 
@@ -200,12 +202,10 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     if (!endpoint || !event) {
       delivery.nextAttemptAt = null;
       conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: endpoint ? 'the event of this delivery is no longer in the state' : 'the endpoint was deleted' });
-      deps.store.changed();
       return undefined;
     }
     delivery.nextAttemptAt = delay === undefined ? null : at + delay * 1000;
     if (delivery.nextAttemptAt !== null) deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: delivery.nextAttemptAt, accountId: account.id, ref: delivery.id });
-    deps.store.changed();
     if (endpoint.url === null) {
       conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: `the endpoint has no URL; set one with PATCH /_sandbox/webhooks/${endpoint.id}` });
       return undefined;

@@ -5,6 +5,7 @@ import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { DELIVERY_LOG_LIMIT } from '../../src/webhooks/dispatcher';
 import type { Delivery } from '../../src/domain/types';
+import type { UnitHooks } from '../../src/store/unit';
 
 const A = DEFAULT.accountId;
 const list = (h: Harness, query = '') => h.control('GET', `/accounts/${A}/transactions${query}`);
@@ -175,6 +176,30 @@ test(`the delivery log keeps the last ${DELIVERY_LOG_LIMIT} deliveries of an acc
   expect(res.body.items.map((d: any) => d.id)).toEqual(['old-0', 'old-3', 'old-4']); // old-1 and old-2 made room
   const newest = await h.control('GET', `/accounts/${A}/deliveries?order=newest&limit=2`);
   expect(newest.body.items.map((d: any) => d.state)).toEqual(['succeeded', 'succeeded']);
+});
+
+test('a delivery undone with its request does not count against the log: nothing is dropped to make room for it', async () => {
+  receiver = await startReceiver();
+  const hooks: UnitHooks = { failWrite: null };
+  const h = await startHarness({ webhookUrl: receiver.url, testHooks: hooks });
+  const account = h.sb.deps.store.account(A);
+  const old = (i: number): Delivery => ({ id: `old-${i}`, eventRecordId: 'gone', event: 'payment_completed', eventId: `e${i}`, subAccount: null, endpointId: DEFAULT.webhookId, url: null, state: 'succeeded', createdAt: 0, nextAttemptAt: null, attempts: [] });
+  for (let i = 1; i < DELIVERY_LOG_LIMIT; i++) account.deliveries[`old-${i}`] = old(i); // one place left
+  const id = (await h.v2('POST', '/pix', { body: { amount: 10, description: 'x' } })).body.id;
+  // The pay fails at each of its writes in turn (its delivery queued, then undone, in the later ones), then succeeds.
+  let undone = 0;
+  for (let n = 1; ; n++) {
+    hooks.failWrite = { kind: 'request', n };
+    const res = await h.control('POST', `/transactions/${id}/pay`);
+    hooks.failWrite = null;
+    if (res.status === 200) break;
+    undone++;
+  }
+  expect(undone).toBeGreaterThan(5);
+  await h.sb.settle();
+  const res = await h.control('GET', `/accounts/${A}/deliveries?limit=1`);
+  expect(res.body.total).toBe(DELIVERY_LOG_LIMIT);
+  expect(res.body.items.map((d: any) => d.id)).toEqual(['old-1']);
 });
 
 test('POST /_sandbox/accounts/{id}/charges creates a charge for a sub-account and names its checkout page', async () => {
