@@ -6,7 +6,6 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { accepts } from 'hono/accepts';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
-import { locateTransaction } from '../services/transactions';
 import { locateCharge } from '../services/checkout';
 import { checkoutPage, checkoutNotFoundPage } from '../pages/checkout';
 import { renderPage } from '../pages/layout';
@@ -46,20 +45,19 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid('param');
     const type = accepts(c, { header: 'Accept', supports: [...LOCATION_TYPES], default: 'application/jose' }) as LocationType;
+    const charge = locateCharge(deps, id);
     if (type === 'text/html') {
-      const charge = locateCharge(deps, id);
       if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
       return renderPage(c, checkoutPage({ charge, now: deps.clock.nowMs(), frozen: deps.clock.frozen, tokenRequired: !!deps.settings.adminToken })) as never;
     }
-    const found = locateTransaction(deps.store.state.accounts, id);
-    if (!found?.tx.charge) throw new SandboxError('TRANSACTION_NOT_FOUND', `No PIX charge at this location (${id}).`, { resource: 'charge', id });
-    const { tx, account } = found;
-    const charge = tx.charge!;
+    if (!charge) throw new SandboxError('TRANSACTION_NOT_FOUND', `No PIX charge at this location (${id}).`, { resource: 'charge', id });
+    const { tx, account } = charge;
+    const cob = tx.charge!;
     const payload = {
       calendario: {
         criacao: new Date(tx.createdAt).toISOString(),
         apresentacao: deps.clock.iso(),
-        expiracao: Math.round((charge.expiresAt - tx.createdAt) / 1000),
+        expiracao: Math.round((cob.expiresAt - tx.createdAt) / 1000),
       },
       txid: tx.id.replaceAll('-', ''),
       revisao: 0,
