@@ -6,6 +6,7 @@
 import type { Child } from 'hono/jsx';
 import type { Deps } from '../deps';
 import { toBrl } from '../domain/money';
+import { brl } from './format';
 import { totalOf } from '../domain/ledger';
 import { PRINCIPAL } from '../domain/subaccounts';
 import type { Account, BalanceBlock, Delivery, DeliveryAttempt, Transaction } from '../domain/types';
@@ -31,7 +32,6 @@ export interface ConsoleQuery {
 const LIST_LIMIT = 20;
 const SHORT_LIMIT = 10;
 
-const brl = (cents: number) => toBrl(cents).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
 const short = (id: string) => id.slice(0, 8);
 const walletName = (reference: string | null) => reference ?? 'main';

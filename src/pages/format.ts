@@ -1,4 +1,4 @@
-// Small shapers shared by the customer pages (checkout, /pay): money and the status words a customer reads.
+// Small shapers shared by the pages (console, checkout, /pay): money and the status words a customer reads.
 import type { CustomerStatus } from '../services/checkout';
 
 /** Integer cents as Brazilian reais: 2590 -> "R$ 25,90". */
