@@ -1,7 +1,7 @@
 // The lists of sandbox.md 4.8 and the console's charge form route: filters, pages and their bounds, order, the 404s,
 // and the delivery log's bound of 10,000 (older finished deliveries dropped, pending ones never).
 import { afterEach, expect, test } from 'vitest';
-import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
+import { DEFAULT, failEachWrite, startHarness, type Harness } from '../helpers/harness';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { DELIVERY_LOG_LIMIT } from '../../src/webhooks/dispatcher';
 import type { Delivery } from '../../src/domain/types';
@@ -156,12 +156,14 @@ test('each attempt shows the request it made (headers, exact body) and the first
   expect((await h.control('GET', `/deliveries/${d.id}`)).body.attempts[0].request.body).toBe(got.raw.toString('utf8'));
 });
 
+/** A delivery of an old log, written straight into the state. */
+const old = (i: number, state: Delivery['state']): Delivery => ({ id: `old-${i}`, eventRecordId: 'gone', event: 'payment_completed', eventId: `e${i}`, subAccount: null, endpointId: DEFAULT.webhookId, url: null, state, createdAt: 0, nextAttemptAt: null, attempts: [] });
+
 test(`the delivery log keeps the last ${DELIVERY_LOG_LIMIT} deliveries of an account, dropping the oldest finished ones, never pending ones`, async () => {
   receiver = await startReceiver();
   const h = await startHarness({ webhookUrl: receiver.url });
   const account = h.sb.deps.store.account(A);
   // An old log, written straight into the state: one pending delivery first, then finished ones up to the limit.
-  const old = (i: number, state: Delivery['state']): Delivery => ({ id: `old-${i}`, eventRecordId: 'gone', event: 'payment_completed', eventId: `e${i}`, subAccount: null, endpointId: DEFAULT.webhookId, url: null, state, createdAt: 0, nextAttemptAt: null, attempts: [] });
   account.deliveries['old-0'] = old(0, 'pending');
   for (let i = 1; i < DELIVERY_LOG_LIMIT; i++) account.deliveries[`old-${i}`] = old(i, i % 2 ? 'succeeded' : 'failed');
   expect(Object.keys(account.deliveries)).toHaveLength(DELIVERY_LOG_LIMIT);
@@ -183,18 +185,10 @@ test('a delivery undone with its request does not count against the log: nothing
   const hooks: UnitHooks = { failWrite: null };
   const h = await startHarness({ webhookUrl: receiver.url, testHooks: hooks });
   const account = h.sb.deps.store.account(A);
-  const old = (i: number): Delivery => ({ id: `old-${i}`, eventRecordId: 'gone', event: 'payment_completed', eventId: `e${i}`, subAccount: null, endpointId: DEFAULT.webhookId, url: null, state: 'succeeded', createdAt: 0, nextAttemptAt: null, attempts: [] });
-  for (let i = 1; i < DELIVERY_LOG_LIMIT; i++) account.deliveries[`old-${i}`] = old(i); // one place left
+  for (let i = 1; i < DELIVERY_LOG_LIMIT; i++) account.deliveries[`old-${i}`] = old(i, 'succeeded'); // one place left
   const id = (await h.v2('POST', '/pix', { body: { amount: 10, description: 'x' } })).body.id;
   // The pay fails at each of its writes in turn (its delivery queued, then undone, in the later ones), then succeeds.
-  let undone = 0;
-  for (let n = 1; ; n++) {
-    hooks.failWrite = { kind: 'request', n };
-    const res = await h.control('POST', `/transactions/${id}/pay`);
-    hooks.failWrite = null;
-    if (res.status === 200) break;
-    undone++;
-  }
+  const undone = await failEachWrite(hooks, () => h.control('POST', `/transactions/${id}/pay`));
   expect(undone).toBeGreaterThan(5);
   await h.sb.settle();
   const res = await h.control('GET', `/accounts/${A}/deliveries?limit=1`);

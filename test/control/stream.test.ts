@@ -1,7 +1,7 @@
 // GET /_sandbox/stream (sandbox.md 4.9): one SSE message per change, each kind, the accountId filter, the admin
 // token (header or ?token=), keep-alive comments, and no listener left behind by a client that goes away.
 import { afterEach, expect, test } from 'vitest';
-import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
+import { DEFAULT, failEachWrite, startHarness, type Harness } from '../helpers/harness';
 import { at } from '../foundation/support';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import type { SandboxOptions } from '../../src/config';
@@ -116,19 +116,12 @@ test('a request that answers an error sends nothing: a pay failing at any of its
   const created = await h.v2('POST', '/pix', { body: { amount: 10, description: 'undone' } });
   const id = created.body.id as string;
   const s = await connect(h);
-  let failures = 0;
-  for (let n = 1; ; n++) {
-    hooks.failWrite = { kind: 'request', n };
-    const res = await h.control('POST', `/transactions/${id}/pay`);
-    hooks.failWrite = null;
-    if (res.status === 200) break;
-    expect(res.status, res.text).toBe(500);
-    failures++;
+  const failures = await failEachWrite(hooks, () => h.control('POST', `/transactions/${id}/pay`), async (_res, n) => {
     // The next change's message comes after anything the failed request could have sent: nothing of it is there.
     await h.advance(1);
-    await s.next((m) => m.event === 'clock' && m.data.now === at(failures));
+    await s.next((m) => m.event === 'clock' && m.data.now === at(n));
     expect(s.messages.filter((m) => m.event !== 'clock'), `write #${n} failed: ${JSON.stringify(s.messages)}`).toEqual([]);
-  }
+  });
   expect(failures).toBeGreaterThan(5); // the fee, the ledger, the event: each write failed in turn
   expect((await s.next((m) => m.event === 'transaction' && m.data.id === id)).data.status).toBe('completed');
 });

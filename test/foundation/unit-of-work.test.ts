@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { UnitHooks } from '../../src/store/unit';
-import { DEFAULT, startHarness, type ApiResponse, type Harness } from '../helpers/harness';
+import { DEFAULT, failEachWrite, startHarness, type ApiResponse, type Harness } from '../helpers/harness';
 import { tempDir } from './process';
 
 const cleanups: (() => void)[] = [];
@@ -101,20 +101,19 @@ const VERBS: [string, (ctx: Ctx) => Promise<() => Promise<ApiResponse>>][] = [
 
 /** Runs `request` with write #1, #2, ... failing until it succeeds; returns how many writes it made. */
 async function faultEachWrite(ctx: Ctx, dataFile: string | undefined, request: () => Promise<ApiResponse>): Promise<number> {
-  for (let n = 1; n < 500; n++) {
-    const before = serialized(ctx.h);
-    const onDisk = disk(dataFile);
-    ctx.hooks.failWrite = { kind: 'request', n };
-    const res = await request();
-    ctx.hooks.failWrite = null;
-    if (res.status < 400) return n - 1;
-    expect(res.status, `write #${n}: ${res.text}`).toBe(500);
+  let before = '';
+  let onDisk: string | null = null;
+  const taken = () => {
+    before = serialized(ctx.h);
+    onDisk = disk(dataFile);
+    return request();
+  };
+  return failEachWrite(ctx.hooks, taken, (res, n) => {
     expect(res.body.statusCode, res.text).toBe(500);
     expect(res.body.traceId, res.text).toEqual(expect.any(String));
     expect(serialized(ctx.h), `write #${n} failed: the state is as it was`).toBe(before);
     expect(disk(dataFile), `write #${n} failed: the files are as they were`).toBe(onDisk);
-  }
-  throw new Error('never got through');
+  });
 }
 
 describe('a fault at any write of a verb leaves the state (and the files) byte for byte as they were', () => {

@@ -4,6 +4,7 @@
 import { expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import type { SandboxOptions } from '../../src/config';
+import type { UnitHooks } from '../../src/store/unit';
 import { ledgerSums } from '../../src/domain/ledger';
 
 export const T0 = '2026-03-10T12:00:00.000Z';
@@ -98,4 +99,20 @@ export function expectLedgerBalanced(sb: Sandbox) {
       expect(wallet.balances, `wallet ${wallet.reference ?? 'main'} of ${account.id}`).toEqual(sums[wallet.id]);
     }
   }
+}
+
+/**
+ * Sends `request` with its write #1, #2, ... failing in turn (the test hook failWrite; the sandbox must have been
+ * started with `hooks` as its testHooks) until it gets through. Each failed try must answer 500; `afterFailure` checks
+ * what else it must have left as it was. Returns how many tries failed.
+ */
+export async function failEachWrite(hooks: UnitHooks, request: () => Promise<ApiResponse>, afterFailure: (res: ApiResponse, n: number) => void | Promise<void> = () => {}): Promise<number> {
+  for (let n = 1; n < 500; n++) {
+    hooks.failWrite = { kind: 'request', n };
+    const res = await request().finally(() => (hooks.failWrite = null));
+    if (res.status < 400) return n - 1;
+    expect(res.status, `write #${n}: ${res.text}`).toBe(500);
+    await afterFailure(res, n);
+  }
+  throw new Error('the request never got through');
 }
