@@ -4,10 +4,10 @@
 // reader treats the CA as present only once ca.pem is there. A loser of the race waits for the winner's ca.pem.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createCaMaterial, type CaMaterial } from './certificates';
 import { TlsSetupError } from './errors';
+import { sandboxHome } from './home';
 
 export const CA_FILE = 'ca.pem';
 export const CA_KEY_FILE = 'ca-key.pem';
@@ -24,10 +24,6 @@ export interface LocalCa extends CaMaterial {
   created: boolean;
 }
 
-/** PIX_SANDBOX_HOME, else ~/.pix-sandbox. */
-export function sandboxHome(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.PIX_SANDBOX_HOME || join(homedir(), '.pix-sandbox'));
-}
 
 const WAIT_MS = 10_000;
 

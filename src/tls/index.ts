@@ -12,7 +12,8 @@ import { issueServerCertificate, type PemPair } from './certificates';
 import { TlsSetupError } from './errors';
 import { loadKeyPair } from './pair';
 
-export { CA_FILE, CA_KEY_FILE, loadOrCreateCa, sandboxHome, type LocalCa } from './ca';
+export { CA_FILE, CA_KEY_FILE, loadOrCreateCa, type LocalCa } from './ca';
+export { sandboxHome } from './home';
 export { createCaMaterial, issueClientCertificate, issueServerCertificate, type CaMaterial, type PemPair } from './certificates';
 export { TlsSetupError } from './errors';
 export { loadKeyPair } from './pair';
