@@ -51,6 +51,8 @@ export interface FixturesFile {
 export interface CliConfig {
   host: string;
   port: number;
+  /** --ready-json: one JSON line with the addresses on stdout once listening; the banner goes to stderr. */
+  readyJson: boolean;
   options: SandboxOptions;
 }
 
@@ -87,6 +89,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         'webhook-url': { type: 'string' },
         'public-host': { type: 'string' },
         'freeze-clock': { type: 'boolean' },
+        'ready-json': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -112,5 +115,6 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     freezeClock: values['freeze-clock'] ?? env.SANDBOX_FREEZE_CLOCK === '1',
     adminToken: env.SANDBOX_ADMIN_TOKEN || undefined,
   };
-  return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, options: Object.freeze(options) });
+  const readyJson = values['ready-json'] ?? env.SANDBOX_READY_JSON === '1';
+  return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, readyJson, options: Object.freeze(options) });
 }
