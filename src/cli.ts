@@ -54,7 +54,14 @@ async function main() {
     for (const k of account.apiKeys) lines.push(`  v1 API key  ${k.key}  [${k.permissions.join(', ')}]`);
     for (const w of account.webhooks) lines.push(`  webhook     ${w.url ?? '(no URL yet: --webhook-url URL)'}  secret=${w.secret}`);
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  // With --ready-json, stdout carries exactly one line a harness in any language can parse; people read stderr.
+  (config.readyJson ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
+  if (config.readyJson) process.stdout.write(`${JSON.stringify(readyLine(url))}\n`);
+}
+
+/** The ready line of --ready-json: the addresses a harness needs, and the pid to stop the sandbox with. */
+function readyLine(url: string) {
+  return { url, v2Url: `${url}/v2`, v1Url: `${url}/v1`, controlUrl: `${url}/_sandbox`, pid: process.pid };
 }
 
 /** How each client trusts the local CA (the path of ca.pem only: its key is never printed). */

@@ -65,6 +65,8 @@ export interface FixturesFile {
 export interface CliConfig {
   host: string;
   port: number;
+  /** --ready-json: one JSON line with the addresses on stdout once listening; the banner goes to stderr. */
+  readyJson: boolean;
   options: SandboxOptions;
 }
 
@@ -113,6 +115,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         cert: { type: 'string' },
         key: { type: 'string' },
         'tls-name': { type: 'string', multiple: true },
+        'ready-json': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -145,5 +148,6 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   };
   if (!options.https && (options.tlsCertFile || options.tlsKeyFile || options.tlsNames?.length))
     return { error: '--cert, --key and --tls-name only apply with --https (SANDBOX_HTTPS=1): add --https.' };
-  return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, options: Object.freeze(options) });
+  const readyJson = values['ready-json'] ?? env.SANDBOX_READY_JSON === '1';
+  return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, readyJson, options: Object.freeze(options) });
 }

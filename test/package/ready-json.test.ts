@@ -1,0 +1,92 @@
+// --ready-json on the built CLI as a harness in another language uses it: spawn `pix-sandbox --port 0 --ready-json`,
+// read one line of stdout, parse it, call the addresses in it. The banner goes to stderr. Every flag's env variable
+// gives the same configuration as the flag.
+import { spawn } from 'node:child_process';
+import { afterEach, expect, test } from 'vitest';
+import { readCliConfig } from '../../src/config';
+import { CLI, http, ROOT } from '../foundation/process';
+
+const WAIT_MS = 15_000;
+const children: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+/** Starts the CLI and resolves with its first stdout line (the ready line), and what came on stdout and stderr. */
+function startReady(args: string[], env: Record<string, string> = {}) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'PORT' && k !== 'HOST' && !k.startsWith('SANDBOX_')));
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const firstLine = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line within ${WAIT_MS} ms.\nstdout: ${out}\nstderr: ${err}`)), WAIT_MS);
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve(out.slice(0, out.indexOf('\n')));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the CLI exited (${code}) before its ready line.\nstdout: ${out}\nstderr: ${err}`)));
+  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => resolve(code));
+      child.kill('SIGTERM');
+    });
+  return { child, firstLine, stdout: () => out, stderr: () => err, stop };
+}
+
+test.each([
+  ['the flag', ['--port', '0', '--ready-json'], {}],
+  ['SANDBOX_READY_JSON=1', [], { PORT: '0', SANDBOX_READY_JSON: '1' }],
+])('with %s, the first stdout line is one JSON object with the addresses and the pid; the banner is on stderr', async (_name, args, env) => {
+  const cli = startReady(args, env);
+  const line = await cli.firstLine;
+  const ready = JSON.parse(line) as Record<string, unknown>;
+  expect(Object.keys(ready).sort(), line).toEqual(['controlUrl', 'pid', 'url', 'v1Url', 'v2Url']);
+  expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(ready.url).not.toBe('http://127.0.0.1:0');
+  expect(ready).toEqual({ url: ready.url, v2Url: `${ready.url}/v2`, v1Url: `${ready.url}/v1`, controlUrl: `${ready.url}/_sandbox`, pid: cli.child.pid });
+  expect(cli.stderr()).toContain(`pix-sandbox listening on ${ready.url}\n`);
+
+  const health = await http(ready.controlUrl as string, 'GET', '/health');
+  expect(health.status, health.text).toBe(200);
+  const auth = await http(ready.v2Url as string, 'POST', '/auth', { body: { client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' } });
+  expect(auth.status, auth.text).toBe(200);
+
+  expect(await cli.stop()).toBe(0);
+  expect(cli.stdout(), 'nothing but the ready line on stdout').toBe(`${line}\n`);
+});
+
+test('without --ready-json the banner stays on stdout and no JSON line is printed', async () => {
+  const cli = startReady(['--port', '0']);
+  const first = await cli.firstLine;
+  expect(first).toMatch(/^pix-sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
+  expect(await cli.stop()).toBe(0);
+  expect(cli.stdout()).not.toContain('{"url"');
+});
+
+// The container sets these instead of flags (Dockerfile, compose.yaml): each must configure what its flag does.
+test.each([
+  ['--port', 'PORT', '0', (c: any) => c.port, 0],
+  ['--host', 'HOST', '0.0.0.0', (c: any) => c.host, '0.0.0.0'],
+  ['--data', 'SANDBOX_DATA', '/data/state.json', (c: any) => c.options.dataFile, '/data/state.json'],
+  ['--webhook-url', 'SANDBOX_WEBHOOK_URL', 'http://app:3000/webhooks', (c: any) => c.options.webhookUrl, 'http://app:3000/webhooks'],
+  ['--public-host', 'SANDBOX_PUBLIC_HOST', 'sandbox:4747', (c: any) => c.options.publicHost, 'sandbox:4747'],
+  ['--fixtures', 'SANDBOX_FIXTURES', '/data/world.json', (c: any) => c.options.fixtures, '/data/world.json'],
+  ['--seed', 'SANDBOX_SEED', '7', (c: any) => c.options.seed, 7],
+  ['--freeze-clock', 'SANDBOX_FREEZE_CLOCK', undefined, (c: any) => c.options.freezeClock, true],
+  ['--ready-json', 'SANDBOX_READY_JSON', undefined, (c: any) => c.readyJson, true],
+] as const)('%s and %s configure the same thing', (flag, variable, value, read, expected) => {
+  const fromFlag = readCliConfig(value === undefined ? [flag] : [flag, value], {});
+  const fromEnv = readCliConfig([], { [variable]: value ?? '1' });
+  expect(read(fromFlag)).toEqual(expected);
+  expect(read(fromEnv)).toEqual(expected);
+});
+
+test('SANDBOX_ADMIN_TOKEN (no flag: a secret stays out of the process list) sets the control token', () => {
+  expect((readCliConfig([], { SANDBOX_ADMIN_TOKEN: 's3cret' }) as any).options.adminToken).toBe('s3cret');
+});

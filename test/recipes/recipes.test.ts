@@ -1,0 +1,76 @@
+// The recipes of examples/{python,php,go} run as a user runs them, against the built CLI (dist/cli.js, which each
+// starts with --port 0 --ready-json). A missing toolchain skips its recipe and says so, unless RECIPES_REQUIRED=1
+// (.ci/run sets it after installing python3-pytest, php-cli, php-curl and golang-go from Debian), where it fails.
+import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { CLI, ROOT } from '../foundation/process';
+
+const required = process.env.RECIPES_REQUIRED === '1';
+
+interface Recipe {
+  name: string;
+  /** A command that succeeds only when the toolchain is there, and what to install when it is not. */
+  probe: [string, string[]];
+  install: string;
+  run: [string, string[]];
+  /** What the runner prints when every check ran and passed (a recipe that silently ran nothing fails). */
+  passed: RegExp;
+  env?: Record<string, string>;
+}
+
+const recipes: Recipe[] = [
+  {
+    name: 'python',
+    probe: ['/usr/bin/python3', ['-c', 'import pytest']],
+    install: 'apt-get install python3-pytest',
+    run: ['/usr/bin/python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider']],
+    passed: /^4 passed/m,
+    env: { PYTHONDONTWRITEBYTECODE: '1' },
+  },
+  {
+    name: 'php',
+    probe: ['php', ['-r', 'exit(extension_loaded("curl") && PHP_VERSION_ID >= 80200 ? 0 : 1);']],
+    install: 'apt-get install php-cli php-curl (PHP 8.2 or newer)',
+    run: ['php', ['charges_test.php']],
+    passed: /^ok - the magic CPF paid the charge\nall passed$/m,
+  },
+  {
+    name: 'go',
+    probe: ['go', ['version']],
+    install: 'apt-get install golang-go',
+    run: ['go', ['test', '-count=1', '-v', './...']],
+    passed: /^--- PASS: TestTheMagicCPF[\s\S]*^ok\s+example\.com\/shop/m,
+    // Standard library only: nothing may be downloaded, not even a newer toolchain.
+    env: { GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local' },
+  },
+];
+
+/** True when the recipe's toolchain is missing here (and it may skip); says why once. */
+function missing(recipe: Recipe): boolean {
+  try {
+    execFileSync(recipe.probe[0], recipe.probe[1], { stdio: 'ignore' });
+    return false;
+  } catch {
+    const why = `\`${recipe.probe[0]} ${recipe.probe[1].join(' ')}\` failed (${recipe.install})`;
+    if (required) throw new Error(`RECIPES_REQUIRED=1 but the ${recipe.name} toolchain is missing: ${why}.`);
+    console.log(`[recipes] skipping examples/${recipe.name}: ${why}.`);
+    return true;
+  }
+}
+
+for (const recipe of recipes) {
+  describe.skipIf(missing(recipe))(`examples/${recipe.name}`, () => {
+    test('passes against the built sandbox it starts with --port 0 --ready-json', { timeout: 120_000 }, async () => {
+      const cwd = join(ROOT, 'examples', recipe.name);
+      const env = { ...process.env, ...recipe.env, PIX_SANDBOX_CLI: CLI };
+      const result = await new Promise<{ code: number; out: string }>((resolve) => {
+        execFile(recipe.run[0], recipe.run[1], { cwd, env, timeout: 110_000 }, (err, stdout, stderr) =>
+          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: `${stdout}\n${stderr}` }),
+        );
+      });
+      expect(result.code, result.out).toBe(0);
+      expect(result.out).toMatch(recipe.passed);
+    });
+  });
+}
