@@ -42,6 +42,13 @@ export interface SandboxOptions {
   compactAfterBytes?: number;
   /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
   streamKeepAliveMs?: number;
+  /**
+   * Host names answered besides IP literals, localhost, *.localhost and the public host (a compose service name,
+   * a LAN name); '*' answers any (turns off the guard against DNS rebinding). sandbox.md 11.
+   */
+  allowedHosts?: string[];
+  /** Origins (http://host:port) whose pages may send state-changing requests, besides the sandbox's own pages. */
+  allowedOrigins?: string[];
 }
 
 export interface FixturesFile {
@@ -67,6 +74,9 @@ Usage: pix-sandbox [options]
   --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST, default pix-sandbox.test;
                        a phone that fetches the location needs <lan-ip>:PORT)
   --freeze-clock       start with the sandbox clock frozen (SANDBOX_FREEZE_CLOCK=1)
+  --allowed-host NAME  also answer requests for this host name, repeatable (SANDBOX_ALLOWED_HOSTS, comma-separated;
+                       IP addresses, localhost and the public host are always answered)
+  --allowed-origin URL let pages of this origin (http://host:port) change state, repeatable (SANDBOX_ALLOWED_ORIGINS)
   --version, -v        print the version and exit
   --help               this text
 
@@ -87,6 +97,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         'webhook-url': { type: 'string' },
         'public-host': { type: 'string' },
         'freeze-clock': { type: 'boolean' },
+        'allowed-host': { type: 'string', multiple: true },
+        'allowed-origin': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -111,6 +123,13 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     publicHost: values['public-host'] ?? env.SANDBOX_PUBLIC_HOST,
     freezeClock: values['freeze-clock'] ?? env.SANDBOX_FREEZE_CLOCK === '1',
     adminToken: env.SANDBOX_ADMIN_TOKEN || undefined,
+    allowedHosts: listOption(values['allowed-host'], env.SANDBOX_ALLOWED_HOSTS),
+    allowedOrigins: listOption(values['allowed-origin'], env.SANDBOX_ALLOWED_ORIGINS),
   };
   return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, options: Object.freeze(options) });
+}
+
+/** A repeatable flag and its comma-separated variable: both count. */
+function listOption(flags: string[] | undefined, envValue: string | undefined): string[] {
+  return [...(flags ?? []), ...(envValue ?? '').split(',')].map((v) => v.trim()).filter((v) => v !== '');
 }
