@@ -21,7 +21,7 @@ import { v2Routes } from './http/v2';
 import { v1Routes } from './http/v1';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
-import { doors, hostNameOf } from './http/middleware/doors';
+import { doors, hostNameOf, securePages } from './http/middleware/doors';
 import { errorName, sendError, toSandboxError } from './http/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
@@ -191,6 +191,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const traceId = randomUUID();
     c.set('traceId', traceId);
     c.header('X-Trace-Id', traceId);
+    securePages(c);
     checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
     void scheduler.catchUp();
     // The request is one unit of work: an answer that is an error changed nothing; one that reports a change is sent

@@ -131,3 +131,16 @@ test('--allowed-host and --allowed-origin repeat, and their variables are comma-
   expect('options' in config && config.options.allowedHosts).toEqual(['sandbox', 'pix.lan', 'api', 'web']);
   expect('options' in config && config.options.allowedOrigins).toEqual(['http://localhost:5173', 'http://web:3000']);
 });
+
+test.each(['/', '/pay', '/docs'])('the page %s carries a CSP of its own assets only, no framing, nosniff and no referrer', async (path) => {
+  h = await startHarness();
+  const res = await h.api('GET', path);
+  expect(res.status).toBe(200);
+  const csp = res.headers.get('content-security-policy') ?? '';
+  for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) expect(csp).toContain(directive);
+  expect(csp).not.toContain('unsafe-inline');
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(res.text, 'no inline script or style in the page').not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle="/i);
+});

@@ -102,3 +102,23 @@ export function doors(options: DoorsOptions): (c: Context) => void {
     } else if (c.req.header('sec-fetch-site')?.toLowerCase() === 'cross-site') throw refuseOrigin('cross-site');
   };
 }
+
+/**
+ * What a page may load and who may frame it (sandbox.md 11): only the sandbox's own scripts, styles and calls, no
+ * inline script or style, never inside a frame (the console could be framed by another origin and clicked through).
+ * `img-src data:` is for the BR Code images (qrCodeBase64) and Swagger UI's icons.
+ */
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/**
+ * The page headers, set before the route runs on every answer (an API answer carries them harmlessly): one place covers
+ * every page, including pages added later, and costs no look at the answer (touching a finished answer's headers makes
+ * @hono/node-server build a Headers object per request).
+ */
+export function securePages(c: Context): void {
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Content-Security-Policy', PAGE_CSP);
+  c.header('X-Frame-Options', 'DENY');
+  c.header('Referrer-Policy', 'no-referrer');
+}
