@@ -21,6 +21,7 @@ import { v2Routes } from './http/v2';
 import { v1Routes } from './http/v1';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
+import { doors, hostNameOf, securePages } from './http/middleware/doors';
 import { errorName, sendError, toSandboxError } from './http/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
@@ -110,6 +111,15 @@ function checkPublicHost(host: string): string {
   return host;
 }
 
+/**
+ * HOOK(tls): the names of the TLS certificate (--tls-name), which the Host check answers too. Branch `tls` adds that
+ * option; until it lands this reads `tlsNames` if the options carry it, else none.
+ */
+function tlsNamesOf(options: SandboxOptions): string[] {
+  const names = (options as { tlsNames?: unknown }).tlsNames;
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
+}
+
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const ids = createIds(options.seed);
@@ -182,10 +192,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return sendError(c, err, clock.iso(), c.get('traceId') ?? randomUUID());
   });
 
+  const checkDoors = doors({ allowedHosts: [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...tlsNamesOf(options)], allowedOrigins: options.allowedOrigins ?? [] });
   app.use('*', async (c, next) => {
     const traceId = randomUUID();
     c.set('traceId', traceId);
     c.header('X-Trace-Id', traceId);
+    securePages(c);
+    checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
     void scheduler.catchUp();
     // The request is one unit of work: an answer that is an error changed nothing; one that reports a change is sent
     // once the change is on disk (the clock's position is saved with it).

@@ -56,6 +56,12 @@ export interface SandboxOptions {
   tlsNames?: string[];
   /** Where the local CA is kept (PIX_SANDBOX_HOME; default ~/.pix-sandbox). */
   home?: string;
+   * Host names answered besides IP literals, localhost, *.localhost and the public host (a compose service name,
+   * a LAN name); '*' answers any (turns off the guard against DNS rebinding). sandbox.md 11.
+   */
+  allowedHosts?: string[];
+  /** Origins (http://host:port) whose pages may send state-changing requests, besides the sandbox's own pages. */
+  allowedOrigins?: string[];
 }
 
 export interface FixturesFile {
@@ -90,6 +96,9 @@ Usage: pix-sandbox [options]
   --key FILE           its PEM private key (SANDBOX_TLS_KEY)
   --tls-name NAME      one more DNS name or IP for the local CA's certificate; repeatable
                        (SANDBOX_TLS_NAMES, comma-separated)
+  --allowed-host NAME  also answer requests for this host name, repeatable (SANDBOX_ALLOWED_HOSTS, comma-separated;
+                       IP addresses, localhost and the public host are always answered)
+  --allowed-origin URL let pages of this origin (http://host:port) change state, repeatable (SANDBOX_ALLOWED_ORIGINS)
   --version, -v        print the version and exit
   --help               this text
 
@@ -116,6 +125,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         key: { type: 'string' },
         'tls-name': { type: 'string', multiple: true },
         'ready-json': { type: 'boolean' },
+        'allowed-host': { type: 'string', multiple: true },
+        'allowed-origin': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -145,9 +156,16 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     tlsKeyFile: values.key ?? (env.SANDBOX_TLS_KEY || undefined),
     tlsNames: values['tls-name'] ?? env.SANDBOX_TLS_NAMES?.split(',').map((n) => n.trim()).filter(Boolean),
     home: sandboxHome(env),
+    allowedHosts: listOption(values['allowed-host'], env.SANDBOX_ALLOWED_HOSTS),
+    allowedOrigins: listOption(values['allowed-origin'], env.SANDBOX_ALLOWED_ORIGINS),
   };
   if (!options.https && (options.tlsCertFile || options.tlsKeyFile || options.tlsNames?.length))
     return { error: '--cert, --key and --tls-name only apply with --https (SANDBOX_HTTPS=1): add --https.' };
   const readyJson = values['ready-json'] ?? env.SANDBOX_READY_JSON === '1';
   return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, readyJson, options: Object.freeze(options) });
+}
+
+/** A repeatable flag and its comma-separated variable: both count. */
+function listOption(flags: string[] | undefined, envValue: string | undefined): string[] {
+  return [...(flags ?? []), ...(envValue ?? '').split(',')].map((v) => v.trim()).filter((v) => v !== '');
 }

@@ -155,6 +155,6 @@ export function registerDocs(app: OpenAPIHono<Env>, version: string) {
 <html><head><meta charset="utf-8"><title>pix-sandbox API</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
 <body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true });</script></body></html>`),
+<script src="/assets/docs.js"></script></body></html>`),
   );
 }

@@ -16,6 +16,7 @@ const ERROR_NAMES: Record<number, string> = {
   409: 'Conflict',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
+  421: 'MisdirectedRequest',
   422: 'UnprocessableEntity',
   429: 'TooManyRequests',
   500: 'InternalError',

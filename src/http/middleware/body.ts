@@ -1,11 +1,14 @@
-// Request bodies: at most 512 KiB, JSON only. An empty body reads as {} (so a POST without a body gets the list of
+// Request bodies: at most 512 KiB, JSON only, nested at most MAX_JSON_DEPTH levels (sandbox.md 11: a charge whose
+// metadata nested 5,000 levels was stored, then broke every lookup, list and fold of it). An empty body reads as {} (so a POST without a body gets the list of
 // missing fields, not a parse error); anything else must say Content-Type: application/json and parse.
 // The size is checked from Content-Length and then on the bytes read, without hono's bodyLimit: that one reads
 // `c.req.raw.body`, which makes @hono/node-server build a full Request per call, the costliest step of a small POST.
 import type { MiddlewareHandler } from 'hono';
-import { SandboxError } from '../../domain/errors';
+import { SandboxError, validationError } from '../../domain/errors';
 
 export const MAX_BODY_BYTES = 512 * 1024;
+/** Levels of objects and arrays a JSON body may nest; the body itself is level 1 (`{"metadata":{"a":{}}}` is 3). */
+export const MAX_JSON_DEPTH = 32;
 /** Where app.ts mounts this middleware; /openapi.json declares 400, 413 and 415 on the routes under them that take a body. */
 export const JSON_BODY_PREFIXES = ['/v2/', '/v1/', '/_sandbox/'] as const;
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -29,10 +32,42 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
   if (!JSON_TYPE.test(type))
     throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON: send it with header 'Content-Type: application/json' (got '${type || 'none'}').`);
+  let parsed: unknown;
   try {
-    JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new SandboxError('MALFORMED_JSON', `The request body is not valid JSON (${(err as Error).message}); send a JSON object.`);
   }
+  const tooDeep = pathBeyond(parsed, MAX_JSON_DEPTH);
+  if (tooDeep) {
+    const field = fieldOf(tooDeep);
+    throw validationError([{ field: field.split(/[.[]/)[0] || '(body)', message: `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${field}); send flatter data (metadata is key-value pairs)` }]);
+  }
   await next();
 };
+
+/** The path to the first object or array below `limit` levels, or null when the value nests no deeper than that. */
+export function pathBeyond(value: unknown, limit: number, depth = 1): (string | number)[] | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (depth > limit) return [];
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (v === null || typeof v !== 'object') continue;
+      const below = pathBeyond(v, limit, depth + 1);
+      if (below) return [i, ...below];
+    }
+    return null;
+  }
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === null || typeof v !== 'object') continue;
+    const below = pathBeyond(v, limit, depth + 1);
+    if (below) return [key, ...below];
+  }
+  return null;
+}
+
+/** `metadata.a.b[0]`, each key cut to 40 characters. */
+const fieldOf = (path: (string | number)[]) =>
+  path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${p.length > 40 ? `${p.slice(0, 40)}…` : p}`)).join('');

@@ -1,0 +1,146 @@
+// The doors of a local server (sandbox.md 11): foreign Origins and cross-site requests cannot change state, foreign
+// Host names (DNS rebinding) get no answer at all, and a refused request changed nothing.
+import { afterEach, describe, expect, test } from 'vitest';
+import { readCliConfig } from '../../src/config';
+import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.sb.close();
+});
+
+const accountPath = `/_sandbox/accounts/${DEFAULT.accountId}`;
+const adjustPath = `${accountPath}/adjustments`;
+
+/** The state a drive-by write would change: the account's transactions and the number of accounts. */
+async function fingerprint() {
+  const txs = await h.api('GET', `${accountPath}/transactions?limit=100`);
+  const accounts = await h.api('GET', '/_sandbox/accounts');
+  const clock = await h.api('GET', '/_sandbox/clock');
+  expect(txs.status, txs.text).toBe(200);
+  return { txs: txs.body.total, accounts: accounts.text, account: (await h.api('GET', accountPath)).text, clock: clock.text };
+}
+
+describe('Origin: state-changing requests from another origin are refused, changing nothing', () => {
+  const foreign = ['http://evil.example', 'http://localhost:8000', 'http://127.0.0.1:4748', 'https://localhost', 'null'];
+
+  test.each([
+    ['POST', '/_sandbox/reset', undefined],
+    ['POST', adjustPath, { amount: 5 }],
+    ['POST', '/_sandbox/accounts', { name: 'drive-by' }],
+    ['PATCH', accountPath, { status: 'suspended' }],
+    ['DELETE', accountPath, undefined],
+    ['PUT', '/_sandbox/clock', { now: '2030-01-01T00:00:00.000Z', frozen: true }],
+    ['POST', '/v2/charges', { amount: 10 }],
+    ['POST', '/v1/charges', { amount: 10 }],
+    // A face added later (or a route that does not exist): refused before any route runs, no list of prefixes.
+    ['POST', '/api-pix/cob', { valor: { original: '1.00' } }],
+  ])('%s %s with a foreign Origin answers 403 ORIGIN_NOT_ALLOWED', async (method, path, body) => {
+    h = await startHarness();
+    const token = await h.token();
+    const before = await fingerprint();
+    for (const origin of foreign) {
+      const res = await h.api(method, path, { body, token, headers: { origin, 'x-api-key': DEFAULT.apiKey } });
+      expect(res.status, `${origin}: ${res.text}`).toBe(403);
+      expect(res.body.details.code).toBe('ORIGIN_NOT_ALLOWED');
+      expect(res.body.statusCode).toBe(403);
+      expect(res.body.message).toContain('--allowed-origin');
+      expect(res.headers.get('x-trace-id')).toBe(res.body.traceId);
+    }
+    expect(await fingerprint()).toEqual(before);
+  });
+
+  test('Sec-Fetch-Site: cross-site without an Origin is refused too', async () => {
+    h = await startHarness();
+    const before = await fingerprint();
+    const res = await h.api('POST', '/_sandbox/reset', { headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(res.status, res.text).toBe(403);
+    expect(res.body.details.code).toBe('ORIGIN_NOT_ALLOWED');
+    expect(await fingerprint()).toEqual(before);
+  });
+
+  test('a write with no Origin (curl, SDKs, suites), with the own Origin, or same-origin fetch metadata goes through', async () => {
+    h = await startHarness();
+    for (const headers of [{}, { origin: 'http://localhost' }, { origin: 'HTTP://LOCALHOST:80' }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }] as Record<string, string>[]) {
+      const res = await h.api('POST', adjustPath, { body: { amount: 1 }, headers });
+      expect(res.status, `${JSON.stringify(headers)}: ${res.text}`).toBe(201);
+    }
+  });
+
+  test('the own origin is the request Host with its port: a page on another port of the same host is foreign', async () => {
+    h = await startHarness();
+    const own = await h.sb.app.request('http://127.0.0.1:4747/_sandbox/reset', { method: 'POST', headers: { origin: 'http://127.0.0.1:4747' } });
+    expect(own.status, await own.text()).toBe(200);
+    const other = await h.sb.app.request('http://127.0.0.1:4747/_sandbox/reset', { method: 'POST', headers: { origin: 'http://127.0.0.1:4748' } });
+    expect(other.status).toBe(403);
+  });
+
+  test('reads are never refused for their Origin, and an origin given with allowedOrigins may write', async () => {
+    h = await startHarness({ allowedOrigins: ['http://localhost:5173'] });
+    const read = await h.api('GET', accountPath, { headers: { origin: 'http://evil.example' } });
+    expect(read.status, read.text).toBe(200);
+    const allowed = await h.api('POST', adjustPath, { body: { amount: 1 }, headers: { origin: 'http://localhost:5173' } });
+    expect(allowed.status, allowed.text).toBe(201);
+    const other = await h.api('POST', adjustPath, { body: { amount: 1 }, headers: { origin: 'http://localhost:5174' } });
+    expect(other.status, other.text).toBe(403);
+  });
+});
+
+describe('Host: only names the sandbox is known by are answered (DNS rebinding)', () => {
+  test.each(['evil.example', 'evil.example:4747', 'localhost.evil.example', '127.0.0.1.nip.io', 'sandbox'])('Host %s gets 421 HOST_NOT_ALLOWED, even for a read, with no secret in it', async (host) => {
+    h = await startHarness();
+    const res = await h.sb.app.request(`http://${host}${accountPath}`);
+    const text = await res.text();
+    expect(res.status, text).toBe(421);
+    const body = JSON.parse(text);
+    expect(body.details.code).toBe('HOST_NOT_ALLOWED');
+    expect(body.error).toBe('MisdirectedRequest');
+    expect(body.message).toContain('--allowed-host');
+    expect(text).not.toContain(DEFAULT.full.clientSecret);
+  });
+
+  test('a write to a foreign Host is refused before it runs', async () => {
+    h = await startHarness();
+    const before = await fingerprint();
+    const res = await h.sb.app.request(`http://evil.example${adjustPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":5}' });
+    expect(res.status).toBe(421);
+    expect(await fingerprint()).toEqual(before);
+  });
+
+  test.each(['localhost', 'localhost:4747', 'app.localhost:4747', '127.0.0.1:4747', '10.0.0.5', '[::1]:4747', 'pix-sandbox.test', 'LOCALHOST.'])('Host %s is answered', async (host) => {
+    h = await startHarness();
+    const res = await h.sb.app.request(`http://${host}${accountPath}`);
+    expect(res.status, await res.text()).toBe(200);
+  });
+
+  test('names given with allowedHosts (a compose service name) and the public host are answered; * answers any', async () => {
+    h = await startHarness({ allowedHosts: ['sandbox'], publicHost: 'pix.lan:4747' });
+    for (const host of ['sandbox:4747', 'pix.lan', 'pix.lan:4747']) expect((await h.sb.app.request(`http://${host}${accountPath}`)).status, host).toBe(200);
+    expect((await h.sb.app.request(`http://other${accountPath}`)).status).toBe(421);
+    await h.sb.close();
+    h = await startHarness({ allowedHosts: ['*'] });
+    expect((await h.sb.app.request(`http://anything.example${accountPath}`)).status).toBe(200);
+  });
+});
+
+test('--allowed-host and --allowed-origin repeat, and their variables are comma-separated lists', () => {
+  const config = readCliConfig(['--allowed-host', 'sandbox', '--allowed-host', 'pix.lan', '--allowed-origin', 'http://localhost:5173'], {
+    SANDBOX_ALLOWED_HOSTS: 'api, web',
+    SANDBOX_ALLOWED_ORIGINS: 'http://web:3000',
+  });
+  expect('options' in config && config.options.allowedHosts).toEqual(['sandbox', 'pix.lan', 'api', 'web']);
+  expect('options' in config && config.options.allowedOrigins).toEqual(['http://localhost:5173', 'http://web:3000']);
+});
+
+test.each(['/', '/pay', '/docs'])('the page %s carries a CSP of its own assets only, no framing, nosniff and no referrer', async (path) => {
+  h = await startHarness();
+  const res = await h.api('GET', path);
+  expect(res.status).toBe(200);
+  const csp = res.headers.get('content-security-policy') ?? '';
+  for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) expect(csp).toContain(directive);
+  expect(csp).not.toContain('unsafe-inline');
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(res.text, 'no inline script or style in the page').not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle="/i);
+});
