@@ -56,6 +56,7 @@ export interface SandboxOptions {
   tlsNames?: string[];
   /** Where the local CA is kept (PIX_SANDBOX_HOME; default ~/.pix-sandbox). */
   home?: string;
+  /**
    * Host names answered besides IP literals, localhost, *.localhost and the public host (a compose service name,
    * a LAN name); '*' answers any (turns off the guard against DNS rebinding). sandbox.md 11.
    */
