@@ -111,15 +111,6 @@ function checkPublicHost(host: string): string {
   return host;
 }
 
-/**
- * HOOK(tls): the names of the TLS certificate (--tls-name), which the Host check answers too. Branch `tls` adds that
- * option; until it lands this reads `tlsNames` if the options carry it, else none.
- */
-function tlsNamesOf(options: SandboxOptions): string[] {
-  const names = (options as { tlsNames?: unknown }).tlsNames;
-  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
-}
-
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const ids = createIds(options.seed);
@@ -192,7 +183,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return sendError(c, err, clock.iso(), c.get('traceId') ?? randomUUID());
   });
 
-  const checkDoors = doors({ allowedHosts: [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...tlsNamesOf(options)], allowedOrigins: options.allowedOrigins ?? [] });
+  const checkDoors = doors({ allowedHosts: [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...(options.tlsNames ?? [])], allowedOrigins: options.allowedOrigins ?? [] });
   app.use('*', async (c, next) => {
     const traceId = randomUUID();
     c.set('traceId', traceId);
