@@ -56,12 +56,15 @@ async function main() {
   }
   // With --ready-json, stdout carries exactly one line a harness in any language can parse; people read stderr.
   (config.readyJson ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
-  if (config.readyJson) process.stdout.write(`${JSON.stringify(readyLine(url))}\n`);
+  if (config.readyJson) process.stdout.write(`${JSON.stringify(readyLine(url, sandbox.ca?.path))}\n`);
 }
 
-/** The ready line of --ready-json: the addresses a harness needs, and the pid to stop the sandbox with. */
-function readyLine(url: string) {
-  return { url, v2Url: `${url}/v2`, v1Url: `${url}/v1`, controlUrl: `${url}/_sandbox`, pid: process.pid };
+/**
+ * The ready line of --ready-json: the addresses a harness needs, the pid to stop the sandbox with, and under --https
+ * the local CA's certificate to trust (none with --cert: the harness trusts that certificate's own issuer).
+ */
+function readyLine(url: string, ca: string | undefined) {
+  return { url, v2Url: `${url}/v2`, v1Url: `${url}/v1`, controlUrl: `${url}/_sandbox`, pid: process.pid, ...(ca ? { ca } : {}) };
 }
 
 /** How each client trusts the local CA (the path of ca.pem only: its key is never printed). */

@@ -1,5 +1,6 @@
-"""pytest recipe: one pix-sandbox process for the session (--port 0, address from its --ready-json line), a tenant of
-our own, and a webhook receiver of our own. Run: /usr/bin/python3 -m pytest (PIX_SANDBOX_CLI: the sandbox's cli.js)."""
+"""pytest recipe: one pix-sandbox process for the session, over HTTPS (--https --port 0; address and CA from its
+--ready-json line), a tenant of our own, and a webhook receiver of our own.
+Run: /usr/bin/python3 -m pytest (PIX_SANDBOX_CLI: the sandbox's cli.js; the CA is kept in PIX_SANDBOX_HOME)."""
 import http.server
 import json
 import os
@@ -15,7 +16,7 @@ import pytest
 from shop import PixApi, request, verify_signature
 
 CLI = os.environ.get("PIX_SANDBOX_CLI", str(Path(__file__).resolve().parents[2] / "dist" / "cli.js"))
-ARGS = ["--port", "0", "--ready-json"] + os.environ.get("PIX_SANDBOX_ARGS", "").split()
+ARGS = ["--port", "0", "--ready-json", "--https"]
 
 
 class Sandbox:
@@ -25,8 +26,8 @@ class Sandbox:
         if not line:
             raise RuntimeError(f"pix-sandbox exited ({self.process.wait()}) before its ready line")
         self.ready = json.loads(line)
-        # Under --https the ready line names the sandbox's CA: trust it, and only for the sandbox.
-        self.ssl_context = ssl.create_default_context(cafile=self.ready["ca"]) if "ca" in self.ready else None
+        # The ready line names the CA that signed the sandbox's certificate: trust it, and only for the sandbox.
+        self.ssl_context = ssl.create_default_context(cafile=self.ready["ca"])
 
     def control(self, method: str, path: str, body: dict | None = None) -> dict:
         return request(method, self.ready["controlUrl"] + path, body, {}, self.ssl_context)

@@ -6,6 +6,10 @@ import pytest
 from shop import request
 
 
+def test_the_app_talks_to_the_sandbox_over_https(api):
+    assert api.base_url.startswith("https://")
+
+
 def test_a_paid_charge_sends_a_signed_payment_completed(sandbox, api, receiver):
     charge = api.create_charge(25.90, "Pedido 42")
     assert charge["status"] == "pending"

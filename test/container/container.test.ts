@@ -4,6 +4,7 @@
 // the first passing health check: figures for the README, not assertions.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,23 +55,26 @@ describe.skipIf(noPodman())('the container image (Dockerfile)', () => {
     await podman(env, ['build', ...PODMAN_FLAGS, '--network', 'host', '--format', 'docker', '--build-arg', `NODE_IMAGE=${base}`, '--volume', `${npmCache}:/root/.npm`, '-t', image, ROOT], 600_000);
     console.log(`[container] image built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     port = await freePort();
-    const run = Date.now();
-    await podman(env, ['run', ...PODMAN_FLAGS, '--network', 'host', '-d', '--name', container, '-e', `PORT=${port}`, '-e', 'SANDBOX_DATA=/data/state.json', image]);
-    // Podman runs health checks from systemd timers, which this machine lacks: run the image's own check until it
-    // passes, as the timer would (bounded).
-    for (;;) {
-      try {
-        await podman(env, ['healthcheck', 'run', container]);
-        break;
-      } catch (err) {
-        if (Date.now() - run > 60_000) throw new Error(`not healthy within 60 s: ${(err as Error).message}\n${await podman(env, ['logs', container]).catch(() => '')}`);
-      }
-    }
-    healthyAfterMs = Date.now() - run;
+    healthyAfterMs = await runUntilHealthy(container, ['-e', `PORT=${port}`, '-e', 'SANDBOX_DATA=/data/state.json']);
   }, 900_000);
 
+  /** `podman run -d`, then the image's own health check until it passes; returns the milliseconds that took. */
+  async function runUntilHealthy(name: string, args: string[]): Promise<number> {
+    const run = Date.now();
+    await podman(env, ['run', ...PODMAN_FLAGS, '--network', 'host', '-d', '--name', name, ...args, image]);
+    // Podman runs health checks from systemd timers, which this machine lacks: run the check as the timer would.
+    for (;;) {
+      try {
+        await podman(env, ['healthcheck', 'run', name]);
+        return Date.now() - run;
+      } catch (err) {
+        if (Date.now() - run > 60_000) throw new Error(`not healthy within 60 s: ${(err as Error).message}\n${await podman(env, ['logs', name]).catch(() => '')}`);
+      }
+    }
+  }
+
   afterAll(async () => {
-    await podman(env, ['rm', '-f', '-t', '2', container]).catch(() => '');
+    await podman(env, ['rm', '-f', '-t', '2', container, `${container}-https`]).catch(() => '');
     await podman(env, ['rmi', '-f', image]).catch(() => '');
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
@@ -97,5 +101,19 @@ describe.skipIf(noPodman())('the container image (Dockerfile)', () => {
     const healthcheck = inspected.Healthcheck ?? inspected.Config.Healthcheck; // podman puts it beside Config
     expect(healthcheck?.Test?.join(' '), JSON.stringify(inspected)).toContain('/app/dist/healthcheck.mjs');
     expect(await podman(env, ['exec', container, 'ls', '/data'])).toContain('state.json');
+  });
+
+  test('with SANDBOX_HTTPS=1 it is healthy over TLS, with a certificate its local CA signed', async () => {
+    const httpsPort = await freePort();
+    const name = `${container}-https`;
+    await runUntilHealthy(name, ['-e', `PORT=${httpsPort}`, '-e', 'SANDBOX_HTTPS=1']);
+    const ca = await podman(env, ['exec', name, 'cat', '/home/node/.pix-sandbox/ca.pem']);
+    const status = await new Promise<number | undefined>((resolve, reject) =>
+      get(`https://127.0.0.1:${httpsPort}/_sandbox/health`, { ca }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on('error', reject),
+    );
+    expect(status).toBe(200);
   });
 });

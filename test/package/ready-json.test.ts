@@ -2,9 +2,11 @@
 // read one line of stdout, parse it, call the addresses in it. The banner goes to stderr. Every flag's env variable
 // gives the same configuration as the flag.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { get } from 'node:https';
 import { afterEach, expect, test } from 'vitest';
 import { readCliConfig } from '../../src/config';
-import { CLI, http, ROOT } from '../foundation/process';
+import { CLI, http, ROOT, tempDir } from '../foundation/process';
 
 const WAIT_MS = 15_000;
 const children: ReturnType<typeof spawn>[] = [];
@@ -61,6 +63,27 @@ test.each([
   expect(cli.stdout(), 'nothing but the ready line on stdout').toBe(`${line}\n`);
 });
 
+test('under --https the ready line has https addresses and `ca`, the CA certificate that makes them trusted', async () => {
+  const home = tempDir();
+  try {
+    const cli = startReady(['--port', '0', '--ready-json', '--https'], { PIX_SANDBOX_HOME: home.dir });
+    const ready = JSON.parse(await cli.firstLine) as { url: string; controlUrl: string; ca: string; pid: number };
+    expect(Object.keys(ready).sort()).toEqual(['ca', 'controlUrl', 'pid', 'url', 'v1Url', 'v2Url']);
+    expect(ready.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.ca.startsWith(home.dir), ready.ca).toBe(true);
+    const status = await new Promise<number | undefined>((resolve, reject) =>
+      get(`${ready.controlUrl}/health`, { ca: readFileSync(ready.ca) }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on('error', reject),
+    );
+    expect(status).toBe(200);
+    expect(await cli.stop()).toBe(0);
+  } finally {
+    home.cleanup();
+  }
+});
+
 test('without --ready-json the banner stays on stdout and no JSON line is printed', async () => {
   const cli = startReady(['--port', '0']);
   const first = await cli.firstLine;
@@ -80,6 +103,7 @@ test.each([
   ['--seed', 'SANDBOX_SEED', '7', (c: any) => c.options.seed, 7],
   ['--freeze-clock', 'SANDBOX_FREEZE_CLOCK', undefined, (c: any) => c.options.freezeClock, true],
   ['--ready-json', 'SANDBOX_READY_JSON', undefined, (c: any) => c.readyJson, true],
+  ['--https', 'SANDBOX_HTTPS', undefined, (c: any) => c.options.https, true],
 ] as const)('%s and %s configure the same thing', (flag, variable, value, read, expected) => {
   const fromFlag = readCliConfig(value === undefined ? [flag] : [flag, value], {});
   const fromEnv = readCliConfig([], { [variable]: value ?? '1' });

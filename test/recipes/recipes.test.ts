@@ -1,12 +1,18 @@
 // The recipes of examples/{python,php,go} run as a user runs them, against the built CLI (dist/cli.js, which each
-// starts with --port 0 --ready-json). A missing toolchain skips its recipe and says so, unless RECIPES_REQUIRED=1
-// (.ci/run sets it after installing python3-pytest, php-cli, php-curl and golang-go from Debian), where it fails.
+// starts with --port 0 --ready-json; Python with --https, trusting the CA the ready line names). A missing toolchain
+// skips its recipe and says so, unless RECIPES_REQUIRED=1 (.ci/run sets it after installing python3-pytest, php-cli,
+// php-curl and golang-go from Debian), where it fails.
 import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { CLI, ROOT } from '../foundation/process';
 
 const required = process.env.RECIPES_REQUIRED === '1';
+// The local CA of the recipe that runs over --https is made here, not in the user's ~/.pix-sandbox.
+const home = mkdtempSync(join(tmpdir(), 'pix-sandbox-recipes-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 interface Recipe {
   name: string;
@@ -25,7 +31,7 @@ const recipes: Recipe[] = [
     probe: ['/usr/bin/python3', ['-c', 'import pytest']],
     install: 'apt-get install python3-pytest',
     run: ['/usr/bin/python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider']],
-    passed: /^4 passed/m,
+    passed: /^5 passed/m,
     env: { PYTHONDONTWRITEBYTECODE: '1' },
   },
   {
@@ -63,7 +69,7 @@ for (const recipe of recipes) {
   describe.skipIf(missing(recipe))(`examples/${recipe.name}`, () => {
     test('passes against the built sandbox it starts with --port 0 --ready-json', { timeout: 120_000 }, async () => {
       const cwd = join(ROOT, 'examples', recipe.name);
-      const env = { ...process.env, ...recipe.env, PIX_SANDBOX_CLI: CLI };
+      const env = { ...process.env, ...recipe.env, PIX_SANDBOX_CLI: CLI, PIX_SANDBOX_HOME: home };
       const result = await new Promise<{ code: number; out: string }>((resolve) => {
         execFile(recipe.run[0], recipe.run[1], { cwd, env, timeout: 110_000 }, (err, stdout, stderr) =>
           resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: `${stdout}\n${stderr}` }),
