@@ -80,9 +80,11 @@ for (const s of sides) {
   await answered(`${s.base}/_sandbox/health`, s.child, performance.now());
   const json = { 'content-type': 'application/json' };
   let last;
+  const t0 = performance.now();
   for (let i = 0; i < accounts; i++) {
     last = await (await fetch(`${s.base}/_sandbox/accounts`, { method: 'POST', headers: json, body: JSON.stringify({ name: `Bench ${i}` }) })).json();
   }
+  if (accounts) record(`making ${accounts} tenants one by one (s)`, s.name, (performance.now() - t0) / 1000);
   // With --accounts: the last account made, whose credential and API key are the last a scan would reach.
   const cred = last?.credentials?.[0];
   s.cred = cred ? { client_id: cred.clientId, client_secret: cred.clientSecret } : { client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' };
@@ -95,7 +97,7 @@ for (const s of sides) {
 if (only.has('create')) loads.push(['POST /v2/pix (req/s)', (s) => ({ url: `${s.base}/v2/pix`, method: 'POST', headers: s.headers, body: JSON.stringify({ amount: 25.9, description: 'Benchmark charge', externalReference: 'bench' }) })]);
 if (only.has('read')) loads.push(['GET /v2/transactions/{id} (req/s)', (s) => ({ url: `${s.base}/v2/transactions/${s.id}`, headers: s.headers })]);
 if (only.has('auth')) loads.push(['POST /v2/auth (req/s)', (s) => ({ url: `${s.base}/v2/auth`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(s.cred) })]);
-if (only.has('key')) loads.push(['GET /v1/customers with an API key (req/s)', (s) => ({ url: `${s.base}/v1/customers`, headers: { authorization: `Bearer ${s.apiKey}` } })]);
+if (only.has('key')) loads.push(['GET /v1/customers with an API key (req/s)', (s) => ({ url: `${s.base}/v1/customers`, headers: { 'x-api-key': s.apiKey } })]);
 for (const [, opts] of loads) for (const s of sides) await autocannon({ connections: 50, duration: 1, ...opts(s) }); // warm-up
 for (let i = 0; i < rounds; i++) {
   for (const [label, opts] of loads) {
