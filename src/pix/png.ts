@@ -46,10 +46,10 @@ const codeOf = (bases: readonly number[], value: number) => {
 
 /** A zlib stream written bit by bit, with the Adler-32 of what it decompresses to. */
 class ZlibWriter {
-  private out = new Uint8Array(1024);
-  private pos = 0;
-  private acc = 0; // bits not yet in `out`, the first at bit 0
-  private n = 0;
+  out = new Uint8Array(1024);
+  pos = 0;
+  acc = 0; // bits not yet in `out`, the first at bit 0
+  n = 0;
   private a = 1;
   private b = 0;
 
@@ -87,23 +87,62 @@ class ZlibWriter {
     }
   }
 
+  /** Room for `n` more bytes in `out`. */
+  private reserve(n: number): void {
+    if (this.pos + n <= this.out.length) return;
+    const grown = new Uint8Array(Math.max(this.out.length * 2, this.pos + n));
+    grown.set(this.out);
+    this.out = grown;
+  }
+
   /** A row (filter byte 0, then buf[start, end)) and `times - 1` copies of it; Adler-32 advances a row at a time. */
   row(buf: Uint8Array, start: number, end: number, times: number): void {
-    this.symbol(0);
+    // Literals go straight into `out` from locals (at most 11 bits a byte); a run of 4 or more is one literal and a
+    // copy (written by copy(), the locals saved and taken back around it).
+    this.reserve((((end - start + 1) * 11) >> 3) + 8);
+    let out = this.out;
+    let pos = this.pos;
+    let acc = this.acc | (LIT_CODES[0]! << this.n);
+    let n = this.n + LIT_LENGTHS[0]!;
     let sum = 0; // of the bytes, and of their running sums (what a row adds to Adler's b beyond its length * a)
     let weighted = 0;
     for (let i = start; i < end; ) {
       const byte = buf[i]!;
       let runEnd = i + 1;
       while (runEnd < end && buf[runEnd] === byte) runEnd++;
-      this.symbol(byte);
-      if (runEnd - i >= 4) this.copy(runEnd - i - 1, 1);
-      else for (let k = i + 1; k < runEnd; k++) this.symbol(byte);
-      for (; i < runEnd; i++) {
-        sum += byte;
-        weighted += sum;
+      const run = runEnd - i;
+      const code = LIT_CODES[byte]!;
+      const len = LIT_LENGTHS[byte]!;
+      for (let k = run >= 4 ? run - 1 : 0; k < run; k++) {
+        acc |= code << n;
+        n += len;
+        while (n >= 8) {
+          out[pos++] = acc & 0xff;
+          acc >>>= 8;
+          n -= 8;
+        }
       }
+      if (run >= 4) {
+        this.pos = pos;
+        this.acc = acc;
+        this.n = n;
+        this.copy(run - 1, 1);
+        this.reserve((((end - runEnd) * 11) >> 3) + 8);
+        ({ out, pos, acc, n } = this);
+      }
+      // Adler over the run at once: each byte adds to the sum, each running sum to `weighted`.
+      weighted += run * sum + (byte * run * (run + 1)) / 2;
+      sum += byte * run;
+      i = runEnd;
     }
+    this.pos = pos;
+    this.acc = acc;
+    this.n = n;
+    this.finishRow(start, end, times, sum, weighted);
+  }
+
+  /** The copies of a row written, and Adler-32 advanced over it `times` times. */
+  private finishRow(start: number, end: number, times: number, sum: number, weighted: number): void {
     const length = 1 + end - start;
     if (times > 1) this.copy((times - 1) * length, length);
     for (let t = 0; t < times; t++) {

@@ -83,13 +83,31 @@ function mergeFees(base: FeeSchedule, patch: AccountSpec['fees']): FeeSchedule {
 }
 
 /**
- * Every id in use across the sandbox (sandbox.md 2.8): accounts and their wallets, sub-accounts, credentials (id and
+ * The ids in use across the sandbox (sandbox.md 2.8): accounts and their wallets, sub-accounts, credentials (id and
  * clientId), API keys (id and key), webhook endpoints, projects and institutions. A spec that reuses one, against the
- * state or inside itself, is a 409 naming the field.
+ * state or inside itself, is a 409 naming the field. The state is scanned only when a spec chooses an id (once per
+ * request, on the raw state): a generated id (a random UUID or token) is checked against the spec's own ids only, so
+ * making a tenant costs the same with 1 or 1,000 tenants.
  */
-export function idsInUse(deps: Deps): Set<string> {
+export class IdsInUse {
+  private readonly mine = new Set<string>();
+  private all: Set<string> | undefined;
+  constructor(private readonly deps: Deps) {}
+
+  has(value: string): boolean {
+    return this.mine.has(value) || (this.all ??= scanIds(this.deps)).has(value);
+  }
+
+  add(value: string): void {
+    this.mine.add(value);
+  }
+}
+
+export const idsInUse = (deps: Deps) => new IdsInUse(deps);
+
+function scanIds(deps: Deps): Set<string> {
   const ids = new Set<string>();
-  for (const acc of Object.values(deps.store.state.accounts)) {
+  for (const acc of Object.values(deps.store.raw.accounts)) {
     for (const w of Object.keys(acc.wallets)) ids.add(w);
     ids.add(acc.id);
     for (const s of acc.subAccounts) ids.add(s.id);
@@ -102,12 +120,20 @@ export function idsInUse(deps: Deps): Set<string> {
   return ids;
 }
 
-/** Takes `value` for `field`, or refuses it with a 409 when another account, wallet, credential, key or endpoint has it. */
-function claim(taken: Set<string>, value: string, field: string, resource: string, code: ErrorCode = 'ID_TAKEN', shown = value): string {
-  if (taken.has(value))
-    throw conflict(code, resource, field, shown, `${field} '${shown}' is already in use: ids, client ids and keys are unique across every account, wallet, credential, key and endpoint of the sandbox. Choose another, or omit ${field} to get a generated one.`);
-  taken.add(value);
-  return value;
+/**
+ * Takes the `chosen` value for `field`, or refuses it with a 409 when another account, wallet, credential, key or
+ * endpoint has it; without one, a `generated` value (random, so never checked against the state).
+ */
+function claim(taken: IdsInUse, chosen: string | undefined, generated: () => string, field: string, resource: string, code: ErrorCode = 'ID_TAKEN', shown = chosen): string {
+  if (chosen === undefined) {
+    const value = generated();
+    taken.add(value);
+    return value;
+  }
+  if (taken.has(chosen))
+    throw conflict(code, resource, field, shown!, `${field} '${shown}' is already in use: ids, client ids and keys are unique across every account, wallet, credential, key and endpoint of the sandbox. Choose another, or omit ${field} to get a generated one.`);
+  taken.add(chosen);
+  return chosen;
 }
 
 /** Adds money to a wallet as an `adjustment` transaction (how initial balances enter the ledger, too). */
@@ -134,10 +160,10 @@ function newWallet(id: string, reference: string | null, at: number): Wallet {
   return { id, reference, balances: { available: 0, held: 0, promotional: 0 }, updatedAt: at };
 }
 
-function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec: CredentialSpec, taken: Set<string>, at = ''): Credential {
-  const clientId = claim(taken, spec.clientId ?? `${envPrefix(account.environment)}${deps.ids.token(24)}`, `${at}clientId`, 'credential', 'CLIENT_ID_TAKEN');
+function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec: CredentialSpec, taken: IdsInUse, at = ''): Credential {
+  const clientId = claim(taken, spec.clientId, () => `${envPrefix(account.environment)}${deps.ids.token(24)}`, `${at}clientId`, 'credential', 'CLIENT_ID_TAKEN');
   return {
-    id: claim(taken, spec.id ?? deps.ids.uuid(), `${at}id`, 'credential'),
+    id: claim(taken, spec.id, deps.ids.uuid, `${at}id`, 'credential'),
     clientId,
     clientSecret: spec.clientSecret ?? deps.ids.token(40),
     permissions: spec.permissions ?? ['FULL_ACCESS'],
@@ -146,14 +172,14 @@ function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec
   };
 }
 
-function buildSubAccount(deps: Deps, account: Account, spec: SubAccountSpec, taken: Set<string>, at = ''): SubAccount {
+function buildSubAccount(deps: Deps, account: Account, spec: SubAccountSpec, taken: IdsInUse, at = ''): SubAccount {
   const problem = referenceProblem(spec.reference);
   if (problem) throw new SandboxError('SUB_ACCOUNT_INVALID_REFERENCE', problem, { field: 'reference', value: spec.reference });
   if (findSubAccount(account, spec.reference))
     throw conflict('SUB_ACCOUNT_REFERENCE_TAKEN', 'sub-account', 'reference', spec.reference, `A sub-account with reference '${spec.reference}' already exists; choose another reference.`);
   const now = deps.clock.nowMs();
   const sub: SubAccount = {
-    id: claim(taken, spec.id ?? deps.ids.uuid(), `${at}id`, 'sub-account'),
+    id: claim(taken, spec.id, deps.ids.uuid, `${at}id`, 'sub-account'),
     reference: spec.reference,
     name: spec.name ?? spec.reference,
     status: spec.status ?? 'approved',
@@ -177,7 +203,7 @@ export function createProjectIn(
   account: Account,
   wallet: Wallet,
   spec: { id?: string; name: string; color?: string; description?: string; logoUrl?: string },
-  ids?: Set<string>,
+  ids?: IdsInUse,
   at = '',
 ): Project {
   const taken = account.projects.find((p) => p.walletId === wallet.id && p.name === spec.name);
@@ -185,7 +211,7 @@ export function createProjectIn(
     throw conflict('PROJECT_NAME_TAKEN', 'project', 'name', spec.name, `A project named '${spec.name}' already exists; choose another name.`);
   const now = deps.clock.nowMs();
   const project: Project = {
-    id: spec.id === undefined ? deps.ids.uuid() : claim(ids ?? idsInUse(deps), spec.id, `${at}id`, 'project'),
+    id: claim(ids ?? idsInUse(deps), spec.id, deps.ids.uuid, `${at}id`, 'project'),
     walletId: wallet.id,
     name: spec.name,
     color: spec.color ?? '#1A73E8',
@@ -199,7 +225,7 @@ export function createProjectIn(
 }
 
 /** An endpoint of `account`. An unknown sub-account is a 400 naming `field`: the body is wrong, no resource is missing. */
-export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, field = 'subAccount', taken?: Set<string>, at = ''): WebhookEndpoint {
+export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, field = 'subAccount', taken?: IdsInUse, at = ''): WebhookEndpoint {
   if (spec.subAccount && spec.subAccount !== PRINCIPAL && !findSubAccount(account, spec.subAccount))
     throw validationError([
       {
@@ -208,7 +234,7 @@ export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, fi
       },
     ]);
   return {
-    id: spec.id === undefined ? deps.ids.uuid() : claim(taken ?? idsInUse(deps), spec.id, `${at}id`, 'webhook'),
+    id: claim(taken ?? idsInUse(deps), spec.id, deps.ids.uuid, `${at}id`, 'webhook'),
     url: spec.url,
     subAccount: spec.subAccount && spec.subAccount !== PRINCIPAL ? spec.subAccount : null,
     secret: spec.secret ?? `whsec_${deps.ids.token(32)}`,
@@ -224,9 +250,9 @@ export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, fi
 export function createAccount(deps: Deps, spec: AccountSpec): Account {
   const now = deps.clock.nowMs();
   const taken = idsInUse(deps);
-  const id = spec.id ?? deps.ids.uuid();
-  if (deps.store.findAccount(id)) throw conflict('ACCOUNT_ID_TAKEN', 'account', 'id', id, `An account with id '${id}' already exists; omit id to get a generated one.`);
-  claim(taken, id, 'id', 'account');
+  if (spec.id !== undefined && deps.store.findAccount(spec.id))
+    throw conflict('ACCOUNT_ID_TAKEN', 'account', 'id', spec.id, `An account with id '${spec.id}' already exists; omit id to get a generated one.`);
+  const id = claim(taken, spec.id, deps.ids.uuid, 'id', 'account');
   const environment = spec.environment ?? 'sandbox';
   const account: Account = {
     id,
@@ -259,7 +285,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
   (spec.subAccounts ?? []).forEach((s, i) => buildSubAccount(deps, account, s, taken, `subAccounts[${i}].`));
   (spec.projects ?? []).forEach((p, i) => createProjectIn(deps, account, walletFor(account, p.subAccount, 'projects[].subAccount'), p, taken, `projects[${i}].`));
   account.institutions = (spec.institutions ?? []).map(
-    (inst, i): Institution => ({ id: claim(taken, inst.id ?? deps.ids.uuid(), `institutions[${i}].id`, 'institution'), name: inst.name, status: inst.status ?? 'up', enabled: inst.enabled ?? true }),
+    (inst, i): Institution => ({ id: claim(taken, inst.id, deps.ids.uuid, `institutions[${i}].id`, 'institution'), name: inst.name, status: inst.status ?? 'up', enabled: inst.enabled ?? true }),
   );
   const credentialSpecs = spec.credentials?.length ? spec.credentials : [{ permissions: ['FULL_ACCESS'], subAccountAccess: true }];
   account.credentials = credentialSpecs.map((c, i) => buildCredential(deps, account, c, taken, spec.credentials?.length ? `credentials[${i}].` : ''));
@@ -268,8 +294,8 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     if (k.key !== undefined && !k.key.startsWith(envPrefix(environment)))
       throw validationError([{ field: `apiKeys[${i}].key`, message: `must start with ${envPrefix(environment)} in a ${environment} account; omit key to get a generated one` }]);
     // The key itself is a secret: the conflict shows its first 12 characters only.
-    const key = claim(taken, k.key ?? `${envPrefix(environment)}${deps.ids.token(32)}`, `apiKeys[${i}].key`, 'apiKey', 'API_KEY_TAKEN', `${(k.key ?? '').slice(0, 12)}…`);
-    return { id: claim(taken, k.id ?? deps.ids.uuid(), `apiKeys[${i}].id`, 'apiKey'), key, permissions: k.permissions ?? ['FULL_ACCESS'], createdAt: now };
+    const key = claim(taken, k.key, () => `${envPrefix(environment)}${deps.ids.token(32)}`, `apiKeys[${i}].key`, 'apiKey', 'API_KEY_TAKEN', `${(k.key ?? '').slice(0, 12)}…`);
+    return { id: claim(taken, k.id, deps.ids.uuid, `apiKeys[${i}].id`, 'apiKey'), key, permissions: k.permissions ?? ['FULL_ACCESS'], createdAt: now };
   });
   account.webhooks = (spec.webhooks ?? []).map((w, i) => buildWebhook(deps, account, w, `webhooks[${i}].subAccount`, taken, `webhooks[${i}].`));
   deps.store.state.accounts[id] = account;

@@ -1,31 +1,17 @@
 // The v1 guard, declared per route: X-API-Key -> API key (looked up now, so a changed key applies at once) ->
-// permission -> X-Sub-Account. Keys are compared in constant time: the SHA-256 of the given key is compared with
-// timingSafeEqual against that of every key of every account, without stopping at a match, so neither where a key
-// differs nor which account holds it shows in the timing. API keys are account-level: the caller is the whole account.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// permission -> X-Sub-Account. A key is found by its SHA-256 (services/secrets.ts: an index, not a scan of every
+// tenant's keys), then compared with timingSafeEqual, so where a key differs does not show in the timing. API keys are
+// account-level: the caller is the whole account.
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps';
 import { SandboxError } from '../../domain/errors';
 import { allows, type Permission } from '../../domain/permissions';
 import { mainWallet, PRINCIPAL } from '../../domain/subaccounts';
-import type { Account, ApiKey, Environment } from '../../domain/types';
+import type { Environment } from '../../domain/types';
+import { findApiKey } from '../../services/secrets';
 import type { Env } from '../env';
 
 export const API_KEY_PREFIXES: Record<Environment, string> = { sandbox: 'mp_test_', production: 'mp_live_' };
-
-const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
-function findApiKey(deps: Deps, given: string): { account: Account; apiKey: ApiKey } | undefined {
-  const wanted = digest(given);
-  let found: { account: Account; apiKey: ApiKey } | undefined;
-  for (const account of Object.values(deps.store.state.accounts)) {
-    for (const apiKey of account.apiKeys) {
-      // No early exit: every key is compared whatever the outcome.
-      if (timingSafeEqual(wanted, digest(apiKey.key)) && !found) found = { account, apiKey };
-    }
-  }
-  return found;
-}
 
 export function apiKeyGuard(deps: Deps, opts: { permissions: Permission[] }): MiddlewareHandler<Env> {
   const needed = [...opts.permissions, 'FULL_ACCESS'].join(' or ');

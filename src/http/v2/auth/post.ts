@@ -1,9 +1,9 @@
 // POST /v2/auth: client credentials -> access token (300 s). Its errors use the small {error, message} body
 // (http/errors.ts renders every error of this path that way).
 import { createRoute, z } from '@hono/zod-openapi';
-import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../../deps';
 import { SandboxError } from '../../../domain/errors';
+import { findCredential } from '../../../services/secrets';
 import { AuthErrorSchema, json, jsonBody } from '../../schemas';
 import type { Router } from '../../env';
 
@@ -36,21 +36,14 @@ const route = createRoute({
   },
 });
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 export function register(app: Router, deps: Deps) {
   app.openapi(route, async (c) => {
     if (c.req.header('x-sub-account') !== undefined)
       throw new SandboxError('SUB_ACCOUNT_HEADER_NOT_ALLOWED', 'SUB_ACCOUNT_HEADER_NOT_ALLOWED: POST /v2/auth does not accept X-Sub-Account; remove the header.');
     const { client_id, client_secret } = c.req.valid('json');
-    for (const account of Object.values(deps.store.state.accounts)) {
-      const credential = account.credentials.find((cr) => cr.clientId === client_id);
-      if (credential && sameSecret(credential.clientSecret, client_secret)) return c.json(await deps.tokens.issue(account.id, credential.id), 200);
-    }
+    // By client id (an index, not a scan of every tenant), then the secret compared in constant time.
+    const found = findCredential(deps, client_id, client_secret);
+    if (found) return c.json(await deps.tokens.issue(found.account.id, found.credential.id), 200);
     throw new SandboxError('UNAUTHORIZED', 'Invalid client_id or client_secret. The default credentials are printed at start-up and listed in README.md.');
   });
 }
