@@ -23,6 +23,11 @@ export interface SandboxOptions {
   ispb?: string;
   /** Points the fixtures' default webhook endpoint at this URL. */
   webhookUrl?: string;
+  /**
+   * The vendor word of the webhook delivery headers (X-{word}-Event, ..., User-Agent {word}-Webhook/1.0), so an app
+   * that reads the production names verifies sandbox deliveries unchanged. Default: Service (the service document's).
+   */
+  webhookHeaderWord?: string;
   /** Where log lines go (default: stderr). Pass `() => {}` to silence. */
   log?: (line: string) => void;
   /** fetch used for webhook deliveries (tests can inject one). */
@@ -66,6 +71,9 @@ Usage: pix-sandbox [options]
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
   --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST, default pix-sandbox.test;
                        a phone that fetches the location needs <lan-ip>:PORT)
+  --webhook-header-word WORD
+                       vendor word of the webhook headers: X-WORD-Event, X-WORD-Signature...
+                       (SANDBOX_WEBHOOK_HEADER_WORD, default Service)
   --freeze-clock       start with the sandbox clock frozen (SANDBOX_FREEZE_CLOCK=1)
   --version, -v        print the version and exit
   --help               this text
@@ -86,6 +94,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         seed: { type: 'string' },
         'webhook-url': { type: 'string' },
         'public-host': { type: 'string' },
+        'webhook-header-word': { type: 'string' },
         'freeze-clock': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -103,6 +112,9 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const seedText = values.seed ?? env.SANDBOX_SEED;
   const seed = seedText === undefined ? undefined : Number(seedText);
   if (seed !== undefined && !Number.isInteger(seed)) return { error: `--seed must be a whole number, got '${seedText}'` };
+  const headerWord = values['webhook-header-word'] ?? env.SANDBOX_WEBHOOK_HEADER_WORD;
+  if (headerWord !== undefined && !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(headerWord))
+    return { error: `--webhook-header-word must be 1 to 32 letters, digits and dashes starting with a letter (it names headers like X-WORD-Event), got '${headerWord}'` };
   const options: SandboxOptions = {
     dataFile: values.data ?? env.SANDBOX_DATA,
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
@@ -111,6 +123,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     publicHost: values['public-host'] ?? env.SANDBOX_PUBLIC_HOST,
     freezeClock: values['freeze-clock'] ?? env.SANDBOX_FREEZE_CLOCK === '1',
     adminToken: env.SANDBOX_ADMIN_TOKEN || undefined,
+    ...(headerWord ? { webhookHeaderWord: headerWord } : {}),
   };
   return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, options: Object.freeze(options) });
 }

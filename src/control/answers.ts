@@ -70,6 +70,10 @@ export const AccountDetailSchema = z
     projects: z.array(ProjectSchema.extend({ subAccount: z.string().nullable() })),
     institutions: z.array(InstitutionSchema),
     webhooks: z.array(WebhookEndpointSchema),
+    bankAccounts: z.array(z.object({ id: z.string(), bank: z.string(), agency: z.string(), account: z.string(), holderName: z.string(), holderDocument: z.string() })),
+    webhookHeaderWord: z.string().openapi({ description: 'The vendor word of its delivery headers (its own, else the sandbox\'s)' }),
+    company: z.record(z.string(), z.unknown()).nullable(),
+    pixKey: z.string().openapi({ description: 'The PIX key its static QR codes carry' }),
   })
   .openapi('AccountDetail');
 
