@@ -98,7 +98,18 @@ export const BankAccountSpecSchema = z
   })
   .openapi('BankAccountSpec', { description: 'A bank account a v1 withdrawal names by bankAccountId; the holder\'s document is the PIX key it is paid to' });
 
-const company = z.record(z.string(), z.unknown()).openapi({ description: 'The company GET /v1/account shows (free fields, like name and document); absent: null' });
+/** The tenant's company as GET /v1/account shows it (the Node SDK's CompanyDetail). */
+export const CompanySchema = z
+  .object({
+    razaoSocial: z.string().min(1).max(255),
+    nomeFantasia: z.string().min(1).max(255).optional(),
+    cnpj: z.string().refine(isValidCnpj, { error: 'must be a CNPJ (14 characters) with valid check digits, like 11222333000181' }),
+    email: z.email({ error: 'must be an email address' }),
+    phone: z.string().min(1).max(20),
+    status: z.enum(['pending', 'active', 'suspended', 'blocked'], { error: "must be 'pending', 'active', 'suspended' or 'blocked'" }),
+  })
+  .openapi('Company');
+const company = CompanySchema;
 
 export const AccountSpecSchema = z
   .object({

@@ -259,7 +259,7 @@ export interface Account {
   /** The vendor word of the webhook header names for this tenant (X-{word}-Event...); absent: the sandbox's. */
   webhookHeaderWord?: string;
   /** The tenant's company as GET /v1/account shows it; absent: null. */
-  company?: Record<string, unknown>;
+  company?: Company;
   /** The PIX key static QR codes carry; absent: the account id as a random (EVP) key. */
   pixKey?: string;
 }
@@ -307,6 +307,16 @@ export interface StaticQr {
   expiresAt: number;
   createdAt: number;
   paymentsCount: number;
+}
+
+/** The tenant's company (GET /v1/account). */
+export interface Company {
+  razaoSocial: string;
+  nomeFantasia?: string;
+  cnpj: string;
+  email: string;
+  phone: string;
+  status: 'pending' | 'active' | 'suspended' | 'blocked';
 }
 
 export interface BankAccount {

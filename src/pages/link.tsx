@@ -98,20 +98,20 @@ export function registerLinkPages(app: OpenAPIHono<Env>, deps: Deps) {
   // Pages for people, not API operations: left out of /openapi.json like the console and /pay.
   app.get('/c/:slug', (c) => {
     const { account, link } = located(deps, c.req.param('slug'));
-    return renderPage(c, <LinkPage account={account} link={link} now={deps.clock.nowMs()} paidId={c.req.query('paid')} tokenRequired={Boolean(deps.settings.adminToken)} />); 
+    return renderPage(c, <LinkPage account={account} link={link} now={deps.clock.nowMs()} paidId={c.req.query('paid')} tokenRequired={Boolean(deps.settings.adminToken)} />);
   });
   // PIX: a pending charge of the link, shown by its checkout page (BR Code, QR, the /pay flow).
   app.post('/c/:slug/pix', async (c) => {
     const { account, link } = located(deps, c.req.param('slug'));
     await form(deps, c);
     const tx = startLinkCharge(deps, account, link, 'pix');
-    return c.redirect(locationPath(tx.id), 303); 
+    return c.redirect(locationPath(tx.id), 303);
   });
   // Card and boleto: simulated, paid at once.
   app.post('/c/:slug/pay', async (c) => {
     const { account, link } = located(deps, c.req.param('slug'));
     const { method, ...payer } = await form(deps, c);
     const tx = payPaymentLink(deps, account, link.id, { paymentMethod: method, ...payer });
-    return c.redirect(`/c/${link.slug}?paid=${tx.id}`, 303); 
+    return c.redirect(`/c/${link.slug}?paid=${tx.id}`, 303);
   });
 }

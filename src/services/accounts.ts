@@ -9,6 +9,7 @@ import { findSubAccount, mainWallet, PRINCIPAL, referenceProblem } from '../doma
 import type {
   Account,
   BankAccount,
+  Company,
   AccountStatus,
   ApiKey,
   Automation,
@@ -50,7 +51,7 @@ export interface AccountSpec {
   /** v1 (sandbox.md 12): bank accounts a withdrawal names by bankAccountId, the vendor word of the webhook headers, the company GET /v1/account shows, the PIX key of static QR codes. */
   bankAccounts?: BankAccountSpec[];
   webhookHeaderWord?: string;
-  company?: Record<string, unknown>;
+  company?: Company;
   pixKey?: string;
 }
 
@@ -322,7 +323,7 @@ export interface AccountPatch {
   bankAccounts?: BankAccountSpec[];
   /** null goes back to the sandbox's word. */
   webhookHeaderWord?: string | null;
-  company?: Record<string, unknown> | null;
+  company?: Company | null;
 }
 
 export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch): Account {

@@ -2,11 +2,11 @@
 // v1 answer is the v2 one (account, balance blocks, refund result), the v2 view is used as it is.
 import { maskDocument } from '../../domain/customers';
 import { toBrl } from '../../domain/money';
-import type { Customer, Project, StaticQr, Transaction } from '../../domain/types';
+import type { BalanceBlock, Customer, Project, StaticQr, Transaction } from '../../domain/types';
 import { opt } from '../../lib/objects';
 import { documentTypeOf } from '../../services/customers';
 import { staticQrStatus } from '../../services/static-qr';
-import { iso, isoOrUndefined, transactionView, withdrawalView } from '../views';
+import { balanceBlockView, iso, isoOrUndefined, transactionView, withdrawalView } from '../views';
 
 /** Customer record (2.12 with the SDK's documentType); fields the charges never gave stay absent. */
 export const customerView = (c: Customer) => ({
@@ -59,4 +59,12 @@ export function withdrawalV1View(tx: Transaction) {
   return { ...w, bankAccountId: tx.withdrawal!.bankAccountId ?? null };
 }
 
-export { isoOrUndefined };
+
+/** The 2.x SDK's BalanceBlock: the optional fields of 2.10 are present, null until known. */
+export const balanceBlockV1View = (b: BalanceBlock) => ({
+  ...balanceBlockView(b),
+  externalReference: b.externalReference ?? null,
+  e2eId: b.e2eId ?? null,
+  resolutionReason: b.resolutionReason ?? null,
+  resolvedAt: isoOrUndefined(b.resolvedAt) ?? null,
+});

@@ -1,4 +1,5 @@
-// GET /v1/account (sandbox.md 12): the v2 answer for the main account, with the tenant's company (or null).
+// GET /v1/account (sandbox.md 12): the v2 answer for the main account, and beside it the tenant's company (or null),
+// where the 2.x Node SDK's AccountInfo has it.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { ACCOUNT_STATUSES } from '../../../domain/types';
@@ -7,15 +8,13 @@ import { apiKeyGuard } from '../../middleware/apiKey';
 import { json, uuid } from '../../schemas';
 import { BalanceSchema } from '../../v2/account/get';
 import { balanceView } from '../../views';
+import { CompanySchema } from '../../../control/schemas';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 
 const AccountV1Schema = z
   .object({
-    account: z.object({
-      id: uuid(),
-      status: z.enum(ACCOUNT_STATUSES),
-      company: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'The tenant\'s company (POST /_sandbox/accounts company), else null' }),
-    }),
+    account: z.object({ id: uuid(), status: z.enum(ACCOUNT_STATUSES) }),
+    company: CompanySchema.nullable().openapi({ description: 'The tenant\'s company (POST /_sandbox/accounts company), else null' }),
     balance: BalanceSchema,
   })
   .openapi('AccountV1');
@@ -35,7 +34,7 @@ export function register(app: Router, deps: Deps) {
     }),
     (c) => {
       const { account, wallet } = c.get('caller');
-      return c.json({ account: { id: account.id, status: account.status, company: account.company ?? null }, balance: balanceView(wallet) }, 200);
+      return c.json({ account: { id: account.id, status: account.status }, company: account.company ?? null, balance: balanceView(wallet) }, 200);
     },
   );
 }

@@ -7,8 +7,16 @@ import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
 import { json } from '../../schemas';
 import { BalanceBlockSchema } from '../../v2/balance-blocks/list';
-import { balanceBlockView } from '../../views';
+import { balanceBlockV1View } from '../views';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
+
+const nullable = (s: z.ZodString) => s.nullable();
+const BalanceBlockV1Schema = BalanceBlockSchema.extend({
+  externalReference: nullable(z.string()),
+  e2eId: nullable(z.string()),
+  resolutionReason: nullable(z.string()),
+  resolvedAt: nullable(z.string().openapi({ format: 'date-time' })),
+}).openapi('BalanceBlockV1');
 
 const Query = z.object({
   status: z
@@ -28,10 +36,10 @@ export function register(app: Router, deps: Deps) {
       security: v1Security,
       middleware: [apiKeyGuard(deps, { permissions: ['BALANCE_BLOCK:READ'] })] as const,
       request: { headers: v1Headers, query: Query },
-      responses: { 200: json(z.object({ items: z.array(BalanceBlockSchema), total: z.number().int() }).openapi('BalanceBlockListV1'), 'The blocks, newest first'), ...v1Errors },
+      responses: { 200: json(z.object({ items: z.array(BalanceBlockV1Schema), total: z.number().int() }).openapi('BalanceBlockListV1'), 'The blocks, newest first'), ...v1Errors },
     }),
     (c) => {
-      const items = listBlocks(c.get('caller'), c.req.valid('query').status).map(balanceBlockView);
+      const items = listBlocks(c.get('caller'), c.req.valid('query').status).map(balanceBlockV1View);
       return c.json({ items, total: items.length }, 200);
     },
   );
