@@ -2,7 +2,8 @@
 // static QR codes paid any number of times; withdrawals by bankAccountId; refunds; the webhook header word.
 import { describe, expect, test } from 'vitest';
 import { parseBrCode } from '../../src/pix';
-import { DEFAULT, expectLedgerBalanced, startHarness } from '../helpers/harness';
+import type { UnitHooks } from '../../src/store/unit';
+import { DEFAULT, expectLedgerBalanced, failEachWrite, startHarness, type Harness } from '../helpers/harness';
 import { balanceOf, eventsOf } from '../helpers/money';
 import { withReceiver } from '../helpers/webhooks';
 import { newCustomer, v1call, v1ok } from '../helpers/v1-calls';
@@ -143,5 +144,24 @@ describe('webhook header word', () => {
     const res = await h.control('POST', '/accounts', { webhookHeaderWord: 'Bad Word' });
     expect(res.status).toBe(400);
     expect(res.body.details.fields[0].field).toBe('webhookHeaderWord');
+  });
+});
+
+describe('all-or-nothing', () => {
+  const cases = [
+    { name: 'POST /v1/pix with a new customer', setup: async () => undefined, send: (h: Harness) => v1call(h, 'POST', '/pix', { amount: 10, description: 'x', customer: { name: 'Ana', document: '52998224725' } }) },
+    { name: 'paying a payment link', setup: async (h: Harness) => (await v1ok(h, '/charges', { projectId: DEFAULT.projectId, name: 'L', amount: 10, paymentMethods: ['pix'] })).id, send: (h: Harness, id: string) => h.control('POST', `/charges/${id}/pay`) },
+    { name: 'paying a static QR code', setup: async (h: Harness) => (await v1ok(h, '/pix/qrcode-static', { amount: 10, description: 'q' })).id, send: (h: Harness, id: string) => h.control('POST', `/transactions/${id}/pay`) },
+    { name: 'a withdrawal by bankAccountId', setup: async () => undefined, send: (h: Harness) => v1call(h, 'POST', '/withdrawals', { amount: 5, bankAccountId: 'bank-1' }) },
+  ];
+  test.each(cases)('$name: each of its writes failing in turn answers 500 and leaves the state as it was', async ({ setup, send }) => {
+    const hooks: UnitHooks = {};
+    const h = await startHarness({ testHooks: hooks });
+    await h.control('PATCH', `/accounts/${DEFAULT.accountId}`, { bankAccounts: [{ id: 'bank-1', bank: '341', agency: '1', account: '2', holderName: 'A', holderDocument: '52998224725' }] });
+    const id = (await setup(h)) as string;
+    const before = JSON.stringify(h.sb.deps.store.raw.accounts);
+    const failed = await failEachWrite(hooks, () => send(h, id), () => expect(JSON.stringify(h.sb.deps.store.raw.accounts)).toBe(before));
+    expect(failed).toBeGreaterThan(0);
+    expectLedgerBalanced(h.sb);
   });
 });
