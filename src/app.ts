@@ -35,6 +35,9 @@ import { buildDynamicBrCode } from './pix';
 import { registerRefundJobs } from './services/refunds';
 import { registerWithdrawalJobs } from './services/withdrawals';
 import { registerMagicJobs } from './services/magic';
+import { registerPaymentLinkJobs } from './services/payment-links';
+import { registerStaticQrActions } from './services/static-qr';
+import { registerLinkPages } from './pages/link';
 import { listen, type Listening } from './server';
 import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
@@ -111,6 +114,12 @@ function checkPublicHost(host: string): string {
   return host;
 }
 
+/** Fails fast on a webhook header word that cannot stand in a header name. */
+function checkHeaderWord(word: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(word)) throw new Error(`webhookHeaderWord '${word}' cannot name headers (X-${word}-Event): give 1 to 32 letters, digits and dashes starting with a letter, like Service.`);
+  return word;
+}
+
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const ids = createIds(options.seed);
@@ -140,6 +149,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ispb: options.ispb ?? DEFAULT_ISPB,
       adminToken: options.adminToken,
       webhookUrl: options.webhookUrl,
+      ...(options.webhookHeaderWord ? { webhookHeaderWord: checkHeaderWord(options.webhookHeaderWord) } : {}),
     },
   };
   registerChargeJobs(deps);
@@ -147,6 +157,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerRefundJobs(deps);
   registerWithdrawalJobs(deps);
   registerMagicJobs(deps);
+  registerPaymentLinkJobs(deps);
+  registerStaticQrActions(deps);
   const fixtures = readFixtures(options.fixtures);
   if (!loaded) await store.atomically('system', () => loadFixtures(deps, fixtures, options.webhookUrl)).durable;
 
@@ -224,6 +236,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerDocs(app, VERSION);
   registerPages(app, deps);
   registerPayerPage(app, deps);
+  registerLinkPages(app, deps);
 
   let server: Listening | null = null;
   let ca: Sandbox['ca'];

@@ -24,6 +24,11 @@ export interface SandboxOptions {
   ispb?: string;
   /** Points the fixtures' default webhook endpoint at this URL. */
   webhookUrl?: string;
+  /**
+   * The vendor word of the webhook delivery headers (X-{word}-Event, ..., User-Agent {word}-Webhook/1.0), so an app
+   * that reads the production names verifies sandbox deliveries unchanged. Default: Service (the service document's).
+   */
+  webhookHeaderWord?: string;
   /** Where log lines go (default: stderr). Pass `() => {}` to silence. */
   log?: (line: string) => void;
   /** fetch used for webhook deliveries (tests can inject one). */
@@ -90,6 +95,9 @@ Usage: pix-sandbox [options]
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
   --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST, default pix-sandbox.test;
                        a phone that fetches the location needs <lan-ip>:PORT)
+  --webhook-header-word WORD
+                       vendor word of the webhook headers: X-WORD-Event, X-WORD-Signature...
+                       (SANDBOX_WEBHOOK_HEADER_WORD, default Service)
   --freeze-clock       start with the sandbox clock frozen (SANDBOX_FREEZE_CLOCK=1)
   --https              serve HTTPS on the same port (SANDBOX_HTTPS=1), with a certificate signed by a local CA
                        made on first use in PIX_SANDBOX_HOME (default ~/.pix-sandbox)
@@ -120,6 +128,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         seed: { type: 'string' },
         'webhook-url': { type: 'string' },
         'public-host': { type: 'string' },
+        'webhook-header-word': { type: 'string' },
         'freeze-clock': { type: 'boolean' },
         https: { type: 'boolean' },
         cert: { type: 'string' },
@@ -144,6 +153,9 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const seedText = values.seed ?? env.SANDBOX_SEED;
   const seed = seedText === undefined ? undefined : Number(seedText);
   if (seed !== undefined && !Number.isInteger(seed)) return { error: `--seed must be a whole number, got '${seedText}'` };
+  const headerWord = values['webhook-header-word'] ?? env.SANDBOX_WEBHOOK_HEADER_WORD;
+  if (headerWord !== undefined && !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(headerWord))
+    return { error: `--webhook-header-word must be 1 to 32 letters, digits and dashes starting with a letter (it names headers like X-WORD-Event), got '${headerWord}'` };
   const options: SandboxOptions = {
     dataFile: values.data ?? env.SANDBOX_DATA,
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
@@ -159,6 +171,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     home: sandboxHome(env),
     allowedHosts: listOption(values['allowed-host'], env.SANDBOX_ALLOWED_HOSTS),
     allowedOrigins: listOption(values['allowed-origin'], env.SANDBOX_ALLOWED_ORIGINS),
+    ...(headerWord ? { webhookHeaderWord: headerWord } : {}),
   };
   if (!options.https && (options.tlsCertFile || options.tlsKeyFile || options.tlsNames?.length))
     return { error: '--cert, --key and --tls-name only apply with --https (SANDBOX_HTTPS=1): add --https.' };

@@ -12,6 +12,8 @@ export interface Settings {
   ispb: string;
   adminToken?: string;
   webhookUrl?: string;
+  /** The vendor word of webhook header names (--webhook-header-word); absent: Service. */
+  webhookHeaderWord?: string;
 }
 
 export interface Deps {

@@ -25,7 +25,7 @@ const security = controlSecurity;
 const accountId = z.object({ id: pathParam('id', 'The account id', '11111111-1111-4111-8111-111111111111') });
 
 export function registerAccounts(app: Router, deps: Deps) {
-  const view = (id: string, webhookSecrets = false) => accountDetailView(deps.store.account(id), { webhookSecrets });
+  const view = (id: string, webhookSecrets = false) => accountDetailView(deps.store.account(id), { webhookSecrets, ...(deps.settings.webhookHeaderWord ? { headerWord: deps.settings.webhookHeaderWord } : {}) });
 
   app.openapi(
     createRoute({

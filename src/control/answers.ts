@@ -1,6 +1,7 @@
 // What the control API answers, as schemas: /openapi.json types every control answer with them (the views in
 // http/views.ts build the JSON). Ids a spec may choose (credentials, sub-accounts, institutions, endpoints) are plain
 // strings here; those the sandbox makes are UUIDs.
+import { CompanySchema } from './schemas';
 import { z } from '@hono/zod-openapi';
 import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
@@ -70,6 +71,10 @@ export const AccountDetailSchema = z
     projects: z.array(ProjectSchema.extend({ subAccount: z.string().nullable() })),
     institutions: z.array(InstitutionSchema),
     webhooks: z.array(WebhookEndpointSchema),
+    bankAccounts: z.array(z.object({ id: z.string(), bank: z.string(), agency: z.string(), account: z.string(), holderName: z.string(), holderDocument: z.string() })),
+    webhookHeaderWord: z.string().openapi({ description: 'The vendor word of its delivery headers (its own, else the sandbox\'s)' }),
+    company: CompanySchema.nullable(),
+    pixKey: z.string().openapi({ description: 'The PIX key its static QR codes carry' }),
   })
   .openapi('AccountDetail');
 

@@ -19,6 +19,7 @@ import { registerBrCodeControl } from './brcodes';
 import { registerStream } from './stream';
 import { registerLists } from './lists';
 import { registerConsoleFragment } from './console';
+import { registerPaymentLinkControl } from './charges';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -60,6 +61,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerStream(app, deps, hooks.streamKeepAliveMs);
   registerLists(app, deps);
   registerConsoleFragment(app, deps);
+  registerPaymentLinkControl(app, deps);
 
   app.openapi(
     createRoute({

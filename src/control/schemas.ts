@@ -5,6 +5,7 @@ import { toCents } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
 import { EVENT_KINDS } from '../webhooks/events';
+import { isValidCnpj, isValidCpf } from '../pix';
 
 /** BRL in, cents out; at most 999,999,999.99 either way, so sums stay exact integers. */
 const brlSigned = (_what: string) =>
@@ -78,6 +79,38 @@ export const WebhookSpecSchema = z.object({
 
 export const WebhookPatchSchema = z.object({ url: webhookUrl.nullable(), events: webhookEvents }).partial().openapi('WebhookPatch');
 
+/** The vendor word of the webhook header names (X-{word}-Event...): letters, digits and dashes, as a header name allows. */
+export const headerWord = z
+  .string({ error: 'must be a word of letters, digits and dashes, like Service or Acme' })
+  .regex(/^[A-Za-z][A-Za-z0-9-]{0,31}$/, { error: 'must be 1 to 32 letters, digits and dashes, starting with a letter, like Service or Acme' })
+  .openapi({ description: 'Names the delivery headers X-{word}-Event, X-{word}-Webhook-ID, X-{word}-Signature, X-{word}-Timestamp and the User-Agent {word}-Webhook/1.0 (sandbox.md 12)', example: 'Service' });
+
+export const BankAccountSpecSchema = z
+  .object({
+    id: z.string().min(1).optional(),
+    bank: z.string().min(1).max(255),
+    agency: z.string().min(1).max(20),
+    account: z.string().min(1).max(30),
+    holderName: z.string().min(1).max(255),
+    holderDocument: z
+      .string()
+      .refine((d) => isValidCpf(d) || isValidCnpj(d), { error: 'must be a CPF (11 digits) or CNPJ (14 characters) with valid check digits, like 12345678909' }),
+  })
+  .openapi('BankAccountSpec', { description: 'A bank account a v1 withdrawal names by bankAccountId; the holder\'s document is the PIX key it is paid to' });
+
+/** The tenant's company as GET /v1/account shows it (the Node SDK's CompanyDetail). */
+export const CompanySchema = z
+  .object({
+    razaoSocial: z.string().min(1).max(255),
+    nomeFantasia: z.string().min(1).max(255).optional(),
+    cnpj: z.string().refine(isValidCnpj, { error: 'must be a CNPJ (14 characters) with valid check digits, like 11222333000181' }),
+    email: z.email({ error: 'must be an email address' }),
+    phone: z.string().min(1).max(20),
+    status: z.enum(['pending', 'active', 'suspended', 'blocked'], { error: "must be 'pending', 'active', 'suspended' or 'blocked'" }),
+  })
+  .openapi('Company');
+const company = CompanySchema;
+
 export const AccountSpecSchema = z
   .object({
     id: z.uuid({ error: 'must be a UUID' }).optional(),
@@ -108,6 +141,10 @@ export const AccountSpecSchema = z
     credentials: z.array(CredentialSpecSchema).optional(),
     apiKeys: z.array(z.object({ id: z.string().optional(), key: z.string().min(12).optional(), permissions: permissions.optional() })).optional(),
     webhooks: z.array(WebhookSpecSchema).optional(),
+    bankAccounts: z.array(BankAccountSpecSchema).optional(),
+    webhookHeaderWord: headerWord.optional(),
+    company: company.optional(),
+    pixKey: z.string().regex(/^[\x21-\x7E]{1,77}$/, { error: 'must be 1 to 77 printable characters without spaces (a PIX key)' }).optional().openapi({ description: 'The PIX key of static QR codes; default: the account id as a random key' }),
   })
   .openapi('AccountSpec');
 
@@ -120,6 +157,9 @@ export const AccountPatchSchema = z
     automation: AutomationSchema,
     institutionChoice: z.boolean(),
     webhookRetrySchedule: retrySchedule,
+    bankAccounts: z.array(BankAccountSpecSchema),
+    webhookHeaderWord: headerWord.nullable(),
+    company: company.nullable(),
   })
   .partial()
   .openapi('AccountPatch');

@@ -42,3 +42,11 @@ export const BALANCE_BLOCK_TRANSITIONS = {
   approved: [],
   rejected: [],
 } as const satisfies TransitionTable<'awaiting_response' | 'defended' | 'approved' | 'rejected'>;
+
+/** Payment links (sandbox.md 12): active until paid (single-use, with a customerId), expired or disabled. */
+export const PAYMENT_LINK_TRANSITIONS = {
+  active: ['paid', 'expired', 'disabled'],
+  paid: [],
+  expired: [],
+  disabled: [],
+} as const satisfies TransitionTable<'active' | 'paid' | 'expired' | 'disabled'>;

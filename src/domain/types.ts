@@ -105,7 +105,7 @@ export interface Transaction {
   counterpartWalletId?: string;
   type: TransactionType;
   status: TransactionStatus;
-  paymentMethod: 'pix' | 'credit_card' | 'boleto';
+  paymentMethod: PaymentMethod;
   amount: Cents;
   createdAt: number;
   updatedAt: number;
@@ -164,6 +164,8 @@ export interface WithdrawalDetails {
   reversedAt?: number;
   /** The magic outcome its PIX key chose at creation (domain/magic.ts). */
   magic?: MagicOutcome;
+  /** v1: the bank account of the tenant it was sent to. */
+  bankAccountId?: string;
 }
 
 export const BLOCK_TYPES = ['med', 'judicial', 'administrative'] as const;
@@ -213,6 +215,10 @@ export interface ChargeDetails {
   endReason?: string;
   /** The magic outcome its customer.document chose at creation (domain/magic.ts). */
   magic?: MagicOutcome;
+  /** The payment link this charge pays (its payment raises the link's counters). */
+  paymentLinkId?: string;
+  /** The static QR code this payment was made with. */
+  staticQrId?: string;
 }
 
 export interface Account {
@@ -244,6 +250,82 @@ export interface Account {
   deliveries: Record<string, Delivery>;
   customers: Customer[];
   balanceBlocks: Record<string, BalanceBlock>;
+  /** Payment links (v1 /charges, sandbox.md 12), by id. */
+  paymentLinks: Record<string, PaymentLink>;
+  /** Static QR codes (v1 /pix/qrcode-static), by id. */
+  staticQrs: Record<string, StaticQr>;
+  /** Bank accounts a v1 withdrawal may name by bankAccountId (set through the control API). */
+  bankAccounts: BankAccount[];
+  /** The vendor word of the webhook header names for this tenant (X-{word}-Event...); absent: the sandbox's. */
+  webhookHeaderWord?: string;
+  /** The tenant's company as GET /v1/account shows it; absent: null. */
+  company?: Company;
+  /** The PIX key static QR codes carry; absent: the account id as a random (EVP) key. */
+  pixKey?: string;
+}
+
+export const PAYMENT_LINK_STATUSES = ['active', 'expired', 'disabled', 'paid'] as const;
+export type PaymentLinkStatus = (typeof PAYMENT_LINK_STATUSES)[number];
+export const PAYMENT_METHODS = ['pix', 'credit_card', 'boleto'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/**
+ * A payment link (the SDKs' "charge"): a page that takes payments. Each payment is an ordinary `payment` transaction
+ * of the core, made for the link and carrying its id (metadata.paymentLinkId and charge.paymentLinkId).
+ */
+export interface PaymentLink {
+  id: string;
+  walletId: string;
+  projectId: string;
+  customerId?: string;
+  name: string;
+  description?: string;
+  amount: Cents;
+  status: PaymentLinkStatus;
+  slug: string;
+  paymentMethods: PaymentMethod[];
+  maxInstallments?: number;
+  notifications: string[];
+  allowCoupons: boolean;
+  expiresAt?: number;
+  paymentsCount: number;
+  totalCollected: Cents;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A static BR Code of the account's PIX key: paid any number of times until it expires, each payment its own transaction. */
+export interface StaticQr {
+  id: string;
+  walletId: string;
+  projectId?: string;
+  amount: Cents;
+  description: string;
+  pixCopyPaste: string;
+  externalReference?: string;
+  metadata?: Record<string, unknown>;
+  expiresAt: number;
+  createdAt: number;
+  paymentsCount: number;
+}
+
+/** The tenant's company (GET /v1/account). */
+export interface Company {
+  razaoSocial: string;
+  nomeFantasia?: string;
+  cnpj: string;
+  email: string;
+  phone: string;
+  status: 'pending' | 'active' | 'suspended' | 'blocked';
+}
+
+export interface BankAccount {
+  id: string;
+  bank: string;
+  agency: string;
+  account: string;
+  holderName: string;
+  holderDocument: string;
 }
 
 export interface Customer {

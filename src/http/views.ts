@@ -3,7 +3,8 @@ import { magicValuesOn } from '../domain/magic-rules';
 import { spendable } from '../domain/claims';
 import { fixedFee, toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
-import type { Account, BalanceBlock, Credential, Delivery, Institution, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
+import type { Account, BalanceBlock, Credential, Delivery, Institution, PaymentLink, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
+import { linkStatusAt } from '../domain/payment-links';
 import { opt } from '../lib/objects';
 import type { Permission } from '../domain/permissions';
 import type { EventKind } from '../webhooks/events';
@@ -67,7 +68,7 @@ export const webhookView = (w: WebhookEndpoint, withSecret: boolean) => ({
 });
 
 /** The control API's view of a whole account. Secrets of webhook endpoints are shown only when they are created. */
-export function accountDetailView(a: Account, opts: { webhookSecrets: boolean }) {
+export function accountDetailView(a: Account, opts: { webhookSecrets: boolean; headerWord?: string }) {
   const wallets = [{ reference: null as string | null, wallet: a.wallets[a.id]! }, ...a.subAccounts.map((s) => ({ reference: s.reference, wallet: a.wallets[s.id]! }))];
   return {
     id: a.id,
@@ -95,6 +96,10 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean })
     projects: a.projects.map((p) => ({ ...projectView(p), subAccount: a.wallets[p.walletId]?.reference ?? null })),
     institutions: a.institutions.map(institutionView),
     webhooks: a.webhooks.map((w) => webhookView(w, opts.webhookSecrets)),
+    bankAccounts: a.bankAccounts.map((b) => ({ ...b })),
+    webhookHeaderWord: a.webhookHeaderWord ?? opts.headerWord ?? 'Service',
+    company: a.company ?? null,
+    pixKey: a.pixKey ?? a.id,
   };
 }
 
@@ -226,3 +231,28 @@ export const balanceBlockControlView = (a: Account, b: BalanceBlock) => ({
   subAccount: a.wallets[b.walletId]?.reference ?? null,
   chargebackTransactionId: b.chargebackTransactionId,
 });
+
+/** Payment link (the SDKs' Charge, sandbox.md 12): `url` is the sandbox's page of the link; status as the clock reads it. */
+export function paymentLinkView(link: PaymentLink, now: number, baseUrl: string) {
+  return {
+    id: link.id,
+    projectId: link.projectId,
+    ...opt('customerId', link.customerId),
+    name: link.name,
+    ...opt('description', link.description),
+    amount: toBrl(link.amount),
+    currency: 'BRL' as const,
+    status: linkStatusAt(link, now),
+    slug: link.slug,
+    url: `${baseUrl}/c/${link.slug}`,
+    paymentMethods: link.paymentMethods,
+    ...opt('maxInstallments', link.maxInstallments),
+    notifications: link.notifications,
+    allowCoupons: link.allowCoupons,
+    ...opt('expiresAt', isoOrUndefined(link.expiresAt)),
+    paymentsCount: link.paymentsCount,
+    totalCollected: toBrl(link.totalCollected),
+    createdAt: iso(link.createdAt),
+    updatedAt: iso(link.updatedAt),
+  };
+}

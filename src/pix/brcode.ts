@@ -114,6 +114,8 @@ export interface StaticBrCodeInput {
   txid?: string;
   /** Free text for the payer (field 26-02); cleaned like the name and cut to the room left in field 26. */
   description?: string;
+  /** Writes field 01 as "11" (point of initiation: reusable), which some readers expect of static codes. */
+  reusable?: boolean;
 }
 
 /** A static, reusable PIX BR Code carrying the key itself (no field 01, as in the manual's example). */
@@ -132,6 +134,7 @@ export function buildStaticBrCode(input: StaticBrCodeInput): string {
   if (description) account += encodeTlv('02', description);
   return withCrc(
     encodeTlv('00', '01') +
+      (input.reusable ? encodeTlv('01', '11') : '') +
       encodeTlv('26', account) +
       encodeTlv('52', '0000') +
       encodeTlv('53', '986') +

@@ -8,6 +8,8 @@ import { brlText, DEFAULT_FEES, fixedFee, type Cents, type FeeSchedule } from '.
 import { findSubAccount, mainWallet, PRINCIPAL, referenceProblem } from '../domain/subaccounts';
 import type {
   Account,
+  BankAccount,
+  Company,
   AccountStatus,
   ApiKey,
   Automation,
@@ -46,6 +48,31 @@ export interface AccountSpec {
   credentials?: CredentialSpec[];
   apiKeys?: { id?: string; key?: string; permissions?: string[] }[];
   webhooks?: WebhookSpec[];
+  /** v1 (sandbox.md 12): bank accounts a withdrawal names by bankAccountId, the vendor word of the webhook headers, the company GET /v1/account shows, the PIX key of static QR codes. */
+  bankAccounts?: BankAccountSpec[];
+  webhookHeaderWord?: string;
+  company?: Company;
+  pixKey?: string;
+}
+
+export interface BankAccountSpec {
+  id?: string;
+  bank: string;
+  agency: string;
+  account: string;
+  holderName: string;
+  holderDocument: string;
+}
+
+function buildBankAccounts(deps: Deps, specs: BankAccountSpec[], taken: IdsInUse, at: string): BankAccount[] {
+  return specs.map((b, i) => ({
+    id: claim(taken, b.id, deps.ids.uuid, `${at}bankAccounts[${i}].id`, 'bankAccount'),
+    bank: b.bank,
+    agency: b.agency,
+    account: b.account,
+    holderName: b.holderName,
+    holderDocument: b.holderDocument,
+  }));
 }
 
 export interface SubAccountSpec {
@@ -91,15 +118,21 @@ function mergeFees(base: FeeSchedule, patch: AccountSpec['fees']): FeeSchedule {
  */
 export class IdsInUse {
   private readonly mine = new Set<string>();
+  private readonly released = new Set<string>();
   private all: Set<string> | undefined;
   constructor(private readonly deps: Deps) {}
 
   has(value: string): boolean {
-    return this.mine.has(value) || (this.all ??= scanIds(this.deps)).has(value);
+    return this.mine.has(value) || (!this.released.has(value) && (this.all ??= scanIds(this.deps)).has(value));
   }
 
   add(value: string): void {
     this.mine.add(value);
+  }
+
+  /** An id the change gives up (a bank account being replaced), which its spec may name again. */
+  release(value: string): void {
+    this.released.add(value);
   }
 }
 
@@ -116,6 +149,7 @@ function scanIds(deps: Deps): Set<string> {
     for (const w of acc.webhooks) ids.add(w.id);
     for (const p of acc.projects) ids.add(p.id);
     for (const i of acc.institutions) ids.add(i.id);
+    for (const b of acc.bankAccounts ?? []) ids.add(b.id);
   }
   return ids;
 }
@@ -280,6 +314,12 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     deliveries: {},
     customers: [],
     balanceBlocks: {},
+    paymentLinks: {},
+    staticQrs: {},
+    bankAccounts: [],
+    ...opt('webhookHeaderWord', spec.webhookHeaderWord),
+    ...opt('company', spec.company),
+    ...opt('pixKey', spec.pixKey),
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
   (spec.subAccounts ?? []).forEach((s, i) => buildSubAccount(deps, account, s, taken, `subAccounts[${i}].`));
@@ -298,6 +338,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     return { id: claim(taken, k.id, deps.ids.uuid, `apiKeys[${i}].id`, 'apiKey'), key, permissions: k.permissions ?? ['FULL_ACCESS'], createdAt: now };
   });
   account.webhooks = (spec.webhooks ?? []).map((w, i) => buildWebhook(deps, account, w, `webhooks[${i}].subAccount`, taken, `webhooks[${i}].`));
+  account.bankAccounts = buildBankAccounts(deps, spec.bankAccounts ?? [], taken, '');
   deps.store.state.accounts[id] = account;
   return account;
 }
@@ -310,6 +351,11 @@ export interface AccountPatch {
   automation?: Partial<Automation>;
   institutionChoice?: boolean;
   webhookRetrySchedule?: number[];
+  /** Replaces the account's bank accounts (ids of the kept ones may be given again). */
+  bankAccounts?: BankAccountSpec[];
+  /** null goes back to the sandbox's word. */
+  webhookHeaderWord?: string | null;
+  company?: Company | null;
 }
 
 export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch): Account {
@@ -321,6 +367,15 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
   if (patch.automation) account.automation = { ...account.automation, ...patch.automation };
   if (patch.institutionChoice !== undefined) account.institutionChoice = patch.institutionChoice;
   if (patch.webhookRetrySchedule) account.webhookRetrySchedule = patch.webhookRetrySchedule;
+  if (patch.bankAccounts) {
+    const taken = idsInUse(deps);
+    for (const b of account.bankAccounts) taken.release(b.id);
+    account.bankAccounts = buildBankAccounts(deps, patch.bankAccounts, taken, '');
+  }
+  if (patch.webhookHeaderWord === null) delete account.webhookHeaderWord;
+  else if (patch.webhookHeaderWord !== undefined) account.webhookHeaderWord = patch.webhookHeaderWord;
+  if (patch.company === null) delete account.company;
+  else if (patch.company !== undefined) account.company = patch.company;
   return account;
 }
 

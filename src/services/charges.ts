@@ -7,7 +7,8 @@ import { post } from '../domain/ledger';
 import { pixFee, type Cents } from '../domain/money';
 import { findSubAccount, mainWallet, PRINCIPAL } from '../domain/subaccounts';
 import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
-import type { Account, Institution, SplitItem, Transaction, Wallet } from '../domain/types';
+import type { Account, Institution, PaymentMethod, SplitItem, Transaction, Wallet } from '../domain/types';
+import { recordLinkPayment } from '../domain/payment-links';
 import type { Caller } from '../domain/auth';
 import { buildDynamicBrCode, generateCpf, makeE2eId } from '../pix';
 import { recordEvent } from '../webhooks/events';
@@ -35,6 +36,14 @@ export interface ChargeInput {
   externalReference?: string;
   metadata?: Record<string, unknown>;
   split?: SplitItem[];
+  /** v1: an existing customer record (instead of `customer`). */
+  customerId?: string;
+  /** Payment links: how the payer pays (default pix); the link and static QR the charge belongs to. */
+  paymentMethod?: PaymentMethod;
+  paymentLinkId?: string;
+  staticQrId?: string;
+  /** A static QR's payment carries the QR's code rather than a location of its own. */
+  pixCopyPaste?: string;
 }
 
 /** Path the BR Code location points at; the sandbox serves it (see http/location.ts). */
@@ -95,21 +104,24 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
       });
   }
 
+  const known = input.customerId === undefined ? undefined : account.customers.find((c) => c.id === input.customerId);
+  if (input.customerId !== undefined && !known) throw notFound('CUSTOMER_NOT_FOUND', 'customer', input.customerId, 'Use an id from GET /v1/customers (or POST /v1/customers), or send customer instead.');
+
   const id = deps.ids.uuid();
-  const pixCopyPaste = buildDynamicBrCode({
+  const pixCopyPaste = input.pixCopyPaste ?? buildDynamicBrCode({
     location: `${deps.settings.publicHost}${locationPath(id)}`,
     merchantName: caller.subAccount?.name ?? account.name,
     merchantCity: account.city,
     amountCents: input.amount,
   });
-  const customer = input.customer ? upsertCustomer(deps, account, input.customer) : undefined;
+  const customer = known ?? (input.customer ? upsertCustomer(deps, account, input.customer) : undefined);
   const magic = chargeMagic(account.automation, input.customer?.document);
   const tx: Transaction = {
     id,
     walletId: wallet.id,
     type: 'payment',
     status: 'pending',
-    paymentMethod: 'pix',
+    paymentMethod: input.paymentMethod ?? 'pix',
     amount: input.amount,
     createdAt: now,
     updatedAt: now,
@@ -126,6 +138,8 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
       ...(institution ? { pspCredentialId: institution.id } : {}),
       ...(input.split ? { split: input.split } : {}),
       ...opt('magic', magic),
+      ...opt('paymentLinkId', input.paymentLinkId),
+      ...opt('staticQrId', input.staticQrId),
     },
   };
   account.transactions[id] = tx;
@@ -206,7 +220,7 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
     netAmount: (tx.amount - fee) / 100,
     ...(applied ? { split: applied.map((l) => ({ subAccount: l.subAccount, amount: l.amount / 100 })) } : {}),
     currency: 'BRL',
-    paymentMethod: 'pix',
+    paymentMethod: tx.paymentMethod,
     status: 'completed',
     completedAt: new Date(now).toISOString(),
     ...opt('externalReference', tx.externalReference),
@@ -215,6 +229,11 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
     counterpartDocument: tx.counterpartDocument,
     ...opt('metadata', tx.metadata),
   });
+  // Whoever paid it (a link's page, /pay, the control API, autopay), a payment link or static QR counts it.
+  const link = charge.paymentLinkId ? account.paymentLinks[charge.paymentLinkId] : undefined;
+  if (link) recordLinkPayment(link, tx.amount, now);
+  const qr = charge.staticQrId ? account.staticQrs[charge.staticQrId] : undefined;
+  if (qr) qr.paymentsCount += 1;
   // Whoever paid it (the magic job, the control action, autopay), a magic 00000000434 charge gets its MED block later.
   if (charge.magic === 'charge_paid_then_med_block')
     deps.scheduler.schedule({ kind: MAGIC_BLOCK_JOB, dueAt: now + MAGIC_FOLLOW_UP_SECONDS * 1000, accountId: account.id, ref: tx.id });

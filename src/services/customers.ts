@@ -3,7 +3,9 @@
 // which is also the scope of the v1 customer list (API keys are account-level).
 import type { Deps } from '../deps';
 import { paginate } from '../domain/pagination';
-import { customerMatches } from '../domain/customers';
+import { customerMatches, maskDocument } from '../domain/customers';
+import { conflict } from '../domain/errors';
+import { opt } from '../lib/objects';
 import type { Account, Customer } from '../domain/types';
 
 export interface CustomerInput {
@@ -48,4 +50,17 @@ export function listCustomers(account: Account, q: CustomerQuery) {
     .sort((a, b) => b.customer.createdAt - a.customer.createdAt || b.index - a.index)
     .map(({ customer }) => customer);
   return paginate(found, q.page, q.limit);
+}
+
+/** CPF (11 digits) or CNPJ (14 characters), by length: the documents a customer record may hold. */
+export const documentTypeOf = (document: string): 'cpf' | 'cnpj' => (document.length === 14 ? 'cnpj' : 'cpf');
+
+/** POST /v1/customers: a new record; a document the account already has is a 409 naming it (masked). */
+export function createCustomer(deps: Deps, account: Account, input: { name: string; document: string; email?: string; phone?: string }): Customer {
+  if (account.customers.some((c) => c.document === input.document))
+    throw conflict('CUSTOMER_DOCUMENT_TAKEN', 'customer', 'document', maskDocument(input.document), 'A customer with this document already exists; find it with GET /v1/customers?search=<document> and use its id.');
+  const now = deps.clock.nowMs();
+  const customer: Customer = { id: deps.ids.uuid(), name: input.name, document: input.document, ...opt('email', input.email), ...opt('phone', input.phone), createdAt: now, updatedAt: now };
+  account.customers.push(customer);
+  return customer;
 }

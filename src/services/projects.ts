@@ -16,10 +16,11 @@ export const walletProjects = (caller: Pick<Caller, 'account' | 'wallet'>): Proj
 
 export type ProjectSort = 'createdAt' | 'updatedAt' | 'name';
 
-export function listProjects(caller: Caller, q: { page: number; limit: number; sortBy: ProjectSort; sortOrder: 'asc' | 'desc' }) {
+export function listProjects(caller: Caller, q: { page: number; limit: number; sortBy: ProjectSort; sortOrder: 'asc' | 'desc'; search?: string | undefined }) {
   const dir = q.sortOrder === 'asc' ? 1 : -1;
   const key = (p: Project) => (q.sortBy === 'name' ? p.name.toLowerCase() : p[q.sortBy]);
-  const all = walletProjects(caller).sort((a, b) => {
+  const needle = q.search?.trim().toLowerCase();
+  const all = walletProjects(caller).filter((p) => !needle || p.name.toLowerCase().includes(needle)).sort((a, b) => {
     const ka = key(a);
     const kb = key(b);
     return (ka < kb ? -1 : ka > kb ? 1 : a.id < b.id ? -1 : 1) * dir;

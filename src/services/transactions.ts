@@ -12,11 +12,27 @@ export const visibleTo = (tx: Transaction, walletId: string) => tx.walletId === 
 const lastCreated = (list: Transaction[]) => list.at(-1);
 
 export function findTransaction(caller: Pick<Caller, 'account' | 'wallet'>, idOrRef: string): Transaction | undefined {
-  const { account, wallet } = caller;
+  return findIn(caller.account, idOrRef, (t) => visibleTo(t, caller.wallet.id));
+}
+
+function findIn(account: Account, idOrRef: string, visible: (t: Transaction) => boolean): Transaction | undefined {
   const byId = Object.hasOwn(account.transactions, idOrRef) ? account.transactions[idOrRef] : undefined;
-  if (byId && visibleTo(byId, wallet.id)) return byId;
-  const mine = Object.values(account.transactions).filter((t) => visibleTo(t, wallet.id));
+  if (byId && visible(byId)) return byId;
+  const mine = Object.values(account.transactions).filter(visible);
   return lastCreated(mine.filter((t) => t.externalReference === idOrRef)) ?? lastCreated(mine.filter((t) => t.idempotencyKey === idOrRef));
+}
+
+/** v1 (API keys are account-level): any transaction of the account, whichever wallet and face made it; same lookup order. */
+export function getAccountTransaction(account: Account, idOrRef: string): Transaction {
+  const tx = findIn(account, idOrRef, () => true);
+  if (!tx) throw notFound('TRANSACTION_NOT_FOUND', 'transaction', idOrRef, 'The id may be a transaction id, the externalReference or the Idempotency-Key used at creation.');
+  return tx;
+}
+
+/** The caller that owns a transaction: v1 acts on a transaction's own wallet (a refund debits its originator). */
+export function ownerOf(account: Account, tx: Transaction): Caller {
+  const subAccount = account.subAccounts.find((s) => s.id === tx.walletId) ?? null;
+  return { account, wallet: account.wallets[tx.walletId]!, subAccount };
 }
 
 export function getTransaction(caller: Pick<Caller, 'account' | 'wallet'>, idOrRef: string): Transaction {

@@ -42,6 +42,8 @@ export interface WithdrawalInput {
   amount?: Cents;
   netAmount?: Cents;
   externalReference?: string;
+  /** v1: the tenant's bank account it goes to (the PIX fields are taken from it). */
+  bankAccountId?: string;
 }
 
 /** The transaction status a withdrawal shows as (GET /v2/transactions): processing is still pending. */
@@ -134,6 +136,7 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
       holderDocument: input.holderDocument,
       holderDocumentType: input.holderDocumentType,
       ...opt('magic', magic),
+      ...opt('bankAccountId', input.bankAccountId),
     },
   };
   account.transactions[tx.id] = tx;

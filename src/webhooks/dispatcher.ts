@@ -15,6 +15,20 @@ import { signWebhookBody } from './signature';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
 export const USER_AGENT = 'Service-Webhook/1.0';
+/** The vendor word of the delivery headers (sandbox.md 12): the service document writes it as Service. */
+export const DEFAULT_HEADER_WORD = 'Service';
+
+/** The delivery headers named with `word`: X-{word}-Event, -Webhook-ID, -Signature, -Timestamp and {word}-Webhook/1.0. */
+export function deliveryHeaders(word: string, event: string, deliveryId: string, signature: string, at: number): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': `${word}-Webhook/1.0`,
+    [`X-${word}-Event`]: event,
+    [`X-${word}-Webhook-ID`]: deliveryId,
+    [`X-${word}-Signature`]: signature,
+    [`X-${word}-Timestamp`]: String(at),
+  };
+}
 /** No answer within this much real time is a failed attempt (sandbox.md 2.7). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer the delivery log keeps (sandbox.md 5: the response's first 2 KB). */
@@ -211,14 +225,8 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
       return undefined;
     }
     delivery.url = endpoint.url;
-    const headers = {
-      'Content-Type': 'application/json',
-      'User-Agent': USER_AGENT,
-      'X-Service-Event': delivery.event,
-      'X-Service-Webhook-ID': delivery.id,
-      'X-Service-Signature': signWebhookBody(event.body, endpoint.secret),
-      'X-Service-Timestamp': String(at),
-    };
+    const word = account.webhookHeaderWord ?? deps.settings.webhookHeaderWord ?? DEFAULT_HEADER_WORD;
+    const headers = deliveryHeaders(word, delivery.event, delivery.id, signWebhookBody(event.body, endpoint.secret), at);
     const controller = new AbortController();
     const url = endpoint.url;
     // A close() while waiting for a slot ends the attempt before it is sent (made again after a restart).

@@ -43,6 +43,9 @@ const MATRIX: Record<string, [boolean, boolean, boolean, boolean, boolean, boole
   'SUBACCOUNT:WRITE':   [n,           n,             n,                  n,              n,                 Y],
   'WITHDRAWAL:WRITE':   [n,           n,             n,                  n,              n,                 n],
   'CUSTOMER:READ':      [n,           n,             n,                  n,              n,                 n],
+  'CUSTOMER:WRITE':     [n,           n,             n,                  n,              n,                 n],
+  'CHARGE:READ':        [n,           n,             n,                  n,              n,                 n],
+  'CHARGE:WRITE':       [n,           n,             n,                  n,              n,                 n],
   'METRICS:READ':       [n,           n,             n,                  n,              n,                 n],
   'FULL_ACCESS':        [Y,           Y,             Y,                  Y,              Y,                 Y],
 };

@@ -36,7 +36,8 @@ type Op =
   | { op: 'read'; what: 'account' | 'transaction' | 'blocks' | 'unknown' }
   | { op: 'advance'; seconds: number }
   | { op: 'clockBack'; seconds: number }
-  | { op: 'clockFar' };
+  | { op: 'clockFar' }
+  | { op: 'v1'; what: 'pix' | 'static' | 'link' | 'withdraw'; amount: number; bad: boolean; pick: number };
 
 const brl = (min: number, max: number) => fc.integer({ min, max }).map((c) => c / 100);
 const sub = fc.constantFrom(...SUBS);
@@ -60,6 +61,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 90_000 }) }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant('clockBack' as const), seconds: fc.integer({ min: 1, max: 3600 }) }), weight: 1 },
   { arbitrary: fc.constant({ op: 'clockFar' as const }), weight: 1 },
+  // The v1 dialect (sandbox.md 12): the same verbs, and payment links and static QR codes whose payments are charges.
+  { arbitrary: fc.record({ op: fc.constant('v1' as const), what: fc.constantFrom('pix' as const, 'static' as const, 'link' as const, 'withdraw' as const), amount: brl(100, 100_000), bad: fc.boolean(), pick: fc.nat() }), weight: 3 },
 );
 
 const subOpts = (s: Sub) => (s ? { subAccount: s } : {});
@@ -176,6 +179,27 @@ async function run(h: Harness, o: Op, seen: { charges: { id: string; sub: Sub }[
       return h.control('PUT', '/clock', { now: new Date(h.sb.deps.clock.nowMs() - o.seconds * 1000).toISOString(), frozen: true });
     case 'clockFar':
       return h.control('PUT', '/clock', { now: Date.parse('9999-12-31T23:59:59.999Z') + 1 });
+    case 'v1': {
+      const v1 = (path: string, body: unknown) => h.api('POST', `/v1${path}`, { body, headers: { 'x-api-key': DEFAULT.apiKey } });
+      const amount = o.bad ? 0.5 : o.amount;
+      if (o.what === 'pix') {
+        const res = await v1('/pix', { amount, description: 'v1', expiresIn: 3600 });
+        if (res.status === 201) seen.charges.push({ id: res.body.id, sub: undefined });
+        return res;
+      }
+      if (o.what === 'withdraw') {
+        const res = await v1('/withdrawals', { amount, pixKey: 'fulano@example.com', pixKeyType: 'email', holderName: 'Prop', holderDocument: CPF, holderDocumentType: 'cpf' });
+        if (res.status === 201) seen.withdrawals.push(res.body.id);
+        return res;
+      }
+      // A static QR code or a payment link, then one payment of it (the payment's answer is the one checked).
+      const made = o.what === 'static' ? await v1('/pix/qrcode-static', { amount, description: 'v1' }) : await v1('/charges', { projectId: DEFAULT.projectId, name: 'v1', amount, paymentMethods: ['pix', 'boleto'] });
+      if (made.status !== 201) return made;
+      mark();
+      const paid = await h.control('POST', o.what === 'static' ? `/transactions/${made.body.id}/pay` : `/charges/${made.body.id}/pay`, o.pick % 2 ? { payerName: 'Prop' } : {});
+      if (paid.status === 200) seen.charges.push({ id: o.what === 'static' ? paid.body.id : paid.body.paymentId, sub: undefined });
+      return paid;
+    }
   }
 }
 

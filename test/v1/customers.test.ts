@@ -21,7 +21,7 @@ describe('GET /v1/customers', () => {
     const res = await v1(h, '/customers');
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({
-      items: [{ id: await customerIdOf(h, charge), name: 'Ana Souza', email: 'ana@example.com', document: '529******25', createdAt: T0, phone: '+5511999990000' }],
+      items: [{ id: await customerIdOf(h, charge), name: 'Ana Souza', email: 'ana@example.com', documentType: 'cpf', document: '529******25', createdAt: T0, phone: '+5511999990000' }],
       total: 1,
       page: 1,
       limit: 20,
@@ -68,7 +68,7 @@ describe('GET /v1/customers', () => {
     const res = await v1(h, '/customers');
     expect(res.body.total, res.text).toBe(3);
     const [caio, bia, ana] = res.body.items;
-    expect(ana).toEqual({ id: await customerIdOf(h, first), name: 'Ana Souza', email: 'ana@new.example', document: '529******25', createdAt: T0, phone: '11 99999-0000' });
+    expect(ana).toEqual({ id: await customerIdOf(h, first), name: 'Ana Souza', email: 'ana@new.example', documentType: 'cpf', document: '529******25', createdAt: T0, phone: '11 99999-0000' });
     expect(await customerIdOf(h, second)).toBe(ana.id);
     expect(bia).toMatchObject({ id: await customerIdOf(h, byEmail1), name: 'Bia', phone: '21 3333-4444' });
     expect(await customerIdOf(h, byEmail2)).toBe(bia.id);

@@ -1,15 +1,13 @@
 // GET /v1/customers (service document 4.11): the payers the account's charges named, documents masked, newest first.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
-import { maskDocument } from '../../../domain/customers';
-import type { Customer } from '../../../domain/types';
 import { listCustomers } from '../../../services/customers';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
 import { dateTime, intQuery, json, uuid } from '../../schemas';
 import { iso } from '../../views';
 import { v1Errors, v1Headers, v1Security } from '../schemas';
-import { opt } from '../../../lib/objects';
+import { customerView } from '../views';
 
 const Query = z.object({
   page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
@@ -21,26 +19,17 @@ const Query = z.object({
     .openapi({ param: { name: 'search', in: 'query' }, description: 'Free text over name, email and document digits; case- and accent-insensitive' }),
 });
 
-const CustomerRecordSchema = z
+export const CustomerRecordSchema = z
   .object({
     id: uuid(),
     name: z.string().optional(),
     email: z.string().optional(),
+    documentType: z.enum(['cpf', 'cnpj']).optional().openapi({ description: 'By the document\'s length (11 CPF, 14 CNPJ); present with document' }),
     document: z.string().optional().openapi({ description: 'First 3 and last 2 characters kept, an asterisk for each one between', example: '529******25' }),
     createdAt: dateTime(),
     phone: z.string().optional(),
   })
   .openapi('CustomerRecord');
-
-/** Customer record (service document 2.12); fields the charges never gave stay absent. */
-export const customerView = (c: Customer) => ({
-  id: c.id,
-  ...opt('name', c.name),
-  ...opt('email', c.email),
-  ...(c.document !== undefined ? { document: maskDocument(c.document) } : {}),
-  createdAt: iso(c.createdAt),
-  ...opt('phone', c.phone),
-});
 
 export function register(app: Router, deps: Deps) {
   app.openapi(

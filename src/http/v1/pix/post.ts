@@ -1,0 +1,82 @@
+// POST /v1/pix (sandbox.md 12): the SDKs' PIX charge, translated to the core's createCharge (the verb POST /v2/pix
+// calls), so v2, the control API, /pay, the clock and the ledger see the same charge.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../../../deps';
+import { TRANSACTION_STATUSES } from '../../../domain/types';
+import { qrPngDataUrl } from '../../../pix';
+import { createCharge } from '../../../services/charges';
+import type { Router } from '../../env';
+import { apiKeyGuard } from '../../middleware/apiKey';
+import { dateTime, json, jsonBody, metadataSchema, uuid } from '../../schemas';
+import { centsV1, documentSchema, expiresInSchema, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
+import { pixV1View } from '../views';
+
+const PixCustomerSchema = z
+  .object({
+    name: text(255).trim().min(1, { error: 'must not be empty' }),
+    document: documentSchema,
+    email: z.email({ error: 'must be an email address, like ana@example.com' }).max(255, { error: 'must be at most 255 characters' }).optional(),
+    phone: text(20).optional(),
+  })
+  .openapi('PixCustomerV1');
+
+function oneCustomer(value: unknown, ctx: z.RefinementCtx) {
+  const v = value as Record<string, unknown> | null;
+  if (v && typeof v === 'object' && v.customer != null && v.customerId != null) {
+    const message = 'send customerId (a customer record) or customer (the payer details), not both';
+    ctx.addIssue({ code: 'custom', path: ['customer'], message });
+    ctx.addIssue({ code: 'custom', path: ['customerId'], message });
+  }
+}
+
+export const PixV1InputSchema = z
+  .object({
+    amount: centsV1(1),
+    description: text(255),
+    customerId: nullableId('a customer id from GET /v1/customers, or omit customerId'),
+    customer: PixCustomerSchema.nullish().transform((v) => v ?? undefined),
+    projectId: nullableId('a project id from GET /v1/projects, or omit projectId'),
+    expiresIn: expiresInSchema(86400),
+    externalReference: text(255).nullish().transform((v) => v ?? undefined),
+    metadata: metadataSchema.optional(),
+  })
+  .check(z.superRefine(oneCustomer, { when: () => true }))
+  .openapi('PixChargeInputV1');
+
+export const PixV1Schema = z
+  .object({
+    id: uuid(),
+    status: z.enum(TRANSACTION_STATUSES),
+    amount: z.number(),
+    currency: z.literal('BRL'),
+    pixCopyPaste: z.string(),
+    qrCodeBase64: z.string().openapi({ description: 'data:image/png;base64,... (the BR Code as a QR image)' }),
+    expiresAt: dateTime(),
+    customerId: uuid().optional(),
+    externalReference: z.string().optional(),
+    createdAt: dateTime(),
+  })
+  .openapi('PixChargeV1');
+
+export function register(app: Router, deps: Deps) {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/pix',
+      operationId: 'createPixChargeV1',
+      tags: v1Tags,
+      summary: 'Create a PIX charge (the SDKs\' pix.create): the same charge as POST /v2/pix',
+      security: v1Security,
+      middleware: [apiKeyGuard(deps, { permissions: ['PIX:WRITE'] })] as const,
+      request: {
+        headers: v1Headers,
+        body: jsonBody(PixV1InputSchema, { amount: 150.75, description: 'Pedido 12345', customer: { name: 'João da Silva', document: '12345678909', email: 'joao@example.com' }, externalReference: 'pedido-12345', metadata: { orderId: '12345' } }),
+      },
+      responses: { 201: json(PixV1Schema, 'Charge created, pending'), ...v1Errors, ...v1NotFound },
+    }),
+    (c) => {
+      const { tx } = createCharge(deps, c.get('caller'), c.req.valid('json'));
+      return c.json(pixV1View(tx, qrPngDataUrl(tx.charge!.pixCopyPaste)), 201);
+    },
+  );
+}

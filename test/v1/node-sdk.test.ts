@@ -1,0 +1,60 @@
+// The README's Node SDK example (examples/sdk-node/run.mjs) runs against a sandbox on a real port: its fetch wrapper
+// sends the SDK's hard-coded https://api.pague.dev/v1 to the sandbox, and every method answers the SDK's shapes.
+// The official SDK is not on this machine's registry, so by default the example gets a stand-in module that sends
+// exactly what the SDK's Pdev sends (X-API-Key and Content-Type headers, JSON bodies, query strings of the options,
+// the hard-coded base); with PAGUE_SDK naming a build of the real SDK (pague-dev/sdk-node built with esbuild), the
+// same test runs the real one.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { createSandbox } from '../../src/app';
+import { NODE_SDK } from './sdk-shapes';
+
+const root = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'sdk-node-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// What the SDK's client does on the wire (facts of pague-dev/sdk-node 0.2.2, src/pdev.ts and common/), no SDK code.
+const STAND_IN = `
+const base = 'https://api.pague.dev/v1';
+const query = (o) => { const p = new URLSearchParams(); for (const [k, v] of Object.entries(o ?? {})) if (v !== undefined && v !== null) p.set(k, String(v)); const s = p.toString(); return s ? '?' + s : ''; };
+export class Pdev {
+  constructor(key) { this.headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
+    const res = (path) => ({ create: (b) => this.send('POST', path, b), list: (o) => this.send('GET', path + query(o)), get: (id) => this.send('GET', path + '/' + id) });
+    this.customers = res('/customers'); this.projects = res('/projects'); this.charges = res('/charges'); this.pix = res('/pix'); this.transactions = res('/transactions'); }
+  async send(method, path, body) {
+    const r = await fetch(base + path, { method, headers: this.headers, body: body ? JSON.stringify(body) : undefined });
+    return r.ok ? { data: await r.json(), error: null } : { data: null, error: JSON.parse(await r.text()) };
+  }
+}`;
+
+test('the README example runs every method of the Node SDK against the sandbox, each answer of the SDK\'s shape', { timeout: 60_000 }, async () => {
+  const sdk = process.env.PAGUE_SDK ?? join(dir, 'stand-in.mjs');
+  if (!process.env.PAGUE_SDK) writeFileSync(sdk, STAND_IN);
+  const sb = await createSandbox({ log: () => {} });
+  const url = await sb.listen({ port: 0 });
+  try {
+    const out = await new Promise<string>((ok, fail) =>
+      execFile(process.execPath, [join(root, 'examples/sdk-node/run.mjs')], { env: { ...process.env, SANDBOX_URL: url, PAGUE_SDK: sdk }, timeout: 30_000 }, (err, stdout, stderr) => (err ? fail(new Error(`${err.message}\n${stderr}`)) : ok(stdout))),
+    );
+    const results = JSON.parse(out) as Record<string, { data: any }>;
+    const shapes: Record<string, { required: readonly string[] }> = {
+      'customers.create': NODE_SDK.Customer,
+      'customers.list': NODE_SDK.PaginatedResponse,
+      'projects.create': NODE_SDK.Project,
+      'projects.list': NODE_SDK.PaginatedResponse,
+      'pix.create': NODE_SDK.PixCharge,
+      'transactions.get': NODE_SDK.Transaction,
+      'charges.create': NODE_SDK.Charge,
+      'charges.list': NODE_SDK.PaginatedResponse,
+      'charges.get': NODE_SDK.Charge,
+    };
+    expect(Object.keys(results)).toEqual(Object.keys(shapes));
+    for (const [method, shape] of Object.entries(shapes)) expect(shape.required.filter((k) => !(k in results[method]!.data)), method).toEqual([]);
+    expect(results['charges.get']!.data.url).toBe(`${url}/c/${results['charges.get']!.data.slug}`);
+  } finally {
+    await sb.close();
+  }
+});
