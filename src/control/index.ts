@@ -19,6 +19,8 @@ import { registerBrCodeControl } from './brcodes';
 import { registerStream } from './stream';
 import { registerLists } from './lists';
 import { registerConsoleFragment } from './console';
+import { registerWithdrawalControl } from './withdrawals';
+import { registerStories } from './stories';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -60,6 +62,8 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerStream(app, deps, hooks.streamKeepAliveMs);
   registerLists(app, deps);
   registerConsoleFragment(app, deps);
+  registerWithdrawalControl(app, deps);
+  registerStories(app, deps, () => hooks.deliveries.settle());
 
   app.openapi(
     createRoute({
