@@ -45,12 +45,14 @@ await sb.settle();
 
 mkdirSync('docs/screenshots', { recursive: true });
 const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-for (const width of [390, 1366]) {
-  const page = await browser.newPage({ viewport: { width, height: width < 500 ? 844 : 900 } });
+for (const [width, projector] of [[390, false], [1366, false], [1366, true], [390, true]]) {
+  const page = await browser.newPage({ viewport: { width, height: width < 500 ? 844 : 900 }, timezoneId: 'America/Sao_Paulo' });
+  // Projector mode is remembered in localStorage, as the header's toggle leaves it.
+  if (projector) await page.addInitScript(() => localStorage.setItem('pix-sandbox-projector', '1'));
   await page.goto(`${base}/`);
   await page.waitForSelector('body[data-live="true"]');
-  await page.locator(`[data-delivery] details`).first().evaluate((el) => (el.open = true));
-  const file = `docs/screenshots/console-${width}.png`;
+  if (!projector) await page.locator(`[data-delivery] details`).first().evaluate((el) => (el.open = true));
+  const file = `docs/screenshots/console-${projector ? 'projector-' : ''}${width}.png`;
   await page.screenshot({ path: file, fullPage: true });
   console.log(`wrote ${file}`);
   await page.close();

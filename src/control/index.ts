@@ -20,6 +20,8 @@ import { registerStream } from './stream';
 import { registerLists } from './lists';
 import { registerConsoleFragment } from './console';
 import { registerPaymentLinkControl } from './charges';
+import { registerWithdrawalControl } from './withdrawals';
+import { registerStories } from './stories';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -62,6 +64,8 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerLists(app, deps);
   registerConsoleFragment(app, deps);
   registerPaymentLinkControl(app, deps);
+  registerWithdrawalControl(app, deps);
+  registerStories(app, deps, () => hooks.deliveries.settle());
 
   app.openapi(
     createRoute({

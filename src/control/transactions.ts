@@ -25,6 +25,8 @@ const ReasonBody = z.object({ reason: z.string().max(255).optional() }).openapi(
 
 interface ActionDoc {
   summary: string;
+  /** Default `${action}Transaction`; given where that name is the public API's (refund). */
+  operationId?: string;
   body?: z.ZodObject;
   example?: Record<string, unknown>;
   result: z.ZodType;
@@ -54,6 +56,13 @@ const ACTIONS: Record<ActionName, ActionDoc> = {
   process: { summary: 'Move a pending withdrawal to processing', result: WithdrawalSchema },
   complete: { summary: 'Complete a pending refund (refund_completed) or a pending or processing withdrawal (withdrawal_completed)', result: z.union([RefundTransactionSchema, WithdrawalSchema]) },
   reverse: { summary: 'Reverse a completed withdrawal: credited back; sends withdrawal_reversed', body: ReasonBody, example: { reason: 'Conta destino encerrada' }, result: WithdrawalSchema },
+  refund: {
+    operationId: 'refundPaymentAsMerchant',
+    summary: "Refund a completed payment as its merchant would: the verb of POST /v2/transactions/{id}/refund (a pending refund; refund_completed follows)",
+    body: ReasonBody,
+    example: { reason: 'Customer asked for a refund' },
+    result: RefundTransactionSchema,
+  },
   block: {
     summary: 'Open a balance block on a completed payment: the amount moves to held; sends balance_block_created',
     body: z
@@ -100,7 +109,7 @@ export function registerTransactionControl(app: Router, deps: Deps) {
     const route = createRoute({
       method: 'post',
       path: `/transactions/{id}/${action}`,
-      operationId: `${action}Transaction`,
+      operationId: doc.operationId ?? `${action}Transaction`,
       tags,
       security,
       summary: doc.summary,

@@ -16,6 +16,8 @@ export type BusMessage =
   | { kind: 'transaction'; accountId: string; id: string; type: string; status: string }
   | { kind: 'delivery'; accountId: string; deliveryId: string; state: string; attempts: number }
   | { kind: 'clock'; now: string; frozen: boolean }
+  /** A step of a story (sandbox.md 5.1) is done: `step` of `of`. */
+  | { kind: 'story'; accountId: string; story: string; step: number; of: number; title: string; did: string; at: string }
   | { kind: 'reset' };
 
 /** Gets each batch of messages in the order they were published. */

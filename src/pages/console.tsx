@@ -1,8 +1,10 @@
-// The console at / (sandbox.md 5): one account at a time (the first unless ?account=), its clock, wallets,
-// transactions of every type and state with the control actions their state allows, balance blocks, events and
-// webhook deliveries with each attempt. Rendered here for the first paint and again, section by section, for the
-// live updates of /assets/console.js (GET /_sandbox/console answers the same markup). Every button is a form whose
-// data-action is the /_sandbox route curl would call; the script sends it and shows a refusal next to the button.
+// The console at / (sandbox.md 5, 5.1): one account at a time (the first unless ?account=), a presenter's forms at
+// the top (new charge, stories), its transactions of every type and state with the control actions their state allows
+// (fee rows folded into the payment they belong to), deliveries with each attempt, the clock, wallets, new
+// withdrawal, fault switches, balance blocks and events. Rendered here for the first paint and again, section by
+// section, for the live updates of /assets/console.js (GET /_sandbox/console answers the same markup). Every button
+// is a form whose data-action is the /_sandbox route curl would call; the script sends it and says the outcome once.
+// Times are rendered as UTC in <time datetime> and shown in the browser's time zone by /assets/sandbox.js.
 import type { Child } from 'hono/jsx';
 import type { Deps } from '../deps';
 import { toBrl } from '../domain/money';
@@ -10,19 +12,21 @@ import { brl } from './format';
 import { totalOf } from '../domain/ledger';
 import { PRINCIPAL } from '../domain/subaccounts';
 import type { Account, BalanceBlock, Delivery, DeliveryAttempt, Transaction } from '../domain/types';
-import { listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf } from '../services/lists';
+import { expiredCharge, listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf, type TransactionFilter } from '../services/lists';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
 import type { ListPage } from '../domain/pagination';
 import { partsOf } from '../webhooks/dispatcher';
 import type { SandboxEvent } from '../webhooks/events';
+import { MAGIC_VALUES } from '../domain/magic';
+import { STORIES } from '../services/stories';
 
-export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries'] as const;
+export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
 
 export interface ConsoleQuery {
   account?: string;
   type?: Transaction['type'];
-  status?: Transaction['status'];
+  status?: TransactionFilter['status'];
   wallet?: string;
   page: number;
   epage: number;
@@ -31,10 +35,21 @@ export interface ConsoleQuery {
 
 const LIST_LIMIT = 20;
 const SHORT_LIMIT = 10;
+/** Pauses between the steps of a story played from the console, so a room can follow. */
+export const STORY_STEP_MS = 900;
 
-const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
 const short = (id: string) => id.slice(0, 8);
 const walletName = (reference: string | null) => reference ?? 'main';
+
+/** An instant: UTC text for the first paint, shown in the browser's zone with its offset by the page script; ISO on hover. */
+export function When({ ms, id, relative, format }: { ms: number; id?: string; relative?: boolean; format?: 'time' | 'date' | 'hm' }) {
+  const iso = new Date(ms).toISOString();
+  return (
+    <time id={id} datetime={iso} title={iso} data-local={relative ? 'relative' : (format ?? 'local')}>
+      {iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC')}
+    </time>
+  );
+}
 
 /** The query string of the console with some parameters changed (undefined drops one). */
 export function consoleHref(q: ConsoleQuery, change: Partial<Record<keyof ConsoleQuery, string | number | undefined>>): string {
@@ -48,28 +63,33 @@ export function consoleHref(q: ConsoleQuery, change: Partial<Record<keyof Consol
   return s ? `/?${s}` : '/';
 }
 
-function Badge({ state }: { state: string }) {
-  return <span class={`badge s-${state}`}>{state.replace('_', ' ')}</span>;
+function Badge({ state, label }: { state: string; label?: string }) {
+  return <span class={`badge s-${state}`}>{label ?? state.replace('_', ' ')}</span>;
 }
 
-/** A form that the console script sends as JSON to `action` (a /_sandbox route) and whose refusal shows in its output. */
-function Action(props: { action: string; method?: string; label: string; name?: string; kind?: 'secondary' | 'danger'; then?: string; children?: Child }) {
+/** A transaction's state as a person reads it: a charge that expired is `cancelled (expired)`. */
+const stateOf = (tx: Transaction) => tx.withdrawal?.status ?? tx.status;
+const stateLabel = (tx: Transaction) => (expiredCharge(tx) ? 'cancelled (expired)' : stateOf(tx).replace('_', ' '));
+
+/** A form that the console script sends as JSON to `action` (a /_sandbox route); its outcome shows in its output, once. */
+function Action(props: { action: string; method?: string; label: string; name?: string; kind?: 'secondary' | 'danger'; then?: string; class?: string; children?: Child }) {
   return (
-    <form class="action" data-action={props.action} data-method={props.method ?? 'POST'} data-then={props.then}>
+    <form class={`action ${props.class ?? ''}`} data-action={props.action} data-method={props.method ?? 'POST'} data-then={props.then}>
       {props.children}
       <button type="submit" class={props.kind} aria-label={props.name}>
         {props.label}
       </button>
-      <output class="error" role="status"></output>
+      <output class="outcome" role="status"></output>
     </form>
   );
 }
 
-function Field(props: { id: string; label: string; children: Child }) {
+function Field(props: { id: string; label: string; hint?: string; children: Child }) {
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
       {props.children}
+      {props.hint ? <span class="hint">{props.hint}</span> : null}
     </div>
   );
 }
@@ -89,66 +109,103 @@ function Pager(props: { list: ListPage<unknown>; href: (page: number) => string;
   );
 }
 
-/** The control actions of sandbox.md 4.3 that a transaction's state allows. */
+/** A short id that shows 8 characters and copies the whole one. */
+function ShortId({ id, what }: { id: string; what: string }) {
+  return (
+    <span class="short-id">
+      <code title={id}>{short(id)}</code>
+      <button type="button" class="copy ghost" data-copy={id} aria-label={`Copy ${what} id ${id}`}>
+        Copy
+      </button>
+    </span>
+  );
+}
+
+/** The control actions of sandbox.md 4.3 that a transaction's state allows: the first one a button, the rest in a menu. */
 function TransactionActions({ tx }: { tx: Transaction }) {
   const url = (action: string) => `/_sandbox/transactions/${tx.id}/${action}`;
   const name = (what: string) => `${what} ${tx.type} ${short(tx.id)}`;
   const simple = (action: string, label: string, kind?: 'secondary' | 'danger') => <Action action={url(action)} label={label} name={name(label)} kind={kind} />;
-  const out: Child[] = [];
+  const primary: Child[] = [];
+  const more: Child[] = [];
   if (tx.charge && tx.status === 'pending') {
-    out.push(simple('pay', 'Pay'));
-    out.push(
-      <details id={`payas-${tx.id}`}>
-        <summary>Pay as…</summary>
-        <Action action={url('pay')} label="Pay as this payer" name={name('Pay as this payer')}>
-          <Field id={`pn-${tx.id}`} label="Payer name">
-            <input id={`pn-${tx.id}`} name="payerName" maxlength={255} autocomplete="off" />
-          </Field>
-          <Field id={`pd-${tx.id}`} label="Payer document">
-            <input id={`pd-${tx.id}`} name="payerDocument" inputmode="numeric" minlength={11} maxlength={14} autocomplete="off" />
-          </Field>
-        </Action>
-      </details>,
+    primary.push(simple('pay', 'Pay'));
+    more.push(
+      <a class="button secondary menu-link" href={`/pix/qr/${tx.id}`} target="_blank" rel="noopener">
+        Open checkout ↗
+      </a>,
+      <Action action={url('pay')} label="Pay as this payer" name={name('Pay as this payer')} class="stacked">
+        <Field id={`pn-${tx.id}`} label="Payer name">
+          <input id={`pn-${tx.id}`} name="payerName" maxlength={255} autocomplete="off" />
+        </Field>
+        <Field id={`pd-${tx.id}`} label="Payer document">
+          <input id={`pd-${tx.id}`} name="payerDocument" inputmode="numeric" minlength={11} maxlength={14} autocomplete="off" />
+        </Field>
+      </Action>,
+      simple('expire', 'Expire', 'secondary'),
+      simple('fail', 'Fail', 'danger'),
+      simple('cancel', 'Cancel', 'danger'),
     );
-    out.push(simple('expire', 'Expire', 'secondary'), simple('fail', 'Fail', 'danger'), simple('cancel', 'Cancel', 'danger'));
   }
   if (tx.withdrawal) {
     const s = tx.withdrawal.status;
-    if (s === 'pending') out.push(simple('process', 'Process', 'secondary'));
-    if (s === 'pending' || s === 'processing') out.push(simple('complete', 'Complete'), simple('fail', 'Fail', 'danger'));
-    if (s === 'completed') out.push(simple('reverse', 'Reverse', 'danger'));
+    if (s === 'pending') primary.push(simple('process', 'Process', 'secondary'));
+    if (s === 'pending' || s === 'processing') (primary.length ? more : primary).push(simple('complete', 'Complete')), more.push(simple('fail', 'Fail', 'danger'));
+    if (s === 'completed') more.push(simple('reverse', 'Reverse', 'danger'));
   }
-  if (tx.refund && tx.status === 'pending') out.push(simple('complete', 'Complete'), simple('fail', 'Fail', 'danger'));
+  if (tx.refund && tx.status === 'pending') primary.push(simple('complete', 'Complete')), more.push(simple('fail', 'Fail', 'danger'));
   if (tx.type === 'payment' && tx.status === 'completed') {
-    out.push(
-      <details id={`block-${tx.id}`}>
-        <summary>Block…</summary>
-        <Action action={url('block')} label="Open block" name={name('Open block on')}>
-          <Field id={`ba-${tx.id}`} label="Amount (R$)">
-            <input id={`ba-${tx.id}`} name="amount" data-type="number" inputmode="decimal" placeholder={String(toBrl(tx.amount))} size={8} />
-          </Field>
-          <Field id={`bt-${tx.id}`} label="Type">
-            <select id={`bt-${tx.id}`} name="blockType">
-              <option value="med">MED</option>
-              <option value="judicial">judicial</option>
-              <option value="administrative">administrative</option>
-            </select>
-          </Field>
-        </Action>
-      </details>,
+    primary.push(
+      <Action action={url('refund')} label="Refund" name={name('Refund')} kind="secondary">
+        <input type="hidden" name="reason" value="Refunded from the console" />
+      </Action>,
+    );
+    more.push(
+      <Action action={url('block')} label="Open block" name={name('Open block on')} class="stacked">
+        <Field id={`ba-${tx.id}`} label="Amount (R$)">
+          <input id={`ba-${tx.id}`} name="amount" data-type="number" inputmode="decimal" placeholder={String(toBrl(tx.amount))} size={8} />
+        </Field>
+        <Field id={`bt-${tx.id}`} label="Type">
+          <select id={`bt-${tx.id}`} name="blockType">
+            <option value="med">MED</option>
+            <option value="judicial">judicial</option>
+            <option value="administrative">administrative</option>
+          </select>
+        </Field>
+      </Action>,
     );
   }
-  return out.length ? <div class="actions">{out}</div> : <span class="muted">none</span>;
+  if (!primary.length && !more.length) return <span class="muted">none</span>;
+  return (
+    <div class="actions">
+      {primary}
+      {more.length ? (
+        <details class="menu" id={`menu-${tx.id}`}>
+          <summary aria-label={`More actions on ${tx.type} ${short(tx.id)}`}>More…</summary>
+          <div class="menu-body">{more}</div>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+/** Who is on the other side of a transaction, named as its type makes them: a payment's payer, a refund's or withdrawal's recipient. */
+function counterpartLabel(tx: Transaction): string | undefined {
+  const name = tx.withdrawal?.holderName ?? tx.counterpartName;
+  if (!name) return undefined;
+  if (tx.type === 'payment' || tx.type === 'chargeback') return `payer ${name}`;
+  if (tx.type === 'refund' || tx.type === 'withdrawal') return `recipient ${name}`;
+  return `counterpart ${name}`;
 }
 
 /** What else a transaction carries that a person wants to see, in a line. */
 function detailOf(tx: Transaction): string {
   const parts: string[] = [];
   if (tx.description) parts.push(tx.description);
-  if (tx.withdrawal) parts.push(`withdrawal ${tx.withdrawal.status}, key ${tx.withdrawal.pixKey}${tx.withdrawal.failureReason ? `: ${tx.withdrawal.failureReason}` : ''}`);
-  if (tx.charge?.endReason) parts.push(tx.charge.endReason);
-  if (tx.charge && tx.status === 'pending') parts.push(`expires ${when(tx.charge.expiresAt)}`);
-  if (tx.counterpartName) parts.push(`payer ${tx.counterpartName}`);
+  if (tx.withdrawal) parts.push(`key ${tx.withdrawal.pixKey}${tx.withdrawal.failureReason ? `: ${tx.withdrawal.failureReason}` : ''}`);
+  if (tx.charge?.endReason && tx.charge.endReason !== 'expired') parts.push(tx.charge.endReason);
+  const who = counterpartLabel(tx);
+  if (who) parts.push(who);
   if (tx.refund?.failureReason) parts.push(tx.refund.failureReason);
   return parts.join(' · ');
 }
@@ -162,10 +219,10 @@ function ClockSection({ deps }: { deps: Deps }) {
   return (
     <section class="card" id="clock" data-section="clock" aria-labelledby="clock-h">
       <h2 id="clock-h">Sandbox clock</h2>
-      <p>
-        <time class="clock-now" id="clock-now" datetime={deps.clock.iso()}>
-          {when(deps.clock.nowMs())}
-        </time>{' '}
+      <p class="clock-line">
+        <span class="clock-now">
+          <When ms={deps.clock.nowMs()} id="clock-now" />
+        </span>{' '}
         <span id="clock-mode">{deps.clock.frozen ? <Badge state="frozen" /> : <span class="badge s-completed">running</span>}</span>
       </p>
       <div class="actions">
@@ -191,7 +248,17 @@ function ClockSection({ deps }: { deps: Deps }) {
         <Action action="/_sandbox/clock" method="PUT" label="Back to real time" kind="secondary">
           <input type="hidden" name="now" value="" data-type="null" />
         </Action>
-        <Action action="/_sandbox/reset" label="Reset sandbox" name="Reset sandbox to its fixtures" kind="danger" />
+        <details class="menu confirm" id="reset-menu">
+          <summary>Reset sandbox…</summary>
+          <div class="menu-body">
+            <p>Every account, transaction, event and delivery goes back to the fixtures. This cannot be undone.</p>
+            <Action action="/_sandbox/reset" label="Yes, reset everything" name="Reset sandbox to its fixtures" kind="danger" class="stacked">
+              <label class="check">
+                <input type="checkbox" name="clock" value="true" data-type="checkbox" id="reset-clock" /> Reset the clock too
+              </label>
+            </Action>
+          </div>
+        </details>
       </div>
     </section>
   );
@@ -202,14 +269,15 @@ function WalletsSection({ account }: { account: Account }) {
   return (
     <section class="card" id="wallets" data-section="wallets" aria-labelledby="wallets-h">
       <h2 id="wallets-h">Wallets</h2>
+      <div class="table-wrap">
       <table class="collapse">
         <thead>
           <tr>
             <th scope="col">Wallet</th>
-            <th scope="col">Status</th>
+            <th scope="col" class="w-status">Status</th>
             <th scope="col" class="num">Available</th>
             <th scope="col" class="num">Held</th>
-            <th scope="col" class="num">Total</th>
+            <th scope="col" class="num w-total">Total</th>
           </tr>
         </thead>
         <tbody>
@@ -218,7 +286,7 @@ function WalletsSection({ account }: { account: Account }) {
             return (
               <tr data-wallet={walletName(r.reference)}>
                 <td data-label="Wallet">{walletName(r.reference)}</td>
-                <td data-label="Status">
+                <td data-label="Status" class="w-status">
                   <Badge state={r.status} />
                 </td>
                 <td data-label="Available" class="num">
@@ -227,7 +295,7 @@ function WalletsSection({ account }: { account: Account }) {
                 <td data-label="Held" class="num">
                   {brl(w.balances.held)}
                 </td>
-                <td data-label="Total" class="num">
+                <td data-label="Total" class="num w-total">
                   {brl(totalOf(w))}
                 </td>
               </tr>
@@ -235,31 +303,43 @@ function WalletsSection({ account }: { account: Account }) {
           })}
         </tbody>
       </table>
+      </div>
     </section>
   );
 }
 
+const activeWallets = (account: Account) => [PRINCIPAL, ...account.subAccounts.filter((s) => s.status !== 'suspended').map((s) => s.reference)];
+
+function WalletSelect({ id, account, name = 'subAccount' }: { id: string; account: Account; name?: string }) {
+  return (
+    <select id={id} name={name}>
+      {activeWallets(account).map((w) => (
+        <option value={w}>{w === PRINCIPAL ? 'main' : w}</option>
+      ))}
+    </select>
+  );
+}
+
+const chargeMagic = MAGIC_VALUES.filter((m) => m.where === 'charge.customer.document');
+const keyMagic = MAGIC_VALUES.filter((m) => m.where === 'withdrawal.pixKey');
+
 function ChargeForm({ account }: { account: Account }) {
-  const wallets = [PRINCIPAL, ...account.subAccounts.filter((s) => s.status !== 'suspended').map((s) => s.reference)];
   return (
     <section class="card" id="new-charge" aria-labelledby="charge-h">
       <h2 id="charge-h">New charge</h2>
-      <Action action={`/_sandbox/accounts/${account.id}/charges`} label="Create and open checkout" then="checkout">
-        <Field id="nc-wallet" label="Wallet">
-          <select id="nc-wallet" name="subAccount">
-            {wallets.map((w) => (
-              <option value={w}>{w === PRINCIPAL ? 'main' : w}</option>
-            ))}
-          </select>
-        </Field>
+      <Action action={`/_sandbox/accounts/${account.id}/charges`} label="Create charge" then="checkout" class="form-grid">
         <Field id="nc-amount" label="Amount (R$)">
           <input id="nc-amount" name="amount" data-type="number" inputmode="decimal" value="25.90" size={8} required />
         </Field>
         <Field id="nc-description" label="Description">
           <input id="nc-description" name="description" value="Console charge" maxlength={255} required />
         </Field>
+        <Field id="nc-wallet" label="Wallet">
+          <WalletSelect id="nc-wallet" account={account} />
+        </Field>
         <Field id="nc-expires" label="Expires in">
           <select id="nc-expires" name="expiresIn" data-type="number">
+            <option value="60">1 minute</option>
             <option value="300">5 minutes</option>
             <option value="3600" selected>
               1 hour
@@ -267,20 +347,180 @@ function ChargeForm({ account }: { account: Account }) {
             <option value="86400">1 day</option>
           </select>
         </Field>
+        <Field id="nc-customer-name" label="Customer name">
+          <input id="nc-customer-name" name="customer.name" maxlength={255} autocomplete="off" placeholder="Maria Silva" />
+        </Field>
+        <Field id="nc-customer-document" label="Customer CPF/CNPJ" hint="A magic CPF picks the outcome">
+          <input id="nc-customer-document" name="customer.document" inputmode="numeric" maxlength={14} autocomplete="off" list="magic-documents" />
+        </Field>
+        <datalist id="magic-documents">
+          {chargeMagic.map((m) => (
+            <option value={m.values[0]}>{m.description}</option>
+          ))}
+        </datalist>
+        <Field id="nc-open" label="Then open its checkout">
+          <select id="nc-open" name="open" data-send="no">
+            <option value="tab">in a new tab</option>
+            <option value="here">here</option>
+            <option value="no">no, stay here</option>
+          </select>
+        </Field>
       </Action>
     </section>
   );
 }
 
+function StoriesPanel({ account }: { account: Account }) {
+  return (
+    <section class="card" id="stories" aria-labelledby="stories-h">
+      <h2 id="stories-h">Stories</h2>
+      <p class="muted">Each plays step by step on the sandbox clock, on this account, through the same verbs as the API.</p>
+      <ul class="plain stories">
+        {STORIES.map((s) => (
+          <li data-story={s.name}>
+            <Action action={`/_sandbox/stories/${s.name}`} label="Play" name={`Play story: ${s.title}`} kind="secondary" then="story" class="story-play">
+              <input type="hidden" name="accountId" value={account.id} />
+              <input type="hidden" name="stepDelayMs" value={String(STORY_STEP_MS)} data-type="number" />
+              <span class="story-title">
+                <strong>{s.title}</strong> <span class="muted">({s.steps.length} steps)</span>
+              </span>
+            </Action>
+          </li>
+        ))}
+      </ul>
+      <div id="story-run" hidden>
+        <h3 id="story-run-title">Playing</h3>
+        <ol id="story-log" aria-live="polite"></ol>
+      </div>
+    </section>
+  );
+}
+
+function WithdrawalForm({ account }: { account: Account }) {
+  return (
+    <section class="card" id="new-withdrawal" aria-labelledby="withdrawal-h">
+      <h2 id="withdrawal-h">New withdrawal</h2>
+      <Action action={`/_sandbox/accounts/${account.id}/withdrawals`} label="Withdraw" class="form-grid">
+        <Field id="nw-wallet" label="From wallet">
+          <select id="nw-wallet" name="subAccount" data-in="query">
+            {activeWallets(account).map((w) => (
+              <option value={w}>{w === PRINCIPAL ? 'main' : w}</option>
+            ))}
+          </select>
+        </Field>
+        <Field id="nw-key-type" label="Key type">
+          <select id="nw-key-type" name="pixKeyType">
+            {['email', 'cpf', 'cnpj', 'phone', 'random'].map((t) => (
+              <option value={t}>{t}</option>
+            ))}
+          </select>
+        </Field>
+        <Field id="nw-key" label="PIX key" hint="Magic keys pick the outcome">
+          <input id="nw-key" name="pixKey" required autocomplete="off" list="magic-keys" placeholder="fulano@example.com" />
+        </Field>
+        <datalist id="magic-keys">
+          {keyMagic.map((m) => (
+            <option value={m.values[0]}>{m.description}</option>
+          ))}
+        </datalist>
+        <Field id="nw-holder" label="Holder name">
+          <input id="nw-holder" name="holderName" required value="Fulano de Tal" maxlength={255} />
+        </Field>
+        <Field id="nw-doc-type" label="Holder document type">
+          <select id="nw-doc-type" name="holderDocumentType">
+            <option value="cpf">CPF</option>
+            <option value="cnpj">CNPJ</option>
+          </select>
+        </Field>
+        <Field id="nw-doc" label="Holder document">
+          <input id="nw-doc" name="holderDocument" required inputmode="numeric" value="12345678909" maxlength={14} />
+        </Field>
+        <Field id="nw-amount" label="Amount (R$, fee included)" hint="Fill this or the net amount">
+          <input id="nw-amount" name="amount" data-type="number" inputmode="decimal" size={8} />
+        </Field>
+        <Field id="nw-net" label="Net amount (R$)" hint="What the recipient receives">
+          <input id="nw-net" name="netAmount" data-type="number" inputmode="decimal" size={8} />
+        </Field>
+      </Action>
+    </section>
+  );
+}
+
+/** The fault switches a story needs (sandbox.md 4.5, 5.1): institutions up or down, a webhook endpoint that fails, API faults. */
+function SwitchesSection({ account }: { account: Account }) {
+  return (
+    <section class="card" id="switches" data-section="switches" aria-labelledby="switches-h">
+      <h2 id="switches-h">Fault switches</h2>
+      <h3>Institutions</h3>
+      {account.institutions.length === 0 ? <p class="muted">This account has no institutions.</p> : null}
+      <ul class="plain">
+        {account.institutions.map((i) => (
+          <li data-institution={i.id} data-status={i.status}>
+            <Action action={`/_sandbox/accounts/${account.id}/institutions/${i.id}`} method="PATCH" label="Set" name={`Set the status of ${i.name}`} kind="secondary">
+              <Field id={`inst-${i.id}`} label={i.name}>
+                <select id={`inst-${i.id}`} name="status">
+                  {(['up', 'down', 'out_of_capacity'] as const).map((s) => (
+                    <option value={s} selected={s === i.status}>
+                      {s.replace(/_/g, ' ')}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Badge state={i.status === 'up' ? 'completed' : 'failed'} label={i.status.replace(/_/g, ' ')} />
+            </Action>
+          </li>
+        ))}
+      </ul>
+      {account.institutionChoice ? null : <p class="muted">Institution choice is off for this account: charges cannot pin an institution.</p>}
+      <h3>Webhook endpoints</h3>
+      <ul class="plain">
+        {account.webhooks.map((w) => (
+          <li data-endpoint={w.id}>
+            <Action action={`/_sandbox/webhooks/${w.id}`} method="PATCH" label="Save URL" name={`Save URL of endpoint ${short(w.id)}`} kind="secondary">
+              <Field id={`wh-${w.id}`} label={`Endpoint ${short(w.id)}${w.subAccount ? ` (${w.subAccount})` : ''}`}>
+                <input id={`wh-${w.id}`} name="url" value={w.url ?? ''} data-type="nullable" placeholder="http://127.0.0.1:3000/webhooks" size={28} />
+              </Field>
+            </Action>
+            <Action action={`/_sandbox/webhooks/${w.id}`} method="PATCH" label="Make it fail" name={`Make it fail: point endpoint ${short(w.id)} at a port nothing listens on`} kind="danger">
+              <input type="hidden" name="url" value="http://127.0.0.1:9/unreachable" />
+            </Action>
+          </li>
+        ))}
+      </ul>
+      <h3>API faults</h3>
+      <Action action="/_sandbox/faults" method="PUT" label="Inject" name="Inject an API fault" kind="danger" class="form-grid">
+        <Field id="ft-method" label="Method">
+          <select id="ft-method" name="rules.0.method">
+            {['POST', 'GET', '*'].map((m) => (
+              <option value={m}>{m}</option>
+            ))}
+          </select>
+        </Field>
+        <Field id="ft-path" label="Path">
+          <input id="ft-path" name="rules.0.path" value="/v2/pix" required />
+        </Field>
+        <Field id="ft-status" label="Answer">
+          <select id="ft-status" name="rules.0.status" data-type="number">
+            <option value="503">503 unavailable</option>
+            <option value="500">500 error</option>
+            <option value="429">429 rate limited</option>
+          </select>
+        </Field>
+      </Action>
+      <Action action="/_sandbox/faults" method="DELETE" label="Clear API faults" kind="secondary" />
+    </section>
+  );
+}
+
 /** A filter of the transactions: "any" (empty) or one of `values` (the main wallet is shown as "main"). */
-function Filter(props: { name: string; label: string; values: readonly string[]; selected: string | undefined }) {
+function Filter(props: { name: string; label: string; values: readonly string[]; selected: string | undefined; labels?: Record<string, string> }) {
   const id = `f-${props.name}`;
   return (
     <Field id={id} label={props.label}>
       <select id={id} name={props.name}>
         {['', ...props.values].map((value) => (
           <option value={value} selected={value === (props.selected ?? '')}>
-            {value === '' ? 'any' : value === PRINCIPAL ? 'main' : value}
+            {value === '' ? 'any' : value === PRINCIPAL ? 'main' : (props.labels?.[value] ?? value)}
           </option>
         ))}
       </select>
@@ -291,61 +531,86 @@ function Filter(props: { name: string; label: string; values: readonly string[];
 function TransactionsSection({ deps, account, q }: { deps: Deps; account: Account; q: ConsoleQuery }) {
   const list = listAccountTransactions(deps, account.id, { type: q.type, status: q.status, subAccount: q.wallet }, { page: q.page, limit: LIST_LIMIT });
   const wallets = [PRINCIPAL, ...account.subAccounts.map((s) => s.reference)];
+  // Fee rows fold into the payment they belong to when it is on the same page (a fee filter shows them as rows).
+  const onPage = new Set(list.items.map((t) => t.id));
+  const feesOf = new Map<string, number>();
+  for (const t of list.items) if (t.type === 'fee' && t.relatedTransactionId && onPage.has(t.relatedTransactionId) && q.type !== 'fee') feesOf.set(t.relatedTransactionId, (feesOf.get(t.relatedTransactionId) ?? 0) + t.amount);
+  const rows = list.items.filter((t) => !(t.type === 'fee' && t.relatedTransactionId && feesOf.has(t.relatedTransactionId)));
   return (
     <section class="card" id="transactions" data-section="transactions" aria-labelledby="tx-h">
       <h2 id="tx-h">Transactions</h2>
       <form class="row filters" method="get" action="/">
         <input type="hidden" name="account" value={account.id} />
         <Filter name="type" label="Type" values={TRANSACTION_TYPES} selected={q.type} />
-        <Filter name="status" label="Status" values={TRANSACTION_STATUSES} selected={q.status} />
+        <Filter name="status" label="Status" values={[...TRANSACTION_STATUSES, 'expired']} selected={q.status} labels={{ expired: 'cancelled (expired)' }} />
         <Filter name="wallet" label="Wallet" values={wallets} selected={q.wallet} />
         <button type="submit" class="secondary">
           Filter
         </button>
       </form>
-      {list.items.length === 0 ? (
+      {rows.length === 0 ? (
         <p class="muted">No transactions{q.type || q.status || q.wallet ? ' match these filters' : ' yet'}.</p>
       ) : (
-        <table class="collapse">
+        <table class="collapse tx-table">
           <thead>
             <tr>
               <th scope="col">Created</th>
               <th scope="col">Type</th>
               <th scope="col">Status</th>
-              <th scope="col">Wallet</th>
               <th scope="col" class="num">Amount</th>
               <th scope="col">Details</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
-            {list.items.map((tx) => (
-              <tr data-tx={tx.id} data-status={tx.withdrawal?.status ?? tx.status} data-type={tx.type}>
-                <td data-label="Created">{when(tx.createdAt)}</td>
-                <td data-label="Type">{tx.type}</td>
-                <td data-label="Status">
-                  <Badge state={tx.withdrawal?.status ?? tx.status} />
-                </td>
-                <td data-label="Wallet">{walletName(referenceOf(account, tx.walletId))}</td>
-                <td data-label="Amount" class="num">
-                  {brl(tx.amount)}
-                </td>
-                <td data-label="Details">
-                  <div>
-                    {detailOf(tx)} <code title="transaction id">{tx.id}</code>
-                    {tx.charge && tx.status === 'pending' ? (
-                      <>
-                        {' '}
-                        <a href={`/pix/qr/${tx.id}`}>checkout page</a>
-                      </>
-                    ) : null}
-                  </div>
-                </td>
-                <td data-label="Actions">
-                  <TransactionActions tx={tx} />
-                </td>
-              </tr>
-            ))}
+            {rows.map((tx) => {
+              const fee = feesOf.get(tx.id);
+              return (
+                <tr data-tx={tx.id} data-status={stateOf(tx)} data-type={tx.type} data-expired={expiredCharge(tx) ? 'true' : undefined} data-updated={String(tx.updatedAt)}>
+                  <td data-label="Created" class="when">
+                    <span class="full-time">
+                      <When ms={tx.createdAt} format="date" /> <When ms={tx.createdAt} format="time" />
+                    </span>
+                    <span class="rel">
+                      <When ms={tx.createdAt} relative /> · <When ms={tx.createdAt} format="hm" />
+                    </span>
+                  </td>
+                  <td data-label="Type">
+                    {tx.type.replace('_', ' ')}
+                    <span class="wallet-tag">{walletName(referenceOf(account, tx.walletId))}</span>
+                  </td>
+                  <td data-label="Status">
+                    <Badge state={stateOf(tx)} label={stateLabel(tx)} />
+                  </td>
+                  <td data-label="Amount" class="num">
+                    {brl(tx.amount)}
+                    {fee !== undefined ? <span class="fee">fee {brl(fee)}</span> : null}
+                  </td>
+                  <td data-label="Details" class="details">
+                    <div>
+                      <ShortId id={tx.id} what={tx.type} /> <span class="detail-text">{detailOf(tx)}</span>
+                      {tx.charge && tx.status === 'pending' ? (
+                        <>
+                          {' '}
+                          <a class="checkout-link" href={`/pix/qr/${tx.id}`} target="_blank" rel="noopener">
+                            checkout ↗
+                          </a>
+                        </>
+                      ) : null}
+                      {tx.charge && tx.status === 'pending' ? (
+                        <span class="muted expires">
+                          {' '}
+                          · expires <When ms={tx.charge.expiresAt} />
+                        </span>
+                      ) : null}
+                    </div>
+                  </td>
+                  <td data-label="Actions">
+                    <TransactionActions tx={tx} />
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}
@@ -360,7 +625,7 @@ function BlocksSection({ account }: { account: Account }) {
     <section class="card" id="blocks" data-section="blocks" aria-labelledby="blocks-h">
       <h2 id="blocks-h">Balance blocks</h2>
       {blocks.length === 0 ? (
-        <p class="muted">No blocks. Open one with Block… on a completed payment.</p>
+        <p class="muted">No blocks. Open one from the More… menu of a completed payment.</p>
       ) : (
         <ul class="plain">
           {blocks.map((b) => {
@@ -369,7 +634,7 @@ function BlocksSection({ account }: { account: Account }) {
             return (
               <li data-block={b.id} data-status={b.status}>
                 <p>
-                  <Badge state={b.status} /> {b.blockType} {brl(b.amount)} on <code>{b.transactionId}</code> ({walletName(referenceOf(account, b.walletId))}) · {b.referenceNumber}
+                  <Badge state={b.status} /> {b.blockType} {brl(b.amount)} on <ShortId id={b.transactionId} what="payment" /> ({walletName(referenceOf(account, b.walletId))}) · {b.referenceNumber}
                 </p>
                 {open ? (
                   <div class="actions">
@@ -400,7 +665,7 @@ function EventsSection({ deps, account, q }: { deps: Deps; account: Account; q: 
             <li data-event={e.eventId}>
               <details id={`ev-${e.id}`}>
                 <summary>
-                  <strong>{e.event}</strong> {when(e.createdAt)} {e.subAccount ? `(${e.subAccount})` : ''}
+                  <strong>{e.event}</strong> <When ms={e.createdAt} /> {e.subAccount ? `(${e.subAccount})` : ''}
                 </summary>
                 <pre>{JSON.stringify(JSON.parse(e.body), null, 2)}</pre>
               </details>
@@ -417,7 +682,7 @@ function Attempt({ a, n, body }: { a: DeliveryAttempt; n: number; body: string |
   return (
     <li>
       <p>
-        Attempt {n}: {when(a.at)} · {a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`} · {a.durationMs} ms{a.error ? <span class="error"> · {a.error}</span> : null}
+        Attempt {n}: <When ms={a.at} /> · {a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`} · {a.durationMs} ms{a.error ? <span class="error"> · {a.error}</span> : null}
       </p>
       {a.requestHeaders ? (
         <>
@@ -442,7 +707,7 @@ function DeliveriesSection({ deps, account, q }: { deps: Deps; account: Account;
   return (
     <section class="card" id="deliveries" data-section="deliveries" aria-labelledby="deliveries-h">
       <h2 id="deliveries-h">Webhook deliveries</h2>
-      {account.webhooks.every((w) => w.url === null) ? <p class="muted">No endpoint of this account has a URL: events make no deliveries until one does (POST /_sandbox/accounts/{account.id}/webhooks).</p> : null}
+      {account.webhooks.every((w) => w.url === null) ? <p class="muted">No endpoint of this account has a URL: events make no deliveries until one does (Fault switches below, or POST /_sandbox/accounts/{account.id}/webhooks).</p> : null}
       {list.items.length === 0 ? (
         <p class="muted">No deliveries yet.</p>
       ) : (
@@ -452,7 +717,14 @@ function DeliveriesSection({ deps, account, q }: { deps: Deps; account: Account;
               <details id={`dl-${d.id}`}>
                 <summary>
                   <Badge state={d.state} /> <strong>{d.event}</strong> to {d.url ?? '(no URL)'} · {d.attempts.length} attempt{d.attempts.length === 1 ? '' : 's'}
-                  {d.nextAttemptAt !== null && d.state === 'pending' ? ` · next ${when(d.nextAttemptAt)}` : ''}
+                  {d.nextAttemptAt !== null && d.state === 'pending' ? (
+                    <>
+                      {' '}
+                      · next <When ms={d.nextAttemptAt} />
+                    </>
+                  ) : (
+                    ''
+                  )}
                   {d.replayOf ? ' · replay' : ''}
                 </summary>
                 <p class="muted">
@@ -474,18 +746,21 @@ function DeliveriesSection({ deps, account, q }: { deps: Deps; account: Account;
   );
 }
 
-/** The account's sections, in page order. */
+/** The account's sections, in page order: what a presenter reaches for first at the top. */
 export function ConsoleSections({ deps, account, q }: { deps: Deps; account: Account; q: ConsoleQuery }) {
   return (
     <div class="grid console">
       <div class="col-main">
+        <ChargeForm account={account} />
         <TransactionsSection deps={deps} account={account} q={q} />
         <DeliveriesSection deps={deps} account={account} q={q} />
       </div>
       <div class="col-side">
+        <StoriesPanel account={account} />
         <ClockSection deps={deps} />
         <WalletsSection account={account} />
-        <ChargeForm account={account} />
+        <WithdrawalForm account={account} />
+        <SwitchesSection account={account} />
         <BlocksSection account={account} />
         <EventsSection deps={deps} account={account} q={q} />
       </div>
@@ -500,7 +775,7 @@ export function ConsoleBody({ deps, q }: { deps: Deps; q: ConsoleQuery }) {
   const account = (q.account !== undefined ? deps.store.findAccount(q.account) : undefined) ?? accounts[0]!;
   return (
     <div data-account={account.id}>
-      <div class="card account-bar">
+      <div class="account-bar">
         <form class="row" method="get" action="/">
           <Field id="pick-account" label="Account">
             <select id="pick-account" name="account">
@@ -517,8 +792,7 @@ export function ConsoleBody({ deps, q }: { deps: Deps; q: ConsoleQuery }) {
         </form>
         <p class="muted">
           {q.account !== undefined && q.account !== account.id ? `No account ${q.account}; showing the first. ` : ''}
-          <code>{account.id}</code> · <Badge state={account.status} /> · <span class="live-on live">live</span>
-          <span class="live-off live">connecting…</span>
+          <ShortId id={account.id} what="account" /> · <Badge state={account.status} />
         </p>
       </div>
       <ConsoleSections deps={deps} account={account} q={q} />

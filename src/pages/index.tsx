@@ -19,7 +19,8 @@ export const ConsoleQuerySchema = z.object({
   account: z.string().optional().openapi({ description: 'Account id (default: the first account)' }),
   // '' is what the filter form sends for "any".
   type: z.enum(['', ...TYPES], { error: `must be one of ${TYPES.join(', ')} (or empty for any)` }).optional(),
-  status: z.enum(['', ...STATUSES], { error: `must be one of ${STATUSES.join(', ')} (or empty for any)` }).optional(),
+  // 'expired': the charges cancelled by expiry (sandbox.md 5.1), a console filter over the cancelled ones.
+  status: z.enum(['', ...STATUSES, 'expired'], { error: `must be one of ${STATUSES.join(', ')}, expired (or empty for any)` }).optional(),
   wallet: z.string().optional().openapi({ description: 'Only transactions of this wallet: a sub-account reference or "principal"' }),
   page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
   epage: intQuery('epage', 1, Number.MAX_SAFE_INTEGER, 1),

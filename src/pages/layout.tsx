@@ -19,16 +19,19 @@ export interface LayoutProps {
   needsToken?: boolean;
   /** Extra scripts of this page, after /assets/sandbox.js (which every page loads). */
   scripts?: string[];
+  /** The address phones on the same network should open (--host 0.0.0.0), shown in the header. */
+  phoneUrl?: string;
   children?: Child;
 }
 
-export function Layout({ title, active, needsToken, scripts = [], children }: LayoutProps) {
+export function Layout({ title, active, needsToken, scripts = [], phoneUrl, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title === 'pix-sandbox' ? title : `${title} · pix-sandbox`}</title>
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/site.css" />
         <script src="/assets/sandbox.js" defer></script>
         {scripts.map((src) => (
@@ -51,6 +54,19 @@ export function Layout({ title, active, needsToken, scripts = [], children }: La
               ))}
             </ul>
           </nav>
+          <div class="top-tools">
+            {phoneUrl ? (
+              <span class="phone-url" id="phone-url">
+                Phones: <a href={phoneUrl}>{phoneUrl.replace(/^https?:\/\//, '')}</a>
+              </span>
+            ) : null}
+            <span id="conn" class="conn" data-state="connecting" role="status">
+              connecting…
+            </span>
+            <button type="button" id="projector-toggle" class="ghost" aria-pressed="false">
+              Projector mode
+            </button>
+          </div>
         </header>
         {needsToken && (
           <form id="token-form" class="card token-form" hidden>

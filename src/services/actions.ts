@@ -30,7 +30,7 @@ export type ActionResult =
 
 type Handler = (deps: Deps, account: Account, id: string, body: ActionBody) => ActionResult;
 
-export const ACTION_NAMES = ['pay', 'expire', 'fail', 'cancel', 'process', 'complete', 'reverse', 'block'] as const;
+export const ACTION_NAMES = ['pay', 'expire', 'fail', 'cancel', 'process', 'complete', 'reverse', 'block', 'refund'] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
 /** Finders, tried in order: the first that knows the id names its kind. */

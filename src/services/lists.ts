@@ -21,10 +21,15 @@ export const referenceOf = (account: Account, walletId: string): string | null =
 
 export interface TransactionFilter {
   type?: TransactionType;
-  status?: TransactionStatus;
+  /** 'expired': the charges that ended by expiry (their status is cancelled, their event payment_expired). */
+  status?: TransactionStatus | 'expired';
   /** A sub-account reference, or 'principal'. An internal_transfer is listed for both of its wallets. */
   subAccount?: string;
 }
+
+/** A charge that expired is `cancelled` with endReason 'expired'. */
+export const expiredCharge = (t: Transaction) => t.status === 'cancelled' && t.charge?.endReason === 'expired';
+const statusMatches = (t: Transaction, status: TransactionFilter['status']) => !status || (status === 'expired' ? expiredCharge(t) : t.status === status);
 
 /**
  * An account's transactions, newest created first. Transactions are kept in creation order; the sandbox clock can
@@ -34,7 +39,7 @@ export function listAccountTransactions(deps: Deps, accountId: string, filter: T
   const account = deps.store.account(accountId);
   const walletId = filter.subAccount === undefined ? undefined : walletIdOf(account, filter.subAccount);
   const matching = Object.values(account.transactions)
-    .filter((t) => (!filter.type || t.type === filter.type) && (!filter.status || t.status === filter.status) && (walletId === undefined || t.walletId === walletId || t.counterpartWalletId === walletId))
+    .filter((t) => (!filter.type || t.type === filter.type) && statusMatches(t, filter.status) && (walletId === undefined || t.walletId === walletId || t.counterpartWalletId === walletId))
     .reverse();
   matching.sort((a, b) => b.createdAt - a.createdAt); // stable: equal stamps keep newest-created-first
   return pageOf(matching, page);

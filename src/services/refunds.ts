@@ -159,6 +159,16 @@ export function registerRefundJobs(deps: Deps) {
   });
 }
 
+// The merchant's refund of a completed payment, asked for from the control API (the console's Refund button, a
+// story): the very verb POST /v2/transactions/{id}/refund calls, as the wallet the payment belongs to.
+registerActions('charge', {
+  refund: (deps, account, id, body) => {
+    const wallet = account.wallets[account.transactions[id]!.walletId]!;
+    const subAccount = wallet.reference === null ? null : (account.subAccounts.find((s) => s.reference === wallet.reference) ?? null);
+    return { kind: 'refund', tx: requestRefund(deps, { account, wallet, subAccount }, id, opt('reason', body.reason)) };
+  },
+});
+
 registerActions('refund', {
   complete: (deps, account, id) => ({ kind: 'refund', tx: completeRefund(deps, account, id) }),
   fail: (deps, account, id, body) => ({ kind: 'refund', tx: failRefund(deps, account, id, body.reason) }),

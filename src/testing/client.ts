@@ -4,6 +4,8 @@
 import type { z } from '@hono/zod-openapi';
 import type { AccountPatchSchema, AccountSpecSchema, CredentialSpecSchema, SubAccountSpecSchema, WebhookPatchSchema, WebhookSpecSchema } from '../control/schemas';
 import type { Permission } from '../domain/permissions';
+import type { WithdrawalInputSchema } from '../http/v2/withdrawals/post';
+import type { Story, StoryResult } from '../services/stories';
 import type { AccountStatus } from '../domain/types';
 import type { EventKind } from '../webhooks/events';
 import type {
@@ -25,6 +27,9 @@ export type CredentialSpec = z.input<typeof CredentialSpecSchema>;
 export type SubAccountSpec = z.input<typeof SubAccountSpecSchema>;
 export type WebhookSpec = Omit<z.input<typeof WebhookSpecSchema>, 'id'>;
 export type WebhookPatch = z.input<typeof WebhookPatchSchema>;
+export type WithdrawalInput = z.input<typeof WithdrawalInputSchema>;
+export type StoryInfo = Pick<Story, 'name' | 'title' | 'summary' | 'steps'>;
+export type { StoryResult } from '../services/stories';
 
 export type Account = ReturnType<typeof accountDetailView>;
 export type Credential = ReturnType<typeof credentialView>;
@@ -194,6 +199,15 @@ export interface SandboxClient {
   adjustments: {
     create(accountId: string, adjustment: Adjustment): Promise<AdjustmentResult>;
   };
+  /** POST /_sandbox/accounts/{id}/withdrawals: a withdrawal from any wallet, the body of POST /v2/withdrawals (magic keys apply). */
+  withdrawals: {
+    create(accountId: string, input: WithdrawalInput, opts?: { subAccount?: string }): Promise<Withdrawal & { subAccount: string | null }>;
+  };
+  /** Scripted stories (sandbox.md 5.1): one call makes a paid charge with its webhook, a refund, a MED block... */
+  stories: {
+    list(): Promise<{ items: StoryInfo[] }>;
+    play(name: string, opts?: { accountId?: string; stepDelayMs?: number }): Promise<StoryResult>;
+  };
   webhooks: {
     create(accountId: string, spec: WebhookSpec): Promise<WebhookEndpoint>;
     list(accountId: string): Promise<List<WebhookEndpoint>>;
@@ -218,6 +232,8 @@ export interface SandboxClient {
     complete(id: string): Promise<Withdrawal | RefundTransaction>;
     reverse(id: string, body?: { reason?: string }): Promise<Withdrawal>;
     block(id: string, body?: BlockBody): Promise<BalanceBlock>;
+    /** Refund a completed payment as its merchant (the verb of POST /v2/transactions/{id}/refund). */
+    refund(id: string, body?: { reason?: string }): Promise<RefundTransaction>;
   };
   balanceBlocks: {
     defend(blockId: string, body?: { reason?: string }): Promise<BalanceBlock>;
@@ -302,6 +318,13 @@ export function connect(url: string, options: ConnectOptions = {}): SandboxClien
     adjustments: {
       create: (id, adjustment) => call('POST', `/accounts/${enc(id)}/adjustments`, adjustment),
     },
+    withdrawals: {
+      create: (id, input, opts) => call('POST', `/accounts/${enc(id)}/withdrawals${query(opts)}`, input),
+    },
+    stories: {
+      list: () => call('GET', '/stories'),
+      play: (name, opts) => call('POST', `/stories/${enc(name)}`, opts ?? {}),
+    },
     webhooks: {
       create: (id, spec) => call('POST', `/accounts/${enc(id)}/webhooks`, spec),
       list: (id) => call('GET', `/accounts/${enc(id)}/webhooks`),
@@ -325,6 +348,7 @@ export function connect(url: string, options: ConnectOptions = {}): SandboxClien
       complete: (id) => action(id, 'complete'),
       reverse: (id, body) => action(id, 'reverse', body),
       block: (id, body) => action(id, 'block', body),
+      refund: (id, body) => action(id, 'refund', body),
     },
     balanceBlocks: {
       defend: (id, body) => blockAction(id, 'defend', body),

@@ -59,7 +59,7 @@ describe.skipIf(noBrowser('console.test.ts'))('console in Chromium', () => {
     expect(await axe(page)).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);
     // A control has a visible focus ring.
-    await page.focus(`${row(charge.id)} summary`);
+    await page.focus(`${row(charge.id)} button`);
     expect(await page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.activeElement).outlineStyle), 'focus outline').not.toBe('none');
   });
 
@@ -78,10 +78,10 @@ describe.skipIf(noBrowser('console.test.ts'))('console in Chromium', () => {
     site = await startSite();
     const charge = await createCharge({ amount: 5, description: 'named payer' });
     const page = await openConsole(390);
-    await page.click(`#payas-${charge.id} summary`);
+    await page.click(`#menu-${charge.id} summary`);
     await page.fill(`#pn-${charge.id}`, 'Maria Teste');
     await page.fill(`#pd-${charge.id}`, '00000000191');
-    await page.click(`#payas-${charge.id} button`);
+    await page.click(`#menu-${charge.id} button[aria-label^="Pay as this payer"]`);
     await page.waitForSelector(`${row(charge.id)}[data-status="completed"]`);
     const tx = await call('GET', `/_sandbox/accounts/${A}/transactions?type=payment`);
     expect(tx.items.find((t: any) => t.id === charge.id)).toMatchObject({ counterpartName: 'Maria Teste', counterpartDocument: '00000000191' });
@@ -92,12 +92,13 @@ describe.skipIf(noBrowser('console.test.ts'))('console in Chromium', () => {
     const charge = await createCharge({ amount: 20, description: 'blocked twice' });
     await call('POST', `/_sandbox/transactions/${charge.id}/pay`);
     const page = await openConsole(1366);
-    await page.click(`#block-${charge.id} summary`);
-    await page.click(`#block-${charge.id} button`);
+    const block = `#menu-${charge.id} form[data-action$="/block"]`;
+    await page.click(`#menu-${charge.id} summary`);
+    await page.click(`${block} button`);
     await page.waitForSelector(`#blocks [data-status="awaiting_response"]`);
     const before = await call('GET', `/_sandbox/accounts/${A}/transactions?type=chargeback`);
-    await page.click(`#block-${charge.id} button`); // the details stayed open across the live update
-    const output = await page.waitForSelector(`#block-${charge.id} output:not(:empty)`);
+    await page.click(`${block} button`); // the menu stayed open across the live update
+    const output = await page.waitForSelector(`${block} output:not(:empty)`);
     expect(await output.textContent()).toMatch(/^Cannot block payment .* again: block .* is awaiting_response/);
     expect((await call('GET', `/_sandbox/accounts/${A}/transactions?type=chargeback`)).total).toBe(before.total);
   });
@@ -126,10 +127,10 @@ describe.skipIf(noBrowser('console.test.ts'))('console in Chromium', () => {
     await page.waitForSelector(`${row(charge.id)}[data-status="pending"]`);
     await page.click('button[aria-label="Advance the clock by 1 hour"]');
     await page.waitForSelector(`${row(charge.id)}[data-status="cancelled"]`);
-    await page.waitForSelector('#clock-now >> text=2026-03-10 13:00:00Z');
+    await page.waitForSelector('#clock-now[datetime="2026-03-10T13:00:00.000Z"]');
     await page.fill('#advance-seconds', '90');
     await page.click('button[aria-label="Advance the clock by these seconds"]');
-    await page.waitForSelector('#clock-now >> text=2026-03-10 13:01:30Z');
+    await page.waitForSelector('#clock-now[datetime="2026-03-10T13:01:30.000Z"]');
     expect(await sameDocument(page)).toBe(true);
   });
 

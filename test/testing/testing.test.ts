@@ -229,3 +229,23 @@ describe('startReceiver', () => {
     expect(receiver.received).toHaveLength(0);
   });
 });
+
+describe('the control client: stories, refunds and withdrawals', () => {
+  test("a story is a one-call fixture on the suite's own tenant: paid-charge pays a charge and its webhook reaches the receiver", async () => {
+    const { sb, receiver } = await start();
+    expect((await sb.control.stories.list()).items.map((s) => s.name)).toContain('paid-charge');
+    const out = await sb.control.stories.play('paid-charge', { accountId: sb.accountId });
+    expect(out).toMatchObject({ story: 'paid-charge', accountId: sb.accountId });
+    expect(receiver.received.map((w) => w.event)).toEqual(['payment_completed']);
+  });
+
+  test('refund() refunds a paid charge as its merchant, and withdrawals.create() takes the body of POST /v2/withdrawals', async () => {
+    const { sb } = await start({ account: { balance: 100 } });
+    const id = await charge(sb);
+    await sb.control.transactions.pay(id);
+    const refund = await sb.control.transactions.refund(id, { reason: 'devolvido' });
+    expect(refund).toMatchObject({ type: 'refund', status: 'pending', refund: { status: 'PENDING' } });
+    const w = await sb.control.withdrawals.create(sb.accountId, { pixKey: 'falha@pix-sandbox.test', pixKeyType: 'email', holderName: 'Fulano', holderDocument: '12345678909', holderDocumentType: 'cpf', amount: 10 });
+    expect(w).toMatchObject({ status: 'pending', amount: 10, subAccount: null });
+  });
+});

@@ -1,7 +1,9 @@
 // The console's live part. Every form with data-action is sent as JSON to that /_sandbox route (the same call curl
-// makes); a refusal (409 and co.) shows in the form's <output>. Every message of GET /_sandbox/stream marks the page
-// stale; shortly after, the sections are fetched again from GET /_sandbox/console (same query as the page) and swapped
-// in, keeping open <details> open and leaving alone a section whose field is being typed in (until it loses focus).
+// makes); its outcome, a refusal or a success, shows once in the form's <output>. Every message of GET
+// /_sandbox/stream marks the page stale; shortly after, the sections are fetched again from GET /_sandbox/console
+// (same query as the page) and swapped in, keeping open <details> open, leaving alone a section whose field is being
+// typed in (until it loses focus), and highlighting the rows that changed. A story played from the Stories panel
+// shows each of its steps as the stream tells of it.
 (function () {
   'use strict';
   var root = document.getElementById('console');
@@ -10,10 +12,21 @@
   var inFlight = false;
   var again = false;
   var timer = null;
+  var playing = null; // the story being played from this page
 
   function editing(section) {
     var el = document.activeElement;
     return !!el && section.contains(el) && /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) && el.type !== 'hidden';
+  }
+
+  /** Row keys (transactions, blocks, deliveries) with what they show, to highlight the ones a swap changed. */
+  function rowStates(el) {
+    var out = {};
+    el.querySelectorAll('[data-tx],[data-block],[data-delivery]').forEach(function (r) {
+      var key = r.dataset.tx || r.dataset.block || r.dataset.delivery;
+      out[key] = (r.dataset.status || '') + '|' + (r.dataset.state || '') + '|' + (r.dataset.updated || '');
+    });
+    return out;
   }
 
   function swap(current, next) {
@@ -21,14 +34,21 @@
       var same = next.querySelector('#' + CSS.escape(d.id));
       if (same) same.open = true;
     });
-    // Keep a refusal shown next to its button until the next action.
+    // Keep an outcome shown next to its button until the next action.
     current.querySelectorAll('form[data-action] output').forEach(function (o) {
       if (!o.textContent) return;
       var form = o.closest('form');
       var twin = next.querySelector('form[data-action="' + CSS.escape(form.dataset.action) + '"] output');
-      if (twin) twin.textContent = o.textContent;
+      if (twin) { twin.textContent = o.textContent; twin.className = o.className; }
     });
+    var before = rowStates(current);
+    window.sandbox.localize(next);
     current.replaceWith(next);
+    next.querySelectorAll('[data-tx],[data-block],[data-delivery]').forEach(function (r) {
+      var key = r.dataset.tx || r.dataset.block || r.dataset.delivery;
+      var now = (r.dataset.status || '') + '|' + (r.dataset.state || '') + '|' + (r.dataset.updated || '');
+      if (before[key] !== now) r.classList.add('changed');
+    });
   }
 
   function apply(html) {
@@ -39,6 +59,7 @@
     var accountNow = root.firstElementChild && root.firstElementChild.dataset.account;
     var accountNext = fresh.firstElementChild && fresh.firstElementChild.dataset && fresh.firstElementChild.dataset.account;
     if (!root.querySelector('[data-section]') || accountNow !== accountNext) {
+      window.sandbox.localize(fresh);
       root.replaceChildren(fresh); // first load, or the account is gone (reset): the whole console
       return false;
     }
@@ -74,6 +95,8 @@
   function valueOf(el) {
     var t = el.dataset.type;
     if (t === 'null') return null;
+    if (t === 'checkbox') return el.checked;
+    if (t === 'nullable') return el.value.trim() === '' ? null : el.value.trim();
     if (t === 'boolean') return el.value === 'true';
     if (t === 'number') {
       var n = Number(String(el.value).replace(',', '.'));
@@ -82,28 +105,110 @@
     return el.value;
   }
 
+  /** Sets body[a][b] for a name "a.b" (a number makes an array: "rules.0.path"). */
+  function put(body, name, value) {
+    var keys = name.split('.');
+    var at = body;
+    for (var i = 0; i < keys.length - 1; i++) {
+      if (at[keys[i]] === undefined) at[keys[i]] = /^\d+$/.test(keys[i + 1]) ? [] : {};
+      at = at[keys[i]];
+    }
+    at[keys[keys.length - 1]] = value;
+  }
+
+  function say(out, text, kind) {
+    if (!out) return;
+    out.className = 'outcome ' + kind;
+    out.textContent = text;
+  }
+
+  function link(href, text, newTab) {
+    var a = document.createElement('a');
+    a.href = href;
+    a.textContent = text;
+    if (newTab) { a.target = '_blank'; a.rel = 'noopener'; }
+    return a;
+  }
+
+  function successText(form, data) {
+    var action = form.dataset.action;
+    if (/\/reset$/.test(action)) return 'Reset done.';
+    if (/\/faults$/.test(action)) return data && data.rules && data.rules.length ? 'In force: ' + data.rules.map(function (r) { return r.method + ' ' + r.path + ' → ' + r.status; }).join(', ') + '.' : 'No API faults.';
+    if (/\/withdrawals$/.test(action)) return 'Withdrawal ' + String(data.id).slice(0, 8) + ' created: ' + data.status + '.';
+    if (/\/institutions\//.test(action)) return data.name + ' is ' + String(data.status).replace(/_/g, ' ') + '.';
+    if (/\/webhooks\//.test(action)) return data.url ? 'Points at ' + data.url + '.' : 'Points nowhere.';
+    if (/\/clock/.test(action)) return '';
+    return 'Done.';
+  }
+
+  // Story steps arrive on the stream (each step commits on its own); the POST's answer closes the run.
+  function storyStep(m) {
+    if (!playing || !m.data || m.data.story !== playing) return;
+    var log = document.getElementById('story-log');
+    var li = document.createElement('li');
+    li.dataset.step = String(m.data.step);
+    var strong = document.createElement('strong');
+    strong.textContent = m.data.title + ': ';
+    li.append(strong, m.data.did);
+    log.append(li);
+  }
+
   document.addEventListener('submit', function (e) {
     var form = e.target.closest('form[data-action]');
     if (!form) return;
     e.preventDefault();
     var body = {};
+    var params = [];
     Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || (el.value === '' && el.dataset.type !== 'null')) return; // empty optional fields are not sent
-      body[el.name] = valueOf(el);
+      if (!el.name || el.dataset.send === 'no') return;
+      if (el.value === '' && el.dataset.type !== 'null' && el.dataset.type !== 'nullable' && el.dataset.type !== 'checkbox') return; // empty optional fields are not sent
+      if (el.dataset.in === 'query') params.push(encodeURIComponent(el.name) + '=' + encodeURIComponent(el.value));
+      else put(body, el.name, valueOf(el));
     });
+    var url = form.dataset.action + (params.length ? '?' + params.join('&') : '');
     var out = form.querySelector('output');
     var button = form.querySelector('button[type=submit]');
-    if (out) out.textContent = '';
+    var then = form.dataset.then;
+    var open = then === 'checkout' && form.elements.open ? form.elements.open.value : 'no';
+    // A tab opened after the answer would be blocked as a pop-up: open it now, point it at the checkout after.
+    var tab = open === 'tab' ? window.open('about:blank', '_blank') : null;
+    if (out) { out.textContent = ''; out.className = 'outcome'; }
     button.disabled = true;
-    window.sandbox.api(form.dataset.method || 'POST', form.dataset.action, body).then(function (r) {
+    if (then === 'story') {
+      playing = form.dataset.action.split('/').pop();
+      document.getElementById('story-run').hidden = false;
+      document.getElementById('story-run-title').textContent = 'Playing: ' + form.querySelector('.story-title strong').textContent;
+      document.getElementById('story-log').replaceChildren();
+      document.getElementById('stories').dataset.playing = playing;
+    }
+    var method = form.dataset.method || 'POST';
+    window.sandbox.api(method, url, method === 'DELETE' ? undefined : body).then(function (r) {
       button.disabled = false;
       if (!r.ok) {
-        if (out) out.textContent = window.sandbox.errorText(r);
+        if (tab) tab.close();
+        say(out, window.sandbox.errorText(r), 'error');
+        if (then === 'story') { playing = null; delete document.getElementById('stories').dataset.playing; }
         return;
       }
-      if (form.dataset.then === 'checkout' && r.data && r.data.checkoutUrl) {
-        window.location.assign(r.data.checkoutUrl);
-        return;
+      if (then === 'checkout' && r.data && r.data.checkoutUrl) {
+        if (open === 'here') { window.location.assign(r.data.checkoutUrl); return; }
+        if (tab) { tab.opener = null; tab.location.href = r.data.checkoutUrl; }
+        out.className = 'outcome ok';
+        out.replaceChildren('Charge ' + r.data.id.slice(0, 8) + ' created. ', link(r.data.checkoutUrl, 'Open its checkout', true));
+      } else if (then === 'story') {
+        var stories = document.getElementById('stories');
+        delete stories.dataset.playing;
+        stories.dataset.played = playing;
+        var log = document.getElementById('story-log');
+        // Steps the stream did not bring (it was down): fill them in from the answer.
+        r.data.steps.forEach(function (s) {
+          if (!log.querySelector('li[data-step="' + s.n + '"]')) storyStep({ data: { story: playing, step: s.n, title: s.title, did: s.did } });
+        });
+        document.getElementById('story-run-title').textContent = 'Played: ' + r.data.title;
+        playing = null;
+      } else {
+        var text = successText(form, r.data);
+        if (text) say(out, text, 'ok');
       }
       soon(); // the stream will say so too; this makes the answer show even if the stream is down
     });
@@ -113,9 +218,14 @@
     var loaded = !!root.querySelector('[data-section]');
     if (!loaded) refresh();
     window.sandbox.stream(function (m) {
+      if (m.kind === 'story') { storyStep(m); return; }
       if (m.kind === 'clock' && m.data) {
         var now = document.getElementById('clock-now');
-        if (now) now.textContent = m.data.now.replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
+        if (now) {
+          now.setAttribute('datetime', m.data.now);
+          now.setAttribute('title', m.data.now);
+          now.textContent = window.sandbox.localText(new Date(m.data.now));
+        }
       }
       soon();
     }, null);

@@ -1,13 +1,16 @@
 // Shared by every page of the sandbox: the admin token (asked once, kept in sessionStorage for this tab), calls to
-// the same /_sandbox routes curl uses, and the live stream (GET /_sandbox/stream). Plain script, no build step.
-// window.sandbox = { api(method, url, body), stream(onMessage, accountId), ready(fn), errorText(result) }
+// the same /_sandbox routes curl uses, the live stream (GET /_sandbox/stream) with an honest connection state in the
+// header ("live" only while the stream is open), times in the browser's zone with the offset (ISO on hover), copy
+// buttons, and projector mode (remembered in localStorage). Plain script, no build step, no inline code (CSP).
+// window.sandbox = { api(method, url, body), stream(onMessage, accountId), ready(fn), errorText(result), localize(root), needsToken() }
 (function () {
   'use strict';
   var KEY = 'pix-sandbox-token';
+  var PROJECTOR_KEY = 'pix-sandbox-projector';
   // Read when needed: the script may run before <body> exists (loaded without defer).
   function needsToken() { return !!document.body && document.body.dataset.needsToken === 'true'; }
   var waiting = [];
-  var EVENT_NAMES = ['transaction', 'delivery', 'clock', 'reset', 'payment_completed', 'payment_expired', 'refund_completed', 'withdrawal_completed',
+  var EVENT_NAMES = ['transaction', 'delivery', 'clock', 'reset', 'story', 'payment_completed', 'payment_expired', 'refund_completed', 'withdrawal_completed',
     'withdrawal_failed', 'withdrawal_reversed', 'balance_block_created', 'balance_block_approved', 'balance_block_rejected'];
 
   function token() {
@@ -47,47 +50,141 @@
         }
         return { ok: res.ok, status: res.status, data: data, text: text };
       });
-    }, function (err) {
-      return { ok: false, status: 0, data: null, text: 'The sandbox did not answer (' + err.message + '). Is it still running?' };
+    }, function () {
+      return { ok: false, status: 0, data: null, text: 'The sandbox did not answer: is it still running? (The header says when it is back.)' };
     });
   }
 
-  /** The message of an error answer (the envelope's message), for showing next to the control that caused it. */
+  /**
+   * The message of an error answer, once: the envelope's message already names each invalid field, so a field is
+   * added only when the message does not say it already.
+   */
   function errorText(result) {
     var d = result.data;
     if (d && typeof d === 'object' && d.message) {
-      var fields = d.details && d.details.fields ? ' (' + d.details.fields.map(function (f) { return f.field + ' ' + f.message; }).join('; ') + ')' : '';
-      return d.message + fields;
+      var extra = (d.details && d.details.fields ? d.details.fields : []).filter(function (f) {
+        return d.message.indexOf(f.message) === -1;
+      }).map(function (f) { return f.field + ' ' + f.message; });
+      return extra.length ? d.message + ' (' + extra.join('; ') + ')' : d.message;
     }
     return result.text || 'HTTP ' + result.status;
   }
 
+  // Connection state, in the header of every page that follows the stream.
+  function setConnection(state) {
+    var el = document.getElementById('conn');
+    document.body.dataset.live = state === 'live' ? 'true' : 'false';
+    if (!el) return;
+    el.dataset.state = state;
+    el.textContent = state === 'live' ? 'live' : state === 'offline' ? 'offline, reconnecting…' : 'connecting…';
+  }
+
   /**
    * Follows the live stream; onMessage({kind, data}) for each message, and {kind: 'reconnected'} when the stream
-   * comes back after a break (the page should then re-read everything: it may have missed changes).
+   * comes back after a break (the page should then re-read everything: it may have missed changes). EventSource
+   * retries by itself while the server is away; when it gives up (an answer that is not a stream), a new one is
+   * opened a moment later, so the page comes back without a reload either way.
    */
   function stream(onMessage, accountId) {
     var q = [];
     if (accountId) q.push('accountId=' + encodeURIComponent(accountId));
     if (needsToken()) q.push('token=' + encodeURIComponent(token()));
-    var source = new EventSource('/_sandbox/stream' + (q.length ? '?' + q.join('&') : ''));
+    var url = '/_sandbox/stream' + (q.length ? '?' + q.join('&') : '');
     var broken = false;
-    EVENT_NAMES.forEach(function (name) {
-      source.addEventListener(name, function (e) {
-        var data = null;
-        try { data = JSON.parse(e.data); } catch (err) { data = null; }
-        onMessage({ kind: name, data: data });
+    var source = null;
+    function open() {
+      source = new EventSource(url);
+      EVENT_NAMES.forEach(function (name) {
+        source.addEventListener(name, function (e) {
+          var data = null;
+          try { data = JSON.parse(e.data); } catch (err) { data = null; }
+          onMessage({ kind: name, data: data });
+        });
       });
+      source.addEventListener('error', function () {
+        broken = true;
+        setConnection('offline');
+        if (source.readyState === 2) setTimeout(open, 1500);
+      });
+      source.addEventListener('open', function () {
+        setConnection('live');
+        if (broken) { broken = false; onMessage({ kind: 'reconnected', data: null }); }
+      });
+    }
+    open();
+    return { close: function () { if (source) source.close(); } };
+  }
+
+  // Times: "2026-03-10 09:00:00 −03:00" in the browser's zone; relative ones as "3 min ago" on the sandbox clock.
+  function pad(n) { return String(n).padStart(2, '0'); }
+  function localText(d) {
+    var off = -d.getTimezoneOffset();
+    var sign = off >= 0 ? '+' : '−';
+    var a = Math.abs(off);
+    return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds()) + ' ' + sign + pad(Math.floor(a / 60)) + ':' + pad(a % 60);
+  }
+  function sandboxNow() {
+    var clock = document.getElementById('clock-now');
+    var t = clock ? Date.parse(clock.getAttribute('datetime')) : NaN;
+    return isNaN(t) ? Date.now() : t;
+  }
+  function relativeText(ms, now) {
+    var s = Math.round((now - ms) / 1000);
+    var future = s < 0;
+    s = Math.abs(s);
+    var text = s < 45 ? 'just now' : s < 3600 ? Math.round(s / 60) + ' min' : s < 86400 ? Math.round(s / 3600) + ' h' : Math.round(s / 86400) + ' d';
+    return text === 'just now' ? text : future ? 'in ' + text : text + ' ago';
+  }
+  function localize(root) {
+    var now = sandboxNow();
+    (root || document).querySelectorAll('time[data-local]').forEach(function (el) {
+      var ms = Date.parse(el.getAttribute('datetime'));
+      if (isNaN(ms)) return;
+      var text = localText(new Date(ms));
+      el.textContent = el.dataset.local === 'relative' ? relativeText(ms, now) : el.dataset.local === 'time' ? text.slice(11) : el.dataset.local === 'date' ? text.slice(0, 10) : el.dataset.local === 'hm' ? text.slice(11, 16) + text.slice(19) : text;
     });
-    source.addEventListener('error', function () { broken = true; });
-    source.addEventListener('open', function () {
-      document.body.dataset.live = 'true';
-      if (broken) { broken = false; onMessage({ kind: 'reconnected', data: null }); }
-    });
-    return source;
+  }
+
+  function setProjector(on) {
+    document.documentElement.classList.toggle('projector', on);
+    var button = document.getElementById('projector-toggle');
+    if (button) button.setAttribute('aria-pressed', String(on));
+    try { localStorage.setItem(PROJECTOR_KEY, on ? '1' : '0'); } catch (e) { /* private mode: not remembered */ }
+  }
+  function projectorRemembered() {
+    try { return localStorage.getItem(PROJECTOR_KEY) === '1'; } catch (e) { return false; }
+  }
+
+  function copy(text, button) {
+    var done = function (ok) {
+      var before = button.textContent;
+      button.textContent = ok ? 'Copied' : 'Select it';
+      setTimeout(function () { button.textContent = before; }, 1200);
+    };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
+    else {
+      var area = document.createElement('textarea');
+      area.value = text;
+      area.setAttribute('readonly', '');
+      area.className = 'visually-hidden';
+      document.body.appendChild(area);
+      area.select();
+      var ok = false;
+      try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+      area.remove();
+      done(ok);
+    }
   }
 
   document.addEventListener('DOMContentLoaded', function () {
+    setProjector(projectorRemembered());
+    localize(document);
+    var toggle = document.getElementById('projector-toggle');
+    if (toggle) toggle.addEventListener('click', function () { setProjector(!document.documentElement.classList.contains('projector')); });
+    document.addEventListener('click', function (e) {
+      var button = e.target.closest && e.target.closest('button[data-copy]');
+      if (button) copy(button.dataset.copy, button);
+    });
     var form = document.getElementById('token-form');
     if (!form) return;
     form.addEventListener('submit', function (e) {
@@ -103,5 +200,5 @@
     });
   });
 
-  window.sandbox = { api: api, stream: stream, ready: ready, errorText: errorText, needsToken: needsToken };
+  window.sandbox = { api: api, stream: stream, ready: ready, errorText: errorText, needsToken: needsToken, localize: localize, localText: localText };
 })();
