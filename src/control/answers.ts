@@ -11,7 +11,7 @@ import { ProjectSchema } from '../http/v2/projects/schemas';
 import { SubAccountSchema } from '../http/v2/sub-accounts';
 import { TransactionSchema } from '../http/v2/transactions/get';
 import { RefundResultSchema } from '../http/v2/transactions/refund';
-import { EVENT_KINDS } from '../webhooks/events';
+import { DELIVERY_EVENT_KINDS, EVENT_KINDS } from '../webhooks/events';
 import { WebhookEventSchema } from '../webhooks/schemas';
 
 const permissions = z.array(z.enum(PERMISSIONS));
@@ -33,6 +33,7 @@ export const WebhookEndpointSchema = z
     events: z.array(z.enum(EVENT_KINDS)).openapi({ description: 'Event kinds it receives; empty = all' }),
     createdAt: dateTime(),
     secret: z.string().optional().openapi({ description: 'Signing secret: only in the answer that creates the endpoint (and the account)' }),
+    chave: z.string().optional().openapi({ description: 'A webhook of the standard API Pix face (PUT /api-pix/v2/webhook/{chave}): it receives only the Pix of this key, unsigned, at {url}/pix' }),
   })
   .openapi('WebhookEndpoint');
 
@@ -70,6 +71,9 @@ export const AccountDetailSchema = z
     projects: z.array(ProjectSchema.extend({ subAccount: z.string().nullable() })),
     institutions: z.array(InstitutionSchema),
     webhooks: z.array(WebhookEndpointSchema),
+    pixKeys: z
+      .array(z.object({ key: z.string(), type: z.enum(['cpf', 'cnpj', 'email', 'phone', 'random']), createdAt: dateTime() }))
+      .openapi({ description: 'PIX keys of the standard API Pix face: the chave its charges and webhooks name' }),
   })
   .openapi('AccountDetail');
 
@@ -104,7 +108,7 @@ export const AdjustmentSchema = z
 export const DeliverySchema = z
   .object({
     id: uuid().openapi({ description: 'The X-Service-Webhook-ID of every attempt' }),
-    event: z.enum(EVENT_KINDS),
+    event: z.enum(DELIVERY_EVENT_KINDS),
     eventId: z.string(),
     subAccount: z.string().nullable(),
     endpoint: z.object({ id: z.string(), url: z.string().nullable() }),
@@ -141,7 +145,7 @@ export const EventListSchema = z
       z
         .object({
           id: z.string(),
-          event: z.enum(EVENT_KINDS),
+          event: z.enum(DELIVERY_EVENT_KINDS),
           eventId: z.string(),
           subAccount: z.string().nullable(),
           createdAt: dateTime(),

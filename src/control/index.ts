@@ -19,6 +19,7 @@ import { registerBrCodeControl } from './brcodes';
 import { registerStream } from './stream';
 import { registerLists } from './lists';
 import { registerConsoleFragment } from './console';
+import { registerApiPixControl } from './api-pix';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -57,6 +58,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerBalanceBlockControl(app, deps);
   registerSettle(app, deps, hooks.deliveries);
   registerBrCodeControl(app, deps);
+  registerApiPixControl(app, deps);
   registerStream(app, deps, hooks.streamKeepAliveMs);
   registerLists(app, deps);
   registerConsoleFragment(app, deps);

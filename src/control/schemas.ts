@@ -108,6 +108,11 @@ export const AccountSpecSchema = z
     credentials: z.array(CredentialSpecSchema).optional(),
     apiKeys: z.array(z.object({ id: z.string().optional(), key: z.string().min(12).optional(), permissions: permissions.optional() })).optional(),
     webhooks: z.array(WebhookSpecSchema).optional(),
+    pixKeys: z
+      .array(z.object({ key: z.string().min(1).max(77), type: z.enum(['cpf', 'cnpj', 'email', 'phone', 'random'], { error: 'must be one of cpf, cnpj, email, phone, random' }) }))
+      .max(20)
+      .optional()
+      .openapi({ description: 'PIX keys of the standard API Pix face (chave); absent: a random key and a generated CNPJ' }),
   })
   .openapi('AccountSpec');
 

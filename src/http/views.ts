@@ -64,6 +64,7 @@ export const webhookView = (w: WebhookEndpoint, withSecret: boolean) => ({
   events: w.events as EventKind[], // checked against EVENT_KINDS when the endpoint was made
   createdAt: iso(w.createdAt),
   ...(withSecret ? { secret: w.secret } : {}),
+  ...(w.chave === undefined ? {} : { chave: w.chave }),
 });
 
 /** The control API's view of a whole account. Secrets of webhook endpoints are shown only when they are created. */
@@ -95,6 +96,7 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean })
     projects: a.projects.map((p) => ({ ...projectView(p), subAccount: a.wallets[p.walletId]?.reference ?? null })),
     institutions: a.institutions.map(institutionView),
     webhooks: a.webhooks.map((w) => webhookView(w, opts.webhookSecrets)),
+    pixKeys: (a.pixKeys ?? []).map((k) => ({ key: k.key, type: k.type, createdAt: iso(k.createdAt) })),
   };
 }
 

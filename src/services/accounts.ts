@@ -24,6 +24,7 @@ import type {
 } from '../domain/types';
 import { opt } from '../lib/objects';
 import { publishTransactions } from '../lib/bus';
+import { generateCnpj, validatePixKey, type PixKeyType } from '../pix';
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 30, 120, 600, 3600];
 export const DEFAULT_AUTOMATION: Automation = { completeAfterSeconds: 2, autoPayAfterSeconds: null, magicValues: true };
@@ -46,6 +47,8 @@ export interface AccountSpec {
   credentials?: CredentialSpec[];
   apiKeys?: { id?: string; key?: string; permissions?: string[] }[];
   webhooks?: WebhookSpec[];
+  /** PIX keys of the standard face (sandbox.md 9); absent: a random key (EVP) and a generated CNPJ. */
+  pixKeys?: { key: string; type: PixKeyType }[];
 }
 
 export interface SubAccountSpec {
@@ -98,6 +101,7 @@ export function idsInUse(deps: Deps): Set<string> {
     for (const w of acc.webhooks) ids.add(w.id);
     for (const p of acc.projects) ids.add(p.id);
     for (const i of acc.institutions) ids.add(i.id);
+    for (const k of acc.pixKeys ?? []) ids.add(k.key);
   }
   return ids;
 }
@@ -217,6 +221,20 @@ export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, fi
   };
 }
 
+/** The account's PIX keys: each valid for its type and held by no other account (a key names one receiver). */
+function buildPixKeys(deps: Deps, specs: AccountSpec['pixKeys'], taken: Set<string>) {
+  const createdAt = deps.clock.nowMs();
+  const keys = specs ?? [
+    { key: deps.ids.uuid(), type: 'random' as const },
+    { key: generateCnpj(deps.ids.randomInt), type: 'cnpj' as const },
+  ];
+  return keys.map((k, i) => {
+    const problem = validatePixKey(k.type, k.key);
+    if (problem) throw validationError([{ field: `pixKeys[${i}].key`, message: problem.replace(/^pixKey /, '') }]);
+    return { key: claim(taken, k.key, `pixKeys[${i}].key`, 'pixKey'), type: k.type, createdAt };
+  });
+}
+
 /**
  * Builds a whole account from a spec. Everything is checked while building a detached object; it joins the state
  * only at the end, so a spec that fails leaves nothing behind.
@@ -254,6 +272,9 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     deliveries: {},
     customers: [],
     balanceBlocks: {},
+    pixKeys: [],
+    cobs: {},
+    locs: {},
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
   (spec.subAccounts ?? []).forEach((s, i) => buildSubAccount(deps, account, s, taken, `subAccounts[${i}].`));
@@ -272,6 +293,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     return { id: claim(taken, k.id ?? deps.ids.uuid(), `apiKeys[${i}].id`, 'apiKey'), key, permissions: k.permissions ?? ['FULL_ACCESS'], createdAt: now };
   });
   account.webhooks = (spec.webhooks ?? []).map((w, i) => buildWebhook(deps, account, w, `webhooks[${i}].subAccount`, taken, `webhooks[${i}].`));
+  account.pixKeys = buildPixKeys(deps, spec.pixKeys, taken);
   deps.store.state.accounts[id] = account;
   return account;
 }

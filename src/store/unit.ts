@@ -34,7 +34,7 @@ type Level =
   | { t: 'inside'; record: Path };
 
 /** Account fields that are collections keyed by id (each entry is its own record). */
-export const KEYED_COLLECTIONS = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks', 'idempotency']);
+export const KEYED_COLLECTIONS = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks', 'idempotency', 'cobs', 'locs']);
 
 export type UnitKind = 'request' | 'job' | 'delivery' | 'system' | 'read';
 
