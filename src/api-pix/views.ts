@@ -21,7 +21,12 @@ export const locView = (deps: Deps, loc: PayloadLoc) => ({
 /** The account's CNPJ (its CNPJ key), which the standard's receiver and webhook answers carry. */
 export const cnpjOf = (account: Account) => account.pixKeys?.find((k) => k.type === 'cnpj')?.key;
 
-const recebedorOf = (account: Account) => ({ ...opt('cnpj', cnpjOf(account)), nome: account.name, cidade: account.city });
+/**
+ * The receiver a cobv shows. The standard requires a street, state and postal code the sandbox's accounts do not
+ * keep, so every account shows the same made-up address in its city (README: where the document is silent).
+ */
+export const RECEIVER_ADDRESS = { logradouro: 'Rua da Sandbox, 1', uf: 'SP', cep: '01001000' } as const;
+const recebedorOf = (account: Account) => ({ ...opt('cnpj', cnpjOf(account)), nome: account.name, cidade: account.city, ...RECEIVER_ADDRESS });
 
 /** A cobv's value rules as the document shows them (the strings it was given). */
 function cobvValor(due: DueRules) {
