@@ -36,6 +36,7 @@ import { registerRefundJobs } from './services/refunds';
 import { registerWithdrawalJobs } from './services/withdrawals';
 import { registerMagicJobs } from './services/magic';
 import { listen, type Listening } from './server';
+import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
@@ -58,6 +59,11 @@ export interface Sandbox {
   /** Base URL once listening (e.g. http://127.0.0.1:4747), else undefined. */
   readonly url: string | undefined;
   listen(opts?: { port?: number; host?: string }): Promise<string>;
+  /**
+   * With `https`, once listening: the local CA that signed the listener's certificate (`path` of its ca.pem, and the
+   * PEM itself); undefined with a brought certificate (tlsCertFile/tlsKeyFile) or without `https`.
+   */
+  readonly ca: { path: string; pem: string } | undefined;
   /** Back to the fixtures (same as POST /_sandbox/reset); the clock is kept unless `clock: true`. */
   reset(opts?: { clock?: boolean }): Promise<void>;
   /**
@@ -218,6 +224,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerPayerPage(app, deps);
 
   let server: Listening | null = null;
+  let ca: Sandbox['ca'];
   const sandbox: Sandbox = {
     app,
     deps,
@@ -225,9 +232,29 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     get url() {
       return server?.url;
     },
+    get ca() {
+      return ca;
+    },
     async listen(opts = {}) {
       if (server) return server.url;
-      server = await listen(app, opts.port ?? 4747, opts.host ?? '127.0.0.1');
+      const host = opts.host ?? '127.0.0.1';
+      let tlsOptions;
+      if (options.https) {
+        // Loaded only under https: the certificate code (pkijs) is start-up time a plain-HTTP sandbox does not pay.
+        // Made at listen, not at build: the leaf names the listen address too.
+        const { prepareServerTls, serverTlsOptions } = await import('./tls');
+        const tls = await prepareServerTls({
+          home: options.home ?? sandboxHome(),
+          certFile: options.tlsCertFile,
+          keyFile: options.tlsKeyFile,
+          names: options.tlsNames,
+          publicHost: deps.settings.publicHost,
+          listenHost: host,
+        });
+        tlsOptions = serverTlsOptions(tls);
+        ca = tls.ca && { path: tls.ca.certPath, pem: tls.ca.cert };
+      }
+      server = await listen(app, opts.port ?? 4747, host, tlsOptions);
       scheduler.start();
       return server.url;
     },

@@ -18,6 +18,11 @@ async function main() {
     process.exitCode = 2;
     return;
   }
+  if ('ca' in config) {
+    const { loadOrCreateCa } = await import('./tls');
+    process.stdout.write(`${(await loadOrCreateCa(config.ca)).certPath}\n`);
+    return;
+  }
   const sandbox = await createSandbox(config.options);
   const url = await sandbox.listen({ port: config.port, host: config.host });
   // Before the banner: a supervisor may send SIGTERM as soon as it reads the banner, and that must close cleanly.
@@ -28,6 +33,7 @@ async function main() {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const account = Object.values(sandbox.deps.store.state.accounts)[0];
+  const tlsLines = !config.options.https ? [] : sandbox.ca ? trustLines(sandbox.ca.path) : [`  TLS         certificate ${config.options.tlsCertFile} (brought with --cert; clients trust its issuer)`];
   const lines = [
     `pix-sandbox listening on ${url}`,
     `  version     ${VERSION}`,
@@ -39,6 +45,7 @@ async function main() {
     `  JWKS        ${url}/.well-known/jwks.json`,
     // The code's host is a name for validators; the path is served here (a phone that must fetch it: --public-host).
     `  BR Codes    point at ${sandbox.deps.settings.publicHost}/pix/qr/<id>, served here at ${url}/pix/qr/<id>`,
+    ...tlsLines,
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
   ];
   if (account) {
@@ -48,6 +55,19 @@ async function main() {
     for (const w of account.webhooks) lines.push(`  webhook     ${w.url ?? '(no URL yet: --webhook-url URL)'}  secret=${w.secret}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** How each client trusts the local CA (the path of ca.pem only: its key is never printed). */
+function trustLines(ca: string): string[] {
+  return [
+    `  TLS         certificate signed by the local CA ${ca}; trust that file:`,
+    `    Node      NODE_EXTRA_CA_CERTS=${ca}`,
+    `    curl      curl --cacert ${ca} ...`,
+    `    Python    REQUESTS_CA_BUNDLE=${ca} (requests), SSL_CERT_FILE=${ca} (httpx, urllib)`,
+    `    PHP       curl_setopt($ch, CURLOPT_CAINFO, '${ca}'); Guzzle: new Client(['verify' => '${ca}'])`,
+    `    Java      keytool -importcert -noprompt -alias pix-sandbox -file ${ca} -keystore pix-sandbox.p12 -storepass changeit`,
+    `              then -Djavax.net.ssl.trustStore=pix-sandbox.p12 -Djavax.net.ssl.trustStorePassword=changeit`,
+  ];
 }
 
 main().catch((err) => {

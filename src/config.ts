@@ -1,6 +1,7 @@
 // The one reader of process.env and argv. createSandbox() takes the same options as plain values, so a user's test
 // suite and the CLI configure the sandbox the same way.
 import { parseArgs } from 'node:util';
+import { sandboxHome } from './tls/home';
 
 export interface SandboxOptions {
   /** Path of a fixtures JSON file, or the world itself. Default: fixtures/default.json of this package. */
@@ -42,6 +43,19 @@ export interface SandboxOptions {
   compactAfterBytes?: number;
   /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
   streamKeepAliveMs?: number;
+  /**
+   * Serve HTTPS on the listener (sandbox.md 8). The certificate is `tlsCertFile`/`tlsKeyFile` when given, else a leaf
+   * for localhost, 127.0.0.1, ::1, the public host, the listen address and `tlsNames`, signed by the local CA in `home`.
+   */
+  https?: boolean;
+  /** PEM certificate (chain allowed) to serve under `https`; needs `tlsKeyFile`. */
+  tlsCertFile?: string;
+  /** Its PEM private key (unencrypted). */
+  tlsKeyFile?: string;
+  /** More names (DNS or IP) for the local CA's leaf. */
+  tlsNames?: string[];
+  /** Where the local CA is kept (PIX_SANDBOX_HOME; default ~/.pix-sandbox). */
+  home?: string;
 }
 
 export interface FixturesFile {
@@ -57,6 +71,7 @@ export interface CliConfig {
 const HELP = `pix-sandbox: a local emulator of a PIX payment-service API
 
 Usage: pix-sandbox [options]
+       pix-sandbox ca       print the path of the local CA's certificate (ca.pem), making the CA when missing
 
   --host HOST          listen address (HOST, default 127.0.0.1)
   --port PORT          port, 0 = any free port (PORT, default 4747)
@@ -67,13 +82,20 @@ Usage: pix-sandbox [options]
   --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST, default pix-sandbox.test;
                        a phone that fetches the location needs <lan-ip>:PORT)
   --freeze-clock       start with the sandbox clock frozen (SANDBOX_FREEZE_CLOCK=1)
+  --https              serve HTTPS on the same port (SANDBOX_HTTPS=1), with a certificate signed by a local CA
+                       made on first use in PIX_SANDBOX_HOME (default ~/.pix-sandbox)
+  --cert FILE          with --https: serve this PEM certificate instead (SANDBOX_TLS_CERT); needs --key
+  --key FILE           its PEM private key (SANDBOX_TLS_KEY)
+  --tls-name NAME      one more DNS name or IP for the local CA's certificate; repeatable
+                       (SANDBOX_TLS_NAMES, comma-separated)
   --version, -v        print the version and exit
   --help               this text
 
 SANDBOX_ADMIN_TOKEN  when set, /_sandbox calls need header X-Sandbox-Token
 `;
 
-export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { version: true } | { error: string } {
+export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { version: true } | { error: string } | { ca: string } {
+  if (argv[0] === 'ca') return argv.length === 1 ? { ca: sandboxHome(env) } : { error: `pix-sandbox ca takes no options (PIX_SANDBOX_HOME says where the CA is).\n\n${HELP}` };
   let values;
   try {
     ({ values } = parseArgs({
@@ -87,6 +109,10 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         'webhook-url': { type: 'string' },
         'public-host': { type: 'string' },
         'freeze-clock': { type: 'boolean' },
+        https: { type: 'boolean' },
+        cert: { type: 'string' },
+        key: { type: 'string' },
+        'tls-name': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -111,6 +137,13 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     publicHost: values['public-host'] ?? env.SANDBOX_PUBLIC_HOST,
     freezeClock: values['freeze-clock'] ?? env.SANDBOX_FREEZE_CLOCK === '1',
     adminToken: env.SANDBOX_ADMIN_TOKEN || undefined,
+    https: values.https ?? env.SANDBOX_HTTPS === '1',
+    tlsCertFile: values.cert ?? (env.SANDBOX_TLS_CERT || undefined),
+    tlsKeyFile: values.key ?? (env.SANDBOX_TLS_KEY || undefined),
+    tlsNames: values['tls-name'] ?? env.SANDBOX_TLS_NAMES?.split(',').map((n) => n.trim()).filter(Boolean),
+    home: sandboxHome(env),
   };
+  if (!options.https && (options.tlsCertFile || options.tlsKeyFile || options.tlsNames?.length))
+    return { error: '--cert, --key and --tls-name only apply with --https (SANDBOX_HTTPS=1): add --https.' };
   return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, options: Object.freeze(options) });
 }
