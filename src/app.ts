@@ -19,6 +19,7 @@ import { FixturesSchema } from './control/schemas';
 import { controlRoutes } from './control';
 import { v2Routes } from './http/v2';
 import { v1Routes } from './http/v1';
+import { apiPixRoutes } from './api-pix';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
 import { doors, hostNameOf, securePages } from './http/middleware/doors';
@@ -233,6 +234,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
   app.route('/v2', v2Routes(deps));
   app.route('/v1', v1Routes(deps));
+  app.route('/api-pix', apiPixRoutes(deps));
   app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, deliveries, streamKeepAliveMs: options.streamKeepAliveMs }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);

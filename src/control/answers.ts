@@ -12,7 +12,7 @@ import { ProjectSchema } from '../http/v2/projects/schemas';
 import { SubAccountSchema } from '../http/v2/sub-accounts';
 import { TransactionSchema } from '../http/v2/transactions/get';
 import { RefundResultSchema } from '../http/v2/transactions/refund';
-import { EVENT_KINDS } from '../webhooks/events';
+import { DELIVERY_EVENT_KINDS, EVENT_KINDS } from '../webhooks/events';
 import { WebhookEventSchema } from '../webhooks/schemas';
 
 const permissions = z.array(z.enum(PERMISSIONS));
@@ -34,6 +34,7 @@ export const WebhookEndpointSchema = z
     events: z.array(z.enum(EVENT_KINDS)).openapi({ description: 'Event kinds it receives; empty = all' }),
     createdAt: dateTime(),
     secret: z.string().optional().openapi({ description: 'Signing secret: only in the answer that creates the endpoint (and the account)' }),
+    chave: z.string().optional().openapi({ description: 'A webhook of the standard API Pix face (PUT /api-pix/v2/webhook/{chave}): it receives only the Pix of this key, unsigned, at {url}/pix' }),
   })
   .openapi('WebhookEndpoint');
 
@@ -74,7 +75,9 @@ export const AccountDetailSchema = z
     bankAccounts: z.array(z.object({ id: z.string(), bank: z.string(), agency: z.string(), account: z.string(), holderName: z.string(), holderDocument: z.string() })),
     webhookHeaderWord: z.string().openapi({ description: 'The vendor word of its delivery headers (its own, else the sandbox\'s)' }),
     company: CompanySchema.nullable(),
-    pixKey: z.string().openapi({ description: 'The PIX key its static QR codes carry' }),
+    pixKeys: z
+      .array(z.object({ key: z.string(), type: z.enum(['cpf', 'cnpj', 'email', 'phone', 'random']), createdAt: dateTime() }))
+      .openapi({ description: 'PIX keys: the chave of the standard API Pix face; the first is the key its static QR codes carry' }),
   })
   .openapi('AccountDetail');
 
@@ -109,7 +112,7 @@ export const AdjustmentSchema = z
 export const DeliverySchema = z
   .object({
     id: uuid().openapi({ description: 'The X-Service-Webhook-ID of every attempt' }),
-    event: z.enum(EVENT_KINDS),
+    event: z.enum(DELIVERY_EVENT_KINDS),
     eventId: z.string(),
     subAccount: z.string().nullable(),
     endpoint: z.object({ id: z.string(), url: z.string().nullable() }),
@@ -146,7 +149,7 @@ export const EventListSchema = z
       z
         .object({
           id: z.string(),
-          event: z.enum(EVENT_KINDS),
+          event: z.enum(DELIVERY_EVENT_KINDS),
           eventId: z.string(),
           subAccount: z.string().nullable(),
           createdAt: dateTime(),

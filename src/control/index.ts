@@ -22,6 +22,7 @@ import { registerConsoleFragment } from './console';
 import { registerPaymentLinkControl } from './charges';
 import { registerWithdrawalControl } from './withdrawals';
 import { registerStories } from './stories';
+import { registerApiPixControl } from './api-pix';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -60,6 +61,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerBalanceBlockControl(app, deps);
   registerSettle(app, deps, hooks.deliveries);
   registerBrCodeControl(app, deps);
+  registerApiPixControl(app, deps);
   registerStream(app, deps, hooks.streamKeepAliveMs);
   registerLists(app, deps);
   registerConsoleFragment(app, deps);

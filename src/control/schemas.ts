@@ -144,7 +144,11 @@ export const AccountSpecSchema = z
     bankAccounts: z.array(BankAccountSpecSchema).optional(),
     webhookHeaderWord: headerWord.optional(),
     company: company.optional(),
-    pixKey: z.string().regex(/^[\x21-\x7E]{1,77}$/, { error: 'must be 1 to 77 printable characters without spaces (a PIX key)' }).optional().openapi({ description: 'The PIX key of static QR codes; default: the account id as a random key' }),
+    pixKeys: z
+      .array(z.object({ key: z.string().min(1).max(77), type: z.enum(['cpf', 'cnpj', 'email', 'phone', 'random'], { error: 'must be one of cpf, cnpj, email, phone, random' }) }))
+      .max(20)
+      .optional()
+      .openapi({ description: 'PIX keys: the chave of the standard API Pix face; the first is the key of static QR codes; absent: a random key and a generated CNPJ' }),
   })
   .openapi('AccountSpec');
 

@@ -10,7 +10,7 @@ import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, 
 import { DeletedSchema, DeliveryListSchema, DeliverySchema, WebhookEndpointListSchema, WebhookEndpointSchema } from './answers';
 import { deliveryView, webhookView } from '../http/views';
 import type { Router } from '../http/env';
-import { EVENT_KINDS } from '../webhooks/events';
+import { DELIVERY_EVENT_KINDS } from '../webhooks/events';
 import { WebhookPatchSchema, WebhookSpecSchema } from './schemas';
 
 const tags = ['Control API'];
@@ -95,7 +95,7 @@ export function registerWebhookControl(app: Router, deps: Deps) {
         params: accountId,
         query: z.object({
           state: z.enum(DELIVERY_STATES, { error: `must be one of ${DELIVERY_STATES.join(', ')}` }).optional(),
-          event: z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }).optional(),
+          event: z.enum(DELIVERY_EVENT_KINDS, { error: `must be one of ${DELIVERY_EVENT_KINDS.join(', ')}` }).optional(),
           eventId: z.string().optional(),
           endpointId: z.string().optional(),
           ...pageQuery,

@@ -4,6 +4,7 @@ import type { Cents, FeeSchedule } from './money';
 import type { SandboxEvent } from '../webhooks/events';
 import type { HolderDocumentType, PixKeyType } from '../pix';
 import type { MagicOutcome } from './magic';
+import type { DueRules } from './api-pix';
 
 export type Environment = 'sandbox' | 'production';
 export const ACCOUNT_STATUSES = ['approved', 'pending', 'pending_documents', 'pending_approval', 'rejected', 'suspended'] as const;
@@ -138,6 +139,8 @@ export interface RefundDetails {
   feeAmount?: Cents;
   refundedAt?: number;
   failureReason?: string;
+  /** The id a devolução of the standard face was asked under (PUT /pix/{e2eid}/devolucao/{id}). */
+  devolucaoId?: string;
 }
 
 /**
@@ -219,6 +222,47 @@ export interface ChargeDetails {
   paymentLinkId?: string;
   /** The static QR code this payment was made with. */
   staticQrId?: string;
+  /** A charge made through the standard API Pix face: its txid and PIX key (account.cobs[txid] holds the rest). */
+  apiPix?: { txid: string; chave: string; infoPagador?: string };
+  /** A cobv: what it costs depends on the day it is paid (domain/api-pix.ts dueAmounts); `amount` is the original. */
+  due?: DueRules;
+}
+
+/** A PIX key of the account (sandbox.md 9): charges of the standard face name one as `chave`. */
+export interface PixKey {
+  key: string;
+  type: PixKeyType;
+  createdAt: number;
+}
+
+/** A cob or cobv of the standard face: a core charge (transactionId) plus what the standard adds. Keyed by txid. */
+export interface Cob {
+  id: string; // the txid
+  kind: 'cob' | 'cobv';
+  transactionId: string;
+  revisao: number;
+  createdAt: number;
+  chave: string;
+  /** cob: seconds from creation; absent for a cobv (its calendar is in the transaction's charge.due). */
+  expiracao?: number;
+  devedor?: Record<string, string>;
+  recebedor?: Record<string, string>;
+  solicitacaoPagador?: string;
+  infoAdicionais?: Array<{ nome: string; valor: string }>;
+  modalidadeAlteracao?: number;
+  /** The payload location it is bound to; absent once DELETE /loc/{id}/txid unbound it. */
+  locId?: number;
+}
+
+/** A payload location (POST /loc, or made with a cob): the URL a dynamic BR Code carries. Keyed by String(id). */
+export interface PayloadLoc {
+  id: string; // String(numeric id)
+  numericId: number;
+  tipoCob: 'cob' | 'cobv';
+  /** The pixUrlAccessToken: the last segment of the location. */
+  token: string;
+  createdAt: number;
+  txid?: string;
 }
 
 export interface Account {
@@ -260,8 +304,10 @@ export interface Account {
   webhookHeaderWord?: string;
   /** The tenant's company as GET /v1/account shows it; absent: null. */
   company?: Company;
-  /** The PIX key static QR codes carry; absent: the account id as a random (EVP) key. */
-  pixKey?: string;
+  /** The standard face (sandbox.md 9); absent in data files written before it (store/store.ts upgrades them). The first key is also the one static QR codes carry. */
+  pixKeys: PixKey[];
+  cobs: Record<string, Cob>;
+  locs: Record<string, PayloadLoc>;
 }
 
 export const PAYMENT_LINK_STATUSES = ['active', 'expired', 'disabled', 'paid'] as const;
@@ -347,6 +393,8 @@ export interface WebhookEndpoint {
   /** Event kinds it receives; empty = all. */
   events: string[];
   createdAt: number;
+  /** A webhook of the standard face (PUT /webhook/{chave}): it receives only the `pix` notices of this key, unsigned, at {url}/pix. */
+  chave?: string;
 }
 
 export type DeliveryState = 'pending' | 'succeeded' | 'failed';

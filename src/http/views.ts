@@ -65,6 +65,7 @@ export const webhookView = (w: WebhookEndpoint, withSecret: boolean) => ({
   events: w.events as EventKind[], // checked against EVENT_KINDS when the endpoint was made
   createdAt: iso(w.createdAt),
   ...(withSecret ? { secret: w.secret } : {}),
+  ...(w.chave === undefined ? {} : { chave: w.chave }),
 });
 
 /** The control API's view of a whole account. Secrets of webhook endpoints are shown only when they are created. */
@@ -99,7 +100,7 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean; h
     bankAccounts: a.bankAccounts.map((b) => ({ ...b })),
     webhookHeaderWord: a.webhookHeaderWord ?? opts.headerWord ?? 'Service',
     company: a.company ?? null,
-    pixKey: a.pixKey ?? a.id,
+    pixKeys: (a.pixKeys ?? []).map((k) => ({ key: k.key, type: k.type, createdAt: iso(k.createdAt) })),
   };
 }
 

@@ -26,6 +26,7 @@ import type {
 } from '../domain/types';
 import { opt } from '../lib/objects';
 import { publishTransactions } from '../lib/bus';
+import { generateCnpj, validatePixKey, type PixKeyType } from '../pix';
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 30, 120, 600, 3600];
 export const DEFAULT_AUTOMATION: Automation = { completeAfterSeconds: 2, autoPayAfterSeconds: null, magicValues: true };
@@ -48,11 +49,12 @@ export interface AccountSpec {
   credentials?: CredentialSpec[];
   apiKeys?: { id?: string; key?: string; permissions?: string[] }[];
   webhooks?: WebhookSpec[];
-  /** v1 (sandbox.md 12): bank accounts a withdrawal names by bankAccountId, the vendor word of the webhook headers, the company GET /v1/account shows, the PIX key of static QR codes. */
+  /** v1 (sandbox.md 12): bank accounts a withdrawal names by bankAccountId, the vendor word of the webhook headers, the company GET /v1/account shows. */
   bankAccounts?: BankAccountSpec[];
   webhookHeaderWord?: string;
   company?: Company;
-  pixKey?: string;
+  /** PIX keys (sandbox.md 9): the chave of the standard face, and the first one is the key of static QR codes; absent: a random key (EVP) and a generated CNPJ. */
+  pixKeys?: { key: string; type: PixKeyType }[];
 }
 
 export interface BankAccountSpec {
@@ -150,6 +152,7 @@ function scanIds(deps: Deps): Set<string> {
     for (const p of acc.projects) ids.add(p.id);
     for (const i of acc.institutions) ids.add(i.id);
     for (const b of acc.bankAccounts ?? []) ids.add(b.id);
+    for (const k of acc.pixKeys ?? []) ids.add(k.key);
   }
   return ids;
 }
@@ -277,6 +280,21 @@ export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, fi
   };
 }
 
+/** The account's PIX keys: each valid for its type and held by no other account (a key names one receiver). */
+function buildPixKeys(deps: Deps, specs: AccountSpec['pixKeys'], taken: IdsInUse) {
+  const createdAt = deps.clock.nowMs();
+  const keys = specs ?? [
+    { key: deps.ids.uuid(), type: 'random' as const },
+    { key: generateCnpj(deps.ids.randomInt), type: 'cnpj' as const },
+  ];
+  return keys.map((k, i) => {
+    const problem = validatePixKey(k.type, k.key);
+    if (problem) throw validationError([{ field: `pixKeys[${i}].key`, message: problem.replace(/^pixKey /, '') }]);
+    // Generated keys are random (checked against the spec only, as other generated ids); chosen ones against the state.
+    return { key: claim(taken, specs ? k.key : undefined, () => k.key, `pixKeys[${i}].key`, 'pixKey'), type: k.type, createdAt };
+  });
+}
+
 /**
  * Builds a whole account from a spec. Everything is checked while building a detached object; it joins the state
  * only at the end, so a spec that fails leaves nothing behind.
@@ -319,7 +337,9 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     bankAccounts: [],
     ...opt('webhookHeaderWord', spec.webhookHeaderWord),
     ...opt('company', spec.company),
-    ...opt('pixKey', spec.pixKey),
+    pixKeys: [],
+    cobs: {},
+    locs: {},
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
   (spec.subAccounts ?? []).forEach((s, i) => buildSubAccount(deps, account, s, taken, `subAccounts[${i}].`));
@@ -339,6 +359,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
   });
   account.webhooks = (spec.webhooks ?? []).map((w, i) => buildWebhook(deps, account, w, `webhooks[${i}].subAccount`, taken, `webhooks[${i}].`));
   account.bankAccounts = buildBankAccounts(deps, spec.bankAccounts ?? [], taken, '');
+  account.pixKeys = buildPixKeys(deps, spec.pixKeys, taken);
   deps.store.state.accounts[id] = account;
   return account;
 }

@@ -7,10 +7,12 @@ import { post } from '../domain/ledger';
 import { pixFee, type Cents } from '../domain/money';
 import { findSubAccount, mainWallet, PRINCIPAL } from '../domain/subaccounts';
 import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
-import type { Account, Institution, PaymentMethod, SplitItem, Transaction, Wallet } from '../domain/types';
+import type { Account, ChargeDetails, Institution, PaymentMethod, SplitItem, Transaction, Wallet } from '../domain/types';
 import { recordLinkPayment } from '../domain/payment-links';
+import { brtDay, dueAmounts, type DueRules } from '../domain/api-pix';
+import { recordPixNotice } from '../webhooks/api-pix';
 import type { Caller } from '../domain/auth';
-import { buildDynamicBrCode, generateCpf, makeE2eId } from '../pix';
+import { buildDynamicBrCode, generateCpf, makeE2eId, parseBrCode } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { upsertCustomer, type CustomerInput } from './customers';
 import { walletProjects } from './projects';
@@ -44,6 +46,11 @@ export interface ChargeInput {
   staticQrId?: string;
   /** A static QR's payment carries the QR's code rather than a location of its own. */
   pixCopyPaste?: string;
+  /** Where the BR Code points (host and path) instead of the core's /pix/qr/{id}: a payload location of the standard face. */
+  location?: string;
+  /** A charge of the standard face (its txid and key) and, for a cobv, its due-date rules. */
+  apiPix?: NonNullable<ChargeDetails['apiPix']>;
+  due?: DueRules;
 }
 
 /** Path the BR Code location points at; the sandbox serves it (see http/location.ts). */
@@ -109,7 +116,7 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
 
   const id = deps.ids.uuid();
   const pixCopyPaste = input.pixCopyPaste ?? buildDynamicBrCode({
-    location: `${deps.settings.publicHost}${locationPath(id)}`,
+    location: input.location ?? `${deps.settings.publicHost}${locationPath(id)}`,
     merchantName: caller.subAccount?.name ?? account.name,
     merchantCity: account.city,
     amountCents: input.amount,
@@ -140,6 +147,8 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
       ...opt('magic', magic),
       ...opt('paymentLinkId', input.paymentLinkId),
       ...opt('staticQrId', input.staticQrId),
+      ...opt('apiPix', input.apiPix),
+      ...opt('due', input.due),
     },
   };
   account.transactions[id] = tx;
@@ -183,6 +192,8 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
   tx.status = transition(TRANSACTION_TRANSITIONS, 'charge', tx.status, 'completed', 'pay');
   const now = deps.clock.nowMs();
   const charge = tx.charge!;
+  // A cobv costs what its due-date rules say on the day it is paid (fines and interest, or a discount).
+  if (charge.due) tx.amount = dueAmounts(charge.due, brtDay(now)).final;
   const wallet = account.wallets[tx.walletId]!;
   const fee = Math.min(pixFee(tx.amount, account.fees.pix), tx.amount);
   const applied = charge.split ? applySplit(charge.split, tx.amount - fee) : undefined;
@@ -234,12 +245,38 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
   if (link) recordLinkPayment(link, tx.amount, now);
   const qr = charge.staticQrId ? account.staticQrs[charge.staticQrId] : undefined;
   if (qr) qr.paymentsCount += 1;
+  // A charge of the standard face is a Pix received on its key: the key's webhook (PUT /webhook/{chave}) hears of it.
+  if (charge.apiPix) recordPixNotice(deps, account, tx);
   // Whoever paid it (the magic job, the control action, autopay), a magic 00000000434 charge gets its MED block later.
   if (charge.magic === 'charge_paid_then_med_block')
     deps.scheduler.schedule({ kind: MAGIC_BLOCK_JOB, dueAt: now + MAGIC_FOLLOW_UP_SECONDS * 1000, accountId: account.id, ref: tx.id });
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
+
+/**
+ * A pending charge revised by its receiver (PATCH of the standard face): a new amount, expiry or location, with its BR
+ * Code made again. An expiry moved later is a new job; the old one finds the charge not yet due and does nothing.
+ */
+export function reviseCharge(deps: Deps, account: Account, id: string, change: { amount?: Cents; expiresAt?: number; description?: string; location?: string }): Transaction {
+  const tx = chargeOf(account, id);
+  if (tx.status !== 'pending') transition(TRANSACTION_TRANSITIONS, 'charge', tx.status, 'pending', 'revise');
+  const charge = tx.charge!;
+  if (change.amount !== undefined) tx.amount = change.amount;
+  if (change.description !== undefined) tx.description = change.description;
+  if (change.expiresAt !== undefined && change.expiresAt !== charge.expiresAt) {
+    charge.expiresAt = change.expiresAt;
+    deps.scheduler.schedule({ kind: EXPIRE_JOB, dueAt: change.expiresAt, accountId: account.id, ref: id });
+  }
+  const wallet = account.wallets[tx.walletId]!;
+  const location = change.location ?? parseBrCodeLocation(charge.pixCopyPaste);
+  charge.pixCopyPaste = buildDynamicBrCode({ location, merchantName: account.subAccounts.find((s) => s.id === wallet.id)?.name ?? account.name, merchantCity: account.city, amountCents: tx.amount });
+  tx.updatedAt = deps.clock.nowMs();
+  publishTransactions(deps.bus, account.id, tx);
+  return tx;
+}
+
+const parseBrCodeLocation = (code: string) => parseBrCode(code).merchantAccount['25']!;
 
 /** Expiry (by the clock or the control action): cancelled, with a payment_expired event that says `expired`. */
 export function expireCharge(deps: Deps, account: Account, id: string): Transaction {
@@ -284,7 +321,8 @@ export function registerChargeJobs(deps: Deps) {
   };
   deps.scheduler.on(EXPIRE_JOB, (job) => {
     const account = pending(job.accountId, job.ref);
-    if (account) expireCharge(deps, account, job.ref);
+    // A charge whose expiry was moved later (reviseCharge) waits for its own job.
+    if (account && account.transactions[job.ref]!.charge!.expiresAt <= deps.clock.nowMs()) expireCharge(deps, account, job.ref);
   });
   deps.scheduler.on(AUTOPAY_JOB, (job) => {
     const account = pending(job.accountId, job.ref);

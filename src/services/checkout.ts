@@ -6,6 +6,8 @@ import type { Account, SubAccount, Transaction } from '../domain/types';
 import { checkBrCode, type BrCodeReport } from '../pix';
 import { locationPath } from './charges';
 import { locateTransaction } from './transactions';
+import { amountDue, locateLocByToken } from './cobs';
+import { brtDay } from '../domain/api-pix';
 
 /** How a charge stands for the person paying it: an expired charge is `cancelled` inside, but says so. */
 export type CustomerStatus = 'pending' | 'paid' | 'expired' | 'failed' | 'cancelled';
@@ -50,13 +52,26 @@ export interface DecodedBrCode {
 }
 
 const LOCATION_ID = /\/pix\/qr\/([^/?#]+)$/;
+/** A payload location of the standard face (services/cobs.ts): /api-pix/qr/v2/<token> or /api-pix/qr/v2/cobv/<token>. */
+const API_PIX_LOCATION = /\/api-pix\/qr\/v2\/(cobv\/)?([^/?#]+)$/;
+
+/** The charge id a location names: its own path, or the charge bound to a payload location of the standard face. */
+function chargeIdAt(deps: Deps, location: string): string | null {
+  const own = LOCATION_ID.exec(location);
+  if (own) return own[1]!;
+  const std = API_PIX_LOCATION.exec(location);
+  if (!std) return null;
+  const found = locateLocByToken(deps, std[2]!, std[1] ? 'cobv' : 'cob');
+  const txid = found?.loc.txid;
+  return txid === undefined ? null : (found!.account.cobs[txid]?.transactionId ?? null);
+}
 
 /** Checks a BR Code and finds the charge its location names. The host is not compared: a code made for a LAN
  * address or another --public-host still names the charge by its path. */
 export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
   const report = checkBrCode(code);
   const location = report.decoded.location;
-  const chargeId = location ? (LOCATION_ID.exec(location)?.[1] ?? null) : null;
+  const chargeId = location ? chargeIdAt(deps, location) : null;
   const charge = chargeId ? locateCharge(deps, chargeId) : undefined;
   const failed = report.checks.filter((c) => !c.ok);
   const base = { report, chargeId, charge };
@@ -74,8 +89,10 @@ export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
   if (!charge) {
     return { ...base, verdict: 'not_ours', message: `A valid BR Code pointing at ${locationPath(chargeId)}, but this sandbox has no charge ${chargeId} (made by another sandbox, or before a reset).` };
   }
-  if (report.decoded.amountCents !== charge.tx.amount) {
-    return { ...base, verdict: 'invalid', message: `The code says R$ ${report.decoded.amount} but charge ${chargeId} is for R$ ${(charge.tx.amount / 100).toFixed(2)}; this code was not made from that charge.` };
+  // A cobv pending costs what its rules say today (a paid one, what was paid).
+  const due = charge.status === 'pending' ? amountDue(charge.tx, brtDay(deps.clock.nowMs())) : charge.tx.amount;
+  if (report.decoded.amountCents !== due) {
+    return { ...base, verdict: 'invalid', message: `The code says R$ ${report.decoded.amount} but charge ${chargeId} is for R$ ${(due / 100).toFixed(2)}; this code was not made from that charge.` };
   }
   if (charge.status !== 'pending') {
     return { ...base, verdict: 'not_payable', message: `This code points at charge ${chargeId} of ${charge.merchantName}, which is ${charge.status}; only a pending charge can be paid.` };

@@ -14,6 +14,7 @@ import type { Account, Transaction } from '../domain/types';
 import type { Caller } from '../domain/auth';
 import { makeE2eId } from '../pix';
 import { recordEvent } from '../webhooks/events';
+import { recordPixNotice } from '../webhooks/api-pix';
 import { registerActions } from './actions';
 import { visibleTo } from './transactions';
 import { opt } from '../lib/objects';
@@ -45,7 +46,7 @@ function refundable(account: Account, payment: Transaction): void {
 }
 
 /** POST /v2/transactions/{id}/refund: checks everything, then debits the amount and schedules the completion. */
-export function requestRefund(deps: Deps, caller: Caller, paymentId: string, input: { reason?: string }): Transaction {
+export function requestRefund(deps: Deps, caller: Caller, paymentId: string, input: { reason?: string; devolucaoId?: string }): Transaction {
   const { account } = caller;
   const payment = Object.hasOwn(account.transactions, paymentId) ? account.transactions[paymentId] : undefined;
   if (!payment || !visibleTo(payment, caller.wallet.id)) throw notFound('TRANSACTION_NOT_FOUND', 'transaction', paymentId, 'Refund a payment of this wallet by its transaction id.');
@@ -81,6 +82,7 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
       ...opt('reason', input.reason),
       // Fixed now and reserved until completion debits it (sandbox.md 2.8).
       feeAmount: fee,
+      ...opt('devolucaoId', input.devolucaoId),
     },
   };
   account.transactions[tx.id] = tx;
@@ -135,6 +137,7 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
     ...opt('externalReference', payment.externalReference),
     ...opt('metadata', payment.metadata),
   });
+  if (payment.charge?.apiPix) recordPixNotice(deps, account, payment);
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -147,6 +150,8 @@ export function failRefund(deps: Deps, account: Account, id: string, reason?: st
   tx.updatedAt = now;
   tx.refund!.failureReason = reason ?? DEFAULT_REFUND_FAILURE;
   post(account, [{ walletId: tx.walletId, amount: tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
+  const payment = account.transactions[tx.relatedTransactionId!];
+  if (payment?.charge?.apiPix) recordPixNotice(deps, account, payment);
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }

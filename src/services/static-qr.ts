@@ -22,7 +22,7 @@ export interface StaticQrInput {
 }
 
 /** The PIX key of an account's static codes: the one it was given, else its id as a random (EVP) key. */
-export const accountPixKey = (account: Account) => account.pixKey ?? account.id;
+export const accountPixKey = (account: Account) => account.pixKeys[0]?.key ?? account.id;
 
 /** Field 62-05 of a static code: the QR's id without dashes, cut to the 25 characters the field holds. */
 export const staticTxid = (id: string) => id.replace(/-/g, '').slice(0, 25);

@@ -12,10 +12,12 @@ export interface TokenClaims {
   accountId: string;
   credentialId: string;
   expiresAt: number; // ms
+  /** Scopes of the standard API Pix face (space-separated), when the token was issued there. */
+  scope?: string;
 }
 
 export interface Tokens {
-  issue(accountId: string, credentialId: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }>;
+  issue(accountId: string, credentialId: string, scope?: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }>;
   verify(token: string): Promise<TokenClaims>;
   jwks(): { keys: JWK[] };
   /** A compact JWS of `payload` with the same key (what a dynamic BR Code location answers). */
@@ -44,9 +46,9 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
   const verified = new Map<string, TokenClaims>();
 
   return {
-    async issue(accountId, credentialId) {
+    async issue(accountId, credentialId, scope) {
       const iat = Math.floor(clock.nowMs() / 1000);
-      const token = await new SignJWT({ acc: accountId })
+      const token = await new SignJWT(scope === undefined ? { acc: accountId } : { acc: accountId, scope })
         .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
         .setIssuer(ISSUER)
         .setSubject(credentialId)
@@ -61,7 +63,7 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
         try {
           const { payload } = await jwtVerify(token, publicKey, { issuer: ISSUER, algorithms: ['ES256'], currentDate: clock.now(), clockTolerance: 0 });
           if (typeof payload.acc !== 'string' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
-          claims = { accountId: payload.acc, credentialId: payload.sub, expiresAt: payload.exp * 1000 };
+          claims = { accountId: payload.acc, credentialId: payload.sub, expiresAt: payload.exp * 1000, ...(typeof payload.scope === 'string' ? { scope: payload.scope } : {}) };
         } catch (err) {
           const code = (err as { code?: string }).code;
           throw invalid(code === 'ERR_JWT_EXPIRED' ? 'The access token has expired (tokens live 300 s)' : 'The access token is not valid');

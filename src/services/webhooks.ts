@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import type { Account, Delivery, DeliveryState, WebhookEndpoint } from '../domain/types';
 import { partsOf, queueDelivery } from '../webhooks/dispatcher';
-import type { EventKind } from '../webhooks/events';
+import type { DeliveryEventKind } from '../webhooks/events';
 import { buildWebhook, type WebhookSpec } from './accounts';
 
 export function addWebhook(deps: Deps, accountId: string, spec: Omit<WebhookSpec, 'id'>): WebhookEndpoint {
@@ -39,7 +39,7 @@ export function deleteWebhook(deps: Deps, endpointId: string): void {
 
 export interface DeliveryFilter {
   state?: DeliveryState;
-  event?: EventKind;
+  event?: DeliveryEventKind;
   eventId?: string;
   endpointId?: string;
 }

@@ -34,7 +34,7 @@ type Level =
   | { t: 'inside'; record: Path };
 
 /** Account fields that are collections keyed by id (each entry is its own record). */
-export const KEYED_COLLECTIONS = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks', 'idempotency', 'paymentLinks', 'staticQrs']);
+export const KEYED_COLLECTIONS = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks', 'idempotency', 'paymentLinks', 'staticQrs', 'cobs', 'locs']);
 
 export type UnitKind = 'request' | 'job' | 'delivery' | 'system' | 'read';
 

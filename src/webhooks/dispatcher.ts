@@ -14,7 +14,6 @@ import pLimit from 'p-limit';
 import { signWebhookBody } from './signature';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
-export const USER_AGENT = 'Service-Webhook/1.0';
 /** The vendor word of the delivery headers (sandbox.md 12): the service document writes it as Service. */
 export const DEFAULT_HEADER_WORD = 'Service';
 
@@ -41,8 +40,10 @@ export const MAX_IN_FLIGHT = 32;
  * take it (an endpoint's `events` filter narrows what it receives; it never stops a sub-account's other kinds from
  * reaching the main account). Endpoints without a URL point nowhere: they make no delivery.
  */
-export function endpointsFor(account: Account, event: Pick<SandboxEvent, 'event' | 'subAccount'>): WebhookEndpoint[] {
-  const takes = (w: WebhookEndpoint) => w.events.length === 0 || w.events.includes(event.event);
+export function endpointsFor(account: Account, event: Pick<SandboxEvent, 'event' | 'subAccount' | 'chave'>): WebhookEndpoint[] {
+  // The standard face's notices go to the webhook of their key alone; its webhooks hear nothing else.
+  if (event.chave !== undefined) return account.webhooks.filter((w) => w.chave === event.chave && w.url !== null);
+  const takes = (w: WebhookEndpoint) => w.chave === undefined && (w.events.length === 0 || w.events.includes(event.event));
   const own = event.subAccount === null ? [] : account.webhooks.filter((w) => w.subAccount === event.subAccount && takes(w));
   const chosen = own.length > 0 ? own : account.webhooks.filter((w) => w.subAccount === null && takes(w));
   return chosen.filter((w) => w.url !== null);
@@ -224,11 +225,15 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
       conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: `the endpoint has no URL; set one with PATCH /_sandbox/webhooks/${endpoint.id}` });
       return undefined;
     }
-    delivery.url = endpoint.url;
+    // The standard face posts to {webhookUrl}/pix, unsigned (it relies on mTLS); the service's deliveries are signed.
+    const url = endpoint.chave === undefined ? endpoint.url : `${endpoint.url.replace(/\/+$/, '')}/pix`;
+    delivery.url = url;
     const word = account.webhookHeaderWord ?? deps.settings.webhookHeaderWord ?? DEFAULT_HEADER_WORD;
-    const headers = deliveryHeaders(word, delivery.event, delivery.id, signWebhookBody(event.body, endpoint.secret), at);
+    const headers =
+      endpoint.chave === undefined
+        ? deliveryHeaders(word, delivery.event, delivery.id, signWebhookBody(event.body, endpoint.secret), at)
+        : { 'Content-Type': 'application/json', 'User-Agent': `${word}-Webhook/1.0` };
     const controller = new AbortController();
-    const url = endpoint.url;
     // A close() while waiting for a slot ends the attempt before it is sent (made again after a restart).
     const sent = slots(() => (controller.signal.aborted ? Promise.resolve(controller.signal.reason as Interrupted) : send(deps.fetch, url, headers, event.body, timeoutMs, controller)));
     const done = sent.then((outcome) => {

@@ -16,11 +16,16 @@ export const EVENT_KINDS = [
   'balance_block_rejected',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
+/** The standard API Pix face's notice of Pix received (`{"pix":[...]}`), sent only to the webhook of its key. */
+export const API_PIX_EVENT = 'pix' as const;
+/** Every kind a delivery can carry: the service's events and the standard face's notice. */
+export const DELIVERY_EVENT_KINDS = [...EVENT_KINDS, API_PIX_EVENT] as const;
+export type DeliveryEventKind = (typeof DELIVERY_EVENT_KINDS)[number];
 
 export interface SandboxEvent {
   /** Internal id of the record (deliveries point at it). */
   id: string;
-  event: EventKind;
+  event: DeliveryEventKind;
   /** The envelope's eventId (sandbox.md 2.7). */
   eventId: string;
   walletId: string;
@@ -28,20 +33,28 @@ export interface SandboxEvent {
   createdAt: number;
   /** The exact JSON bytes every delivery of this event sends. */
   body: string;
+  /** A notice of the standard face: the PIX key whose webhook receives it (and no other endpoint does). */
+  chave?: string;
 }
 
 /** Records an event of `wallet` and queues its deliveries. `data` is the event-specific object. */
 export function recordEvent(deps: Deps, account: Account, wallet: Wallet, event: EventKind, eventId: string, data: Record<string, unknown>): SandboxEvent {
   const at = deps.clock.nowMs();
   const envelope = { event, eventId, timestamp: new Date(at).toISOString(), subAccount: wallet.reference, data };
+  return recordBody(deps, account, wallet, event, eventId, JSON.stringify(envelope));
+}
+
+/** Records an event whose body is already made (the service's envelope, or a notice of the standard face) and queues its deliveries. */
+export function recordBody(deps: Deps, account: Account, wallet: Wallet, event: DeliveryEventKind, eventId: string, body: string, chave?: string): SandboxEvent {
   const record: SandboxEvent = {
     id: deps.ids.uuid(),
     event,
     eventId,
     walletId: wallet.id,
     subAccount: wallet.reference,
-    createdAt: at,
-    body: JSON.stringify(envelope),
+    createdAt: deps.clock.nowMs(),
+    body,
+    ...(chave === undefined ? {} : { chave }),
   };
   account.events.push(record);
   createDeliveries(deps, account, record);

@@ -1,0 +1,72 @@
+// The standard API Pix face's record of a Pix received (its `Pix` schema) and the notice its webhook gets: each Pix of
+// a charge of that face, posted as {"pix":[...]} to {webhookUrl}/pix of the webhook of the charge's key, when it is
+// paid and again when one of its devoluções ends (DEVOLVIDO or NAO_REALIZADO), as the document's callback says. Built
+// here, below the faces, like the service's event envelopes: the face's answers and the notices share it.
+import type { Deps } from '../deps';
+import { brtDay, DEVOLUCAO_STATUS, dueAmounts, moneyText } from '../domain/api-pix';
+import type { Account, Transaction } from '../domain/types';
+import { API_PIX_EVENT, recordBody } from './events';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A refund of the core as a devolução: its id is the one it was asked under, or its transaction id without dashes. */
+export function devolucaoEntry(refund: Transaction) {
+  const r = refund.refund!;
+  const status = DEVOLUCAO_STATUS[refund.status as keyof typeof DEVOLUCAO_STATUS];
+  return {
+    id: r.devolucaoId ?? refund.id.replaceAll('-', ''),
+    rtrId: r.pspRefundTransactionId,
+    valor: moneyText(refund.amount),
+    natureza: 'ORIGINAL',
+    ...(r.reason === undefined ? {} : { descricao: r.reason.slice(0, 140) }),
+    horario: { solicitacao: iso(refund.createdAt), ...(r.refundedAt === undefined ? {} : { liquidacao: iso(r.refundedAt) }) },
+    status,
+    ...(status === 'NAO_REALIZADO' ? { motivo: (r.failureReason ?? 'NAO_REALIZADO').slice(0, 140) } : {}),
+  };
+}
+
+/** The refunds of each payment of an account, oldest first, found in one pass (lists call this once). */
+export function refundsByPayment(account: Account): Map<string, Transaction[]> {
+  const map = new Map<string, Transaction[]>();
+  for (const tx of Object.values(account.transactions)) {
+    if (!tx.refund || !tx.relatedTransactionId) continue;
+    const list = map.get(tx.relatedTransactionId) ?? [];
+    list.push(tx);
+    map.set(tx.relatedTransactionId, list);
+  }
+  return map;
+}
+
+/** A paid charge of the standard face as the document's `Pix`; a cobv shows what made up its value. */
+export function pixEntry(payment: Transaction, refunds: Transaction[]) {
+  const charge = payment.charge!;
+  const parts = charge.due ? dueAmounts(charge.due, brtDay(payment.paidAt!)) : undefined;
+  const component = (name: string, cents: number | undefined) => (cents ? { [name]: { valor: moneyText(cents) } } : {});
+  return {
+    endToEndId: payment.e2eId!,
+    txid: charge.apiPix!.txid,
+    valor: moneyText(payment.amount),
+    componentesValor: {
+      original: { valor: moneyText(parts?.original ?? payment.amount) },
+      ...component('juros', parts?.juros),
+      ...component('multa', parts?.multa),
+      ...component('abatimento', parts?.abatimento),
+      ...component('desconto', parts?.desconto),
+    },
+    chave: charge.apiPix!.chave,
+    horario: iso(payment.paidAt!),
+    ...(charge.apiPix!.infoPagador === undefined ? {} : { infoPagador: charge.apiPix!.infoPagador }),
+    ...(refunds.length > 0 ? { devolucoes: refunds.map(devolucaoEntry) } : {}),
+  };
+}
+
+const refundsOf = (account: Account, paymentId: string) => Object.values(account.transactions).filter((t) => t.refund && t.relatedTransactionId === paymentId);
+
+/** Tells the webhook of the payment's key (if any) about the Pix as it now stands. */
+export function recordPixNotice(deps: Deps, account: Account, payment: Transaction): void {
+  const chave = payment.charge!.apiPix!.chave;
+  if (!account.webhooks.some((w) => w.chave === chave)) return;
+  const entry = pixEntry(payment, refundsOf(account, payment.id));
+  const eventId = `pix_${payment.e2eId}_${entry.devolucoes?.length ?? 0}_${deps.clock.nowMs()}`;
+  recordBody(deps, account, account.wallets[payment.walletId]!, API_PIX_EVENT, eventId, JSON.stringify({ pix: [entry] }), chave);
+}

@@ -1,0 +1,204 @@
+// Every answer of the standard face, 2xx and error alike, validates against the published document's own schemas
+// (docs/standards/bacen-pix-api-2.9.0.openapi.yaml, read with `yaml`, checked with ajv). The document has a few defects
+// that no implementation could satisfy; they are corrected here, each named (ERRATA), and nothing else is relaxed.
+import { readFileSync } from 'node:fs';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { compactVerify, createLocalJWKSet } from 'jose';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT, startHarness, type ApiResponse, type Harness } from '../helpers/harness';
+import { apiPix, basic, cobBody, KEYS, payCob, pixToken, TXID } from '../helpers/api-pix';
+
+const doc = parse(readFileSync(new URL('../../docs/standards/bacen-pix-api-2.9.0.openapi.yaml', import.meta.url), 'utf8'));
+const schemas = doc.components.schemas;
+
+const ERRATA: Array<[string, () => void]> = [
+  ['cpf patterns are written with JS slashes ("/^\\d{11}$/"), which match no string', () => {
+    schemas.PessoaFisica.properties.cpf.pattern = '^\\d{11}$';
+    for (const p of ['ParametrosConsultaCob', 'ParametrosConsultaPix']) schemas[p].properties.cpf.pattern = '^\\d{11}$';
+  }],
+  ["DadosRecebedor's required address fields sit beside `recebedor`, not inside it", () => delete schemas.DadosRecebedor.required],
+  ['CobsConsultadas and CobsVConsultadas require `idCob`, a property defined nowhere', () => {
+    for (const s of ['CobsConsultadas', 'CobsVConsultadas']) schemas[s].properties.cobs.items.allOf[1].required = ['status', 'txid'];
+  }],
+  ['PixConsultados requires `cobs`; its list is `pix`', () => (schemas.PixConsultados.required = ['parametros', 'pix'])],
+];
+for (const [, fix] of ERRATA) fix();
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
+ajv.addFormat('int64', { type: 'number', validate: Number.isInteger });
+// A location is a URL without its scheme (pix.example.com/qr/v2/...), as the document's own examples and the BR Code have it.
+ajv.addFormat('uri', (s: string) => URL.canParse(s) || URL.canParse(`https://${s}`));
+ajv.addSchema(doc, 'pix');
+
+/** The schema the document gives an operation's answer of `status` (its responses, or components.responses). */
+function schemaRef(template: string, method: string, status: number): string {
+  const op = doc.paths[template]?.[method.toLowerCase()];
+  if (!op) throw new Error(`the document has no ${method} ${template}`);
+  let response = op.responses[String(status)];
+  if (!response && status >= 400) return 'pix#/components/schemas/Problema'; // 401 and other statuses the document leaves out
+  if (!response) throw new Error(`the document has no ${status} for ${method} ${template}`);
+  if (response.$ref) response = doc.components.responses[response.$ref.split('/').pop()];
+  const content = response.content?.['application/json'] ?? response.content?.['application/problem+json'];
+  const ref = content?.schema?.$ref as string | undefined;
+  return ref ? `pix${ref}` : '';
+}
+
+const checked: string[] = [];
+function expectValid(template: string, method: string, res: ApiResponse) {
+  const ref = schemaRef(template, method, res.status);
+  checked.push(`${method} ${template} ${res.status}`);
+  if (res.status >= 400) expect(res.headers.get('content-type'), res.text).toContain('application/problem+json');
+  if (!ref) {
+    expect(res.text, `${method} ${template} ${res.status} has no body in the document`).toBe('');
+    return;
+  }
+  const validate = ajv.getSchema(ref)!;
+  expect(validate(res.body), `${method} ${template} ${res.status} against ${ref}: ${ajv.errorsText(validate.errors)}\n${res.text}`).toBe(true);
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.sb.close());
+
+async function call(template: string, method: string, path: string, opts: Parameters<typeof apiPix>[3] = {}) {
+  const res = await apiPix(h, method, path, opts);
+  expectValid(template, method, res);
+  return res;
+}
+
+const period = 'inicio=2026-03-01T00:00:00Z&fim=2026-04-01T00:00:00Z';
+const cobvBody = {
+  calendario: { dataDeVencimento: '2026-03-12', validadeAposVencimento: 5 },
+  devedor: { cnpj: '11222333000181', nome: 'Empresa', logradouro: 'Rua 1', cidade: 'Sao Paulo', uf: 'SP', cep: '01000000' },
+  valor: { original: '100.00', multa: { modalidade: 2, valorPerc: '2.00' }, juros: { modalidade: 2, valorPerc: '1.00' }, desconto: { modalidade: 1, descontoDataFixa: [{ data: '2026-03-11', valorPerc: '5.00' }] } },
+  chave: KEYS.cnpj,
+  solicitacaoPagador: 'Boleto de março',
+  infoAdicionais: [{ nome: 'Pedido', valor: '1234' }],
+};
+const COBV = 'cobvtxid000000000000000000001';
+
+describe('the answers of every operation validate against the document', () => {
+  test('cob: PUT, POST, PATCH, GET and the list, active, paid and removed', async () => {
+    await call('/cob/{txid}', 'PUT', `/cob/${TXID}`, { body: cobBody({ infoAdicionais: [{ nome: 'Campo 1', valor: 'x' }] }) });
+    const made = await call('/cob', 'POST', '/cob', { body: cobBody({ devedor: { cnpj: '11222333000181', nome: 'Empresa' } }) });
+    await call('/cob/{txid}', 'PATCH', `/cob/${made.body.txid}`, { body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } });
+    await call('/cob/{txid}', 'PATCH', `/cob/${TXID}`, { body: { valor: { original: '10.00', modalidadeAlteracao: 1 } } });
+    await payCob(h, TXID, { infoPagador: 'Obrigado' });
+    await call('/cob/{txid}', 'GET', `/cob/${TXID}`);
+    await call('/cob', 'GET', `/cob?${period}`);
+    await call('/cob', 'GET', `/cob?${period}&status=CONCLUIDA&cpf=12345678909&paginacao.itensPorPagina=1`);
+  });
+
+  test('cobv: PUT, PATCH, GET and the list', async () => {
+    await call('/cobv/{txid}', 'PUT', `/cobv/${COBV}`, { body: cobvBody });
+    await call('/cobv/{txid}', 'PATCH', `/cobv/${COBV}`, { body: { valor: { abatimento: { modalidade: 1, valorPerc: '1.00' } } } });
+    await call('/cobv/{txid}', 'GET', `/cobv/${COBV}`);
+    await call('/cobv', 'GET', `/cobv?${period}`);
+  });
+
+  test('loc: POST, GET, the list and DELETE txid', async () => {
+    const loc = await call('/loc', 'POST', '/loc', { body: { tipoCob: 'cob' } });
+    await call('/loc/{id}', 'GET', `/loc/${loc.body.id}`);
+    await call('/loc', 'GET', `/loc?${period}`);
+    await call('/loc/{id}/txid', 'DELETE', `/loc/${loc.body.id}/txid`);
+  });
+
+  test('pix and devolução: GET, the list, PUT and GET devolução', async () => {
+    const pix = (await apiPix(h, 'GET', `/cob/${TXID}`)).body.pix[0];
+    await call('/pix/{e2eid}/devolucao/{id}', 'PUT', `/pix/${pix.endToEndId}/devolucao/D1`, { body: { valor: '10.00', natureza: 'ORIGINAL', descricao: 'Devolução' } });
+    await call('/pix/{e2eid}', 'GET', `/pix/${pix.endToEndId}`);
+    await h.advance(5);
+    await call('/pix/{e2eid}/devolucao/{id}', 'GET', `/pix/${pix.endToEndId}/devolucao/D1`);
+    await call('/pix', 'GET', `/pix?${period}&devolucaoPresente=true`);
+  });
+
+  test('webhook: PUT, GET, the list and DELETE', async () => {
+    await call('/webhook/{chave}', 'PUT', `/webhook/${KEYS.evp}`, { body: { webhookUrl: 'https://loja.example/hooks' } });
+    await call('/webhook/{chave}', 'GET', `/webhook/${KEYS.evp}`);
+    await call('/webhook', 'GET', '/webhook');
+    await call('/webhook/{chave}', 'DELETE', `/webhook/${KEYS.evp}`);
+  });
+
+  test('the payload locations answer a JWS whose payload is a CobPayload or CobVPayload', async () => {
+    const jwks = createLocalJWKSet((await h.api('GET', '/.well-known/jwks.json')).body);
+    const cob = await call('/cob/{txid}', 'PUT', '/cob/jwscob00000000000000000000001', { body: cobBody() });
+    const cobv = (await apiPix(h, 'GET', `/cobv/${COBV}`)).body;
+    for (const [location, name] of [[cob.body.location, 'CobPayload'], [cobv.location, 'CobVPayload']] as const) {
+      const res = await h.api('GET', `/${location.split('/').slice(1).join('/')}`);
+      expect(res.status, res.text).toBe(200);
+      const payload = JSON.parse(new TextDecoder().decode((await compactVerify(res.text, jwks)).payload));
+      const validate = ajv.getSchema(`pix#/components/schemas/${name}`)!;
+      expect(validate(payload), `${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(payload)}`).toBe(true);
+    }
+    const missing = await h.api('GET', '/api-pix/qr/v2/naoexiste');
+    expectValid('/{pixUrlAccessToken}', 'GET', missing);
+    expect(missing.status).toBe(404);
+    const bad = await h.api('GET', `/${cobv.location.split('/').slice(1).join('/')}?DPP=2020-01-01`);
+    expectValid('/cobv/{pixUrlAccessToken}', 'GET', bad);
+    expect(bad.status).toBe(400);
+  });
+
+  test.each([
+    ['/cob/{txid}', 'PUT', `/cob/${TXID}`, { body: cobBody() }, 400],
+    ['/cob/{txid}', 'PUT', '/cob/short', { body: cobBody() }, 400],
+    ['/cob/{txid}', 'PATCH', `/cob/${TXID}`, { body: { valor: { original: '1.00' } } }, 400],
+    ['/cob/{txid}', 'PATCH', '/cob/naoexiste000000000000000000', { body: {} }, 404],
+    ['/cob/{txid}', 'GET', '/cob/naoexiste000000000000000000', {}, 404],
+    ['/cob', 'POST', '/cob', { raw: 'not json', contentType: 'application/json' }, 400],
+    ['/cob', 'GET', '/cob?inicio=ontem', {}, 400],
+    ['/cobv/{txid}', 'PUT', '/cobv/novocobv000000000000000000001', { body: { ...cobvBody, devedor: undefined } }, 400],
+    ['/cobv/{txid}', 'GET', '/cobv/naoexiste000000000000000000', {}, 404],
+    ['/cobv', 'GET', '/cobv', {}, 400],
+    ['/loc', 'POST', '/loc', { body: {} }, 400],
+    ['/loc/{id}', 'GET', '/loc/999', {}, 404],
+    ['/loc/{id}/txid', 'DELETE', '/loc/abc/txid', {}, 404],
+    ['/loc', 'GET', '/loc?inicio=2026-03-02T00:00:00Z&fim=2026-03-01T00:00:00Z', {}, 400],
+    ['/pix/{e2eid}', 'GET', '/pix/E99999004202603101200aaaaaaaaaaa', {}, 404],
+    ['/pix', 'GET', '/pix?paginacao.paginaAtual=-1', {}, 400],
+    ['/pix/{e2eid}/devolucao/{id}', 'PUT', '/pix/E99999004202603101200aaaaaaaaaaa/devolucao/D1', { body: { valor: '1.00' } }, 404],
+    ['/pix/{e2eid}/devolucao/{id}', 'GET', '/pix/E99999004202603101200aaaaaaaaaaa/devolucao/D1', {}, 404],
+    ['/webhook/{chave}', 'PUT', '/webhook/fulano@example.com', { body: { webhookUrl: 'https://x.example' } }, 400],
+    ['/webhook/{chave}', 'GET', `/webhook/${KEYS.evp}`, {}, 404],
+    ['/webhook/{chave}', 'DELETE', `/webhook/${KEYS.evp}`, {}, 404],
+  ])('%s %s (%s) answers a Problema', async (template, method, path, opts, status) => {
+    const res = await call(template, method, path, opts as never);
+    expect(res.status, res.text).toBe(status);
+  });
+
+  test('401 and 403 are Problema bodies too', async () => {
+    const none = await h.api('GET', `/api-pix/v2/cob/${TXID}`);
+    expectValid('/cob/{txid}', 'GET', none);
+    expect(none.status).toBe(401);
+    const narrow = await apiPix(h, 'GET', `/cob/${TXID}`, { token: await pixToken(h, 'pix.read') });
+    expectValid('/cob/{txid}', 'GET', narrow);
+    expect(narrow.status).toBe(403);
+  });
+
+  test('every emulated operation of the document was checked here', () => {
+    const emulated = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => ['get', 'put', 'post', 'patch', 'delete'].includes(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    ).filter((op) => !/lotecobv|rec|cobr/i.test(op));
+    const seen = new Set(checked.map((c) => c.split(' ').slice(0, 2).join(' ')));
+    expect(emulated.filter((op) => !seen.has(op))).toEqual([]);
+    expect(emulated).toHaveLength(23); // of 51: lotecobv (4) and Pix Automático (24) are not emulated
+  });
+});
+
+test('the errata are the only changes to the document, and each still applies to release 2.9.0', () => {
+  const pristine = parse(readFileSync(new URL('../../docs/standards/bacen-pix-api-2.9.0.openapi.yaml', import.meta.url), 'utf8'));
+  expect(pristine.info.version).toBe('2.9.0');
+  expect(pristine.components.schemas.PessoaFisica.properties.cpf.pattern).toBe('/^\\d{11}$/');
+  expect(pristine.components.schemas.DadosRecebedor.required).toEqual(['logradouro', 'cidade', 'uf', 'cep']);
+  expect(pristine.components.schemas.PixConsultados.required).toEqual(['parametros', 'cobs']);
+  expect(ERRATA).toHaveLength(4);
+  void DEFAULT;
+  void basic;
+});
