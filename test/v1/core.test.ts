@@ -63,13 +63,15 @@ describe('POST /v1/pix is a charge of the core', () => {
 });
 
 describe('static QR codes', () => {
-  test('a static BR Code: point of initiation 11, the account\'s PIX key, the amount, a valid CRC', async () => {
+  test('a static BR Code: point of initiation 11, the account\'s first PIX key, the amount, a valid CRC', async () => {
     const h = await startHarness();
+    const account = await h.control('GET', `/accounts/${DEFAULT.accountId}`);
     const qr = await v1ok(h, '/pix/qrcode-static', { amount: 25, description: 'Doação' });
     const parsed = parseBrCode(qr.pixCopyPaste);
     expect(parsed.crcValid).toBe(true);
     expect(parsed.fields['01']).toBe('11');
-    expect(parsed.merchantAccount['01']).toBe(DEFAULT.accountId);
+    expect(parsed.merchantAccount['01']).toBe(account.body.pixKeys[0].key);
+    expect(parsed.merchantAccount['01']).toBe('8d2a6c1e-4b7f-4e3a-9c5d-1f0e2b3a4c5d');
     expect(parsed.merchantAccount['25']).toBeUndefined();
     expect(parsed.amountCents).toBe(2500);
     expect(qr).toMatchObject({ status: 'pending', amount: 25, expiresAt: '2026-03-11T12:00:00.000Z' });
