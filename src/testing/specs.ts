@@ -4,7 +4,8 @@
 import type { z } from '@hono/zod-openapi';
 import type { AccountPatchSchema, AccountSpecSchema, CredentialSpecSchema, SubAccountSpecSchema, WebhookPatchSchema, WebhookSpecSchema } from '../control/schemas';
 import type { Permission } from '../domain/permissions';
-import type { AccountStatus, InstitutionStatus } from '../domain/types';
+import type { AccountStatus } from '../domain/types';
+import type { AccountSpec as ServiceAccountSpec } from '../services/accounts';
 import type { EventKind } from '../webhooks/events';
 
 export interface CredentialSpec {
@@ -66,9 +67,9 @@ export interface AccountSpec {
   automation?: AutomationSpec;
   webhookRetrySchedule?: number[];
   institutionChoice?: boolean;
-  institutions?: { id?: string; name: string; status?: InstitutionStatus; enabled?: boolean }[];
+  institutions?: ServiceAccountSpec['institutions'];
   subAccounts?: SubAccountSpec[];
-  projects?: { id?: string; name: string; color?: string; description?: string; logoUrl?: string; subAccount?: string }[];
+  projects?: ServiceAccountSpec['projects'];
   credentials?: CredentialSpec[];
   apiKeys?: { id?: string; key?: string; permissions?: Permission[] }[];
   webhooks?: (WebhookSpec & { id?: string })[];
