@@ -4,6 +4,8 @@
 // that names no .ts source and needs none of our compiler settings, so a consumer type-checks it under its own
 // (NodeNext, Bundler, CommonJS through import(), skipLibCheck off).
 import { cpSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
@@ -13,6 +15,7 @@ const banner = {
   js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);",
 };
 
+const require = createRequire(import.meta.url);
 rmSync('dist', { recursive: true, force: true }); // no chunks of earlier builds left behind
 
 // zod bundles the messages of ~50 languages (half of its size, a quarter of the bundle) behind `z.locales`, which
@@ -37,12 +40,20 @@ await build({
   banner,
   logLevel: 'warning',
   plugins: [noZodLocales],
-  // swagger-ui-dist is read from node_modules at run time (static assets), never bundled.
-  external: ['swagger-ui-dist'],
 });
 
 // The pages' own stylesheet and scripts, read at run time from `./assets/` beside the bundle (src/pages/static.ts).
 cpSync('src/pages/assets', 'dist/assets', { recursive: true });
+// Browser files of packages the pages serve (the docs UI, the QR reader), copied from devDependencies with their
+// licences into dist/assets/vendor/<package>/: the installed package has no run-time dependency for them, and so
+// none of their install scripts (swagger-ui-dist pulls @scarf/scarf, whose postinstall reports installs to a third
+// party). src/pages/static.ts packageFilePath() reads them there, or from node_modules when running from source.
+const VENDOR = {
+  'swagger-ui-dist': ['swagger-ui.css', 'swagger-ui-bundle.js', 'LICENSE', 'NOTICE'],
+  jsqr: ['dist/jsQR.js', 'LICENSE'],
+};
+for (const [pkg, files] of Object.entries(VENDOR))
+  for (const file of files) cpSync(join(dirname(require.resolve(`${pkg}/package.json`)), file), `dist/assets/vendor/${pkg}/${file}`);
 // Packages stay imports (they are dependencies of the package, with their own types); our modules are inlined. One
 // rollup per entry, so each .d.ts stands alone (a shared chunk would name internal types no entry exports).
 for (const [name, input] of Object.entries({ index: 'src/index.ts', testing: 'src/testing/index.ts' })) {

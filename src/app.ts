@@ -50,8 +50,19 @@ export const DEFAULT_ISPB = '99999004'; // made up: no real institution has it
 export const DEFAULT_PUBLIC_HOST = 'pix-sandbox.test';
 const DEFAULT_FIXTURES = new URL('../fixtures/default.json', import.meta.url);
 
+/**
+ * The sandbox's HTTP app (a Hono app inside), typed by what a caller uses, so the published types name no package:
+ * `request(path, init)` answers in process (no port), `fetch(request)` is the handler a server or interceptor calls.
+ */
+export interface SandboxApp {
+  request(input: string | URL | Request, init?: RequestInit): Response | Promise<Response>;
+  fetch(request: Request): Response | Promise<Response>;
+  /** Every registered route (method and path), middleware included. */
+  readonly routes: readonly { method: string; path: string }[];
+}
+
 export interface Sandbox {
-  app: Hono<Env>;
+  app: SandboxApp;
   deps: Deps;
   /** True when the state was loaded from `dataFile` (a restart), false when it was made from the fixtures. */
   readonly resumed: boolean;

@@ -1,8 +1,8 @@
 // /openapi.json (generated once, on first request, from the same schemas that validate), /docs (Swagger UI served
-// from the swagger-ui-dist package: works offline).
+// from the swagger-ui-dist files copied into dist/assets/vendor at build time: works offline).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { packageFilePath } from '../pages/static';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { EVENT_KINDS } from '../webhooks/events';
 import { DeliveryHeadersSchema, EVENT_SCHEMAS, eventSummary, webhookOperationId } from '../webhooks/schemas';
@@ -143,7 +143,7 @@ export function registerDocs(app: OpenAPIHono<Env>, version: string) {
   let doc: unknown;
   app.get('/openapi.json', (c) => c.json((doc ??= openApiDocument(app, version))));
 
-  const assetsDir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const assetsDir = () => dirname(packageFilePath('swagger-ui-dist', 'swagger-ui.css'));
   app.get('/docs/assets/:file', (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];

@@ -1,9 +1,9 @@
 // Static assets of the pages, served by the sandbox itself (no CDN: works offline). Two sources:
 // - the sandbox's own files in src/pages/assets/, copied to dist/assets/ by scripts/build.mjs: `./assets/` beside this
 //   module resolves to either, whether it runs from src (vitest, tsx) or from the bundle;
-// - a file of an installed package (a browser library), resolved through node_modules at run time, never bundled.
+// - a file of a browser package, copied into dist/assets/vendor/ at build time (packageFilePath).
 // Files are read once and kept in memory: they are small and never change while the sandbox runs.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,12 +69,21 @@ export function registerAssets(app: OpenAPIHono<Env>) {
 }
 
 /**
- * Serves one file of an installed package at `path` (e.g. servePackageFile(app, '/assets/vendor/jsqr.js', 'jsqr',
- * 'dist/jsQR.js')). The package is found from this module at run time, so it must be a dependency of the sandbox.
+ * Where a file of a browser package is: dist/assets/vendor/<pkg>/<file> in the built package (scripts/build.mjs copies
+ * it there from a devDependency), else the package in node_modules (running from source: vitest, tsx).
+ */
+export function packageFilePath(pkg: string, file: string): string {
+  const copied = join(OWN_DIR, 'vendor', pkg, file);
+  return existsSync(copied) ? copied : join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), file);
+}
+
+/**
+ * Serves one file of a browser package at `path` (e.g. servePackageFile(app, '/assets/vendor/jsqr.js', 'jsqr',
+ * 'dist/jsQR.js')), from packageFilePath(); the build must copy it (VENDOR in scripts/build.mjs).
  */
 export function servePackageFile(app: OpenAPIHono<Env>, path: string, pkg: string, file: string) {
   if (!contentTypeOf(file)) throw new Error(`servePackageFile: no content type known for ${file}; add its extension to CONTENT_TYPES`);
-  const read = cached(() => readFileSync(join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), file)));
+  const read = cached(() => readFileSync(packageFilePath(pkg, file)));
   app.openapi(
     createRoute({
       method: 'get',

@@ -17,7 +17,8 @@ export interface TokenClaims {
 export interface Tokens {
   issue(accountId: string, credentialId: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }>;
   verify(token: string): Promise<TokenClaims>;
-  jwks(): { keys: JWK[] };
+  /** The public key set of GET /.well-known/jwks.json (JWK members as jose writes them). */
+  jwks(): { keys: Record<string, unknown>[] };
   /** A compact JWS of `payload` with the same key (what a dynamic BR Code location answers). */
   signJws(payload: unknown): Promise<string>;
 }

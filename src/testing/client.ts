@@ -1,8 +1,6 @@
 // A typed client for every /_sandbox route (sandbox.md 4), over HTTP, for a sandbox in this process or another one.
 // Request types come from the control API's own zod schemas (z.input: what a caller sends) where they are exported,
 // response types from the views that shape the answers, so the client cannot drift from the routes.
-import type { z } from '@hono/zod-openapi';
-import type { AccountPatchSchema, AccountSpecSchema, CredentialSpecSchema, SubAccountSpecSchema, WebhookPatchSchema, WebhookSpecSchema } from '../control/schemas';
 import type { Permission } from '../domain/permissions';
 import type { AccountStatus } from '../domain/types';
 import type { EventKind } from '../webhooks/events';
@@ -19,12 +17,8 @@ import type {
   withdrawalView,
 } from '../http/views';
 
-export type AccountSpec = z.input<typeof AccountSpecSchema>;
-export type AccountPatch = z.input<typeof AccountPatchSchema>;
-export type CredentialSpec = z.input<typeof CredentialSpecSchema>;
-export type SubAccountSpec = z.input<typeof SubAccountSpecSchema>;
-export type WebhookSpec = Omit<z.input<typeof WebhookSpecSchema>, 'id'>;
-export type WebhookPatch = z.input<typeof WebhookPatchSchema>;
+import type { AccountPatch, AccountSpec, CredentialSpec, SubAccountSpec, WebhookPatch, WebhookSpec } from './specs';
+export type { AccountPatch, AccountSpec, AutomationSpec, CredentialSpec, FeesSpec, LimitsSpec, SubAccountSpec, WebhookPatch, WebhookSpec } from './specs';
 
 export type Account = ReturnType<typeof accountDetailView>;
 export type Credential = ReturnType<typeof credentialView>;

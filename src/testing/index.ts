@@ -4,12 +4,15 @@
 import { createSandbox, type Sandbox } from '../app';
 import type { SandboxOptions } from '../config';
 import { connect, SandboxApiError, type Account, type AccountSpec, type Clock, type SandboxClient, type SettleOptions } from './client';
+import { fetchTrusting } from './https-fetch';
+import { interceptBases, type Interception } from './intercept';
 
 export { connect, SandboxApiError } from './client';
 export type * from './client';
 export { startReceiver } from './receiver';
 export type { Receiver, ReceiverOptions, ReceivedWebhook, WebhookPayload } from './receiver';
 export { verifyWebhookSignature } from '../webhooks/signature';
+export type { Interception } from './intercept';
 export type { Sandbox, SandboxOptions };
 
 export interface StartSandboxOptions extends SandboxOptions {
@@ -17,6 +20,14 @@ export interface StartSandboxOptions extends SandboxOptions {
   account?: AccountSpec;
   /** Listen address (default 127.0.0.1); the port is always 0, any free one. */
   host?: string;
+}
+
+/** Base URLs whose requests `intercept()` answers in process: the v2 API's and/or the v1 API's. */
+export interface InterceptBases {
+  /** e.g. https://api.example.com/v2: answered by the sandbox's /v2 routes. */
+  v2?: string | URL;
+  /** e.g. https://api.pague.dev/v1 (the official Node SDK's fixed base): answered by the sandbox's /v1 routes. */
+  v1?: string | URL;
 }
 
 /** Client credentials of the tenant: send them to POST /v2/auth as `client_id` and `client_secret`. */
@@ -58,6 +69,21 @@ export interface TestSandbox {
   freeze(at?: string | number | Date): Promise<Clock>;
   /** Sets the clock to `now` (frozen if asked). */
   setClock(now: string | number | Date, opts?: { frozen?: boolean }): Promise<Clock>;
+  /**
+   * Under `https: true`: the PEM of the local CA that signed the sandbox's certificate (give it as `ca` to node:https,
+   * or its file `caPath` to NODE_EXTRA_CA_CERTS). Undefined over plain HTTP, or when tlsCertFile/tlsKeyFile bring one.
+   */
+  readonly ca: string | undefined;
+  /** Path of the local CA's ca.pem (in PIX_SANDBOX_HOME), under `https: true`. */
+  readonly caPath: string | undefined;
+  /** fetch for this sandbox's URLs: under `https: true` it trusts `ca` (no redirects followed); else the global fetch. */
+  readonly fetch: typeof fetch;
+  /**
+   * While active, this process's requests to these base URLs (global fetch, node:http/node:https clients such as axios,
+   * the service's SDKs) are answered by this sandbox's routes in process (no port, no DNS); every other request goes
+   * out untouched. Throws on a URL that is not absolute http(s), or one already intercepted. `stop()` restores it.
+   */
+  intercept(bases: InterceptBases): Interception;
   /** Closes the server and the sandbox (in-flight attempts are cut short); safe to call twice. */
   stop(): Promise<void>;
   /** Same as stop(). */
@@ -65,8 +91,8 @@ export interface TestSandbox {
 }
 
 /** POST /v2/auth with client credentials; returns the access token. */
-export async function fetchToken(baseUrl: string, credentials: ClientCredentials): Promise<string> {
-  const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/v2/auth`, {
+export async function fetchToken(baseUrl: string, credentials: ClientCredentials, fetchFn: typeof fetch = globalThis.fetch): Promise<string> {
+  const res = await fetchFn(`${baseUrl.replace(/\/+$/, '')}/v2/auth`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_id: credentials.clientId, client_secret: credentials.clientSecret }),
@@ -81,10 +107,17 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<T
   const { account: spec = {}, host = '127.0.0.1', ...sandboxOptions } = options;
   const sandbox = await createSandbox(sandboxOptions);
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= sandbox.close());
+  const interceptions = new Set<Interception>();
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const i of interceptions) i.restore();
+      await sandbox.close();
+    })());
   try {
     const url = await sandbox.listen({ port: 0, host });
-    const control = connect(url, sandboxOptions.adminToken === undefined ? {} : { adminToken: sandboxOptions.adminToken });
+    const ca = sandbox.ca;
+    const fetchFn: typeof fetch = ca ? fetchTrusting(ca.pem) : (input, init) => globalThis.fetch(input, init);
+    const control = connect(url, { fetch: fetchFn, ...(sandboxOptions.adminToken === undefined ? {} : { adminToken: sandboxOptions.adminToken }) });
     const account = await control.accounts.create(spec);
     const first = account.credentials[0];
     if (!first) throw new Error('The tenant has no credential: give the account spec at least one in `credentials`.');
@@ -100,7 +133,24 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<T
       apiKey: account.apiKeys[0]?.key,
       control,
       sandbox,
-      token: (other = credentials) => fetchToken(url, other),
+      ca: ca?.pem,
+      caPath: ca?.path,
+      fetch: fetchFn,
+      intercept(bases) {
+        const faces = (['v2', 'v1'] as const).filter((face) => bases[face] !== undefined);
+        const interception = interceptBases(
+          faces.map((face) => ({ face, base: bases[face]!, target: `${url}/${face}` })),
+          (request) => sandbox.app.fetch(request),
+        );
+        interceptions.add(interception);
+        return {
+          restore() {
+            interception.restore();
+            interceptions.delete(interception);
+          },
+        };
+      },
+      token: (other = credentials) => fetchToken(url, other, fetchFn),
       settle: async (opts) => void (await control.settle(opts)),
       advance: (seconds) => control.clock.advance(seconds),
       freeze: (at) => control.clock.freeze(at),

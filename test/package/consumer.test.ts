@@ -81,10 +81,18 @@ afterAll(async () => {
 describe.concurrent('the packed package', () => {
   test('holds only what runs and types: dist JS and .d.ts, the pages\' assets, fixtures, README, LICENSE, package.json', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    expect(paths.filter((p) => !/^dist\/chunk-[A-Z0-9]+\.js$/.test(p))).toEqual([
+    // Chunks: chunk-<hash>.js shared by the entries, <module>-<hash>.js loaded on demand (tls-<hash>.js under --https).
+    expect(paths.filter((p) => !/^dist\/[a-z]+-[A-Z0-9]+\.js$/.test(p))).toEqual([
       'LICENSE',
       'README.md',
       ...readdirSync('src/pages/assets').map((f) => `dist/assets/${f}`),
+      // Browser files of devDependencies, with their licences, copied by scripts/build.mjs (no run-time dependency).
+      'dist/assets/vendor/jsqr/LICENSE',
+      'dist/assets/vendor/jsqr/dist/jsQR.js',
+      'dist/assets/vendor/swagger-ui-dist/LICENSE',
+      'dist/assets/vendor/swagger-ui-dist/NOTICE',
+      'dist/assets/vendor/swagger-ui-dist/swagger-ui-bundle.js',
+      'dist/assets/vendor/swagger-ui-dist/swagger-ui.css',
       'dist/cli.js',
       'dist/index.d.ts',
       'dist/index.js',
@@ -98,6 +106,8 @@ describe.concurrent('the packed package', () => {
     for (const file of ['index.d.ts', 'testing.d.ts']) {
       const text = readFileSync(join(app, 'node_modules/pix-sandbox/dist', file), 'utf8');
       expect(text, file).not.toMatch(/from ['"]\.|\.ts['"]|src\//);
+      // ... nor of a package: the bundle carries its libraries, so the types must not need them installed.
+      expect(text, file).not.toMatch(/^import .* from ['"][^'"]+['"];?$/m);
       // And nothing public is typed `any` (comments aside).
       expect(text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''), file).not.toMatch(/\bany\b/);
     }
@@ -161,7 +171,7 @@ describe.concurrent('the packed package', () => {
       const css = await fetch(`${url}/docs/assets/swagger-ui.css`);
       expect(css.status).toBe(200);
       expect((await css.text()).length).toBeGreaterThan(1000);
-      // The pages read their own assets from dist/assets and jsQR from node_modules: all there in an installed package.
+      // The pages read their own assets, jsQR and the docs UI from dist/assets: all there in an installed package.
       for (const path of ['/', '/pay', '/assets/site.css', '/assets/console.js', '/assets/vendor/jsqr.js']) {
         const res = await fetch(`${url}${path}`);
         expect(res.status, path).toBe(200);

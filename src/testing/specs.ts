@@ -1,0 +1,99 @@
+// The bodies the control client sends (POST/PATCH /_sandbox/accounts and friends) as plain TypeScript, so the
+// published .d.ts names no zod. The check at the end keeps each equal to the zod schema that validates it: when a
+// schema changes, tsc fails here until the interface says the same.
+import type { z } from '@hono/zod-openapi';
+import type { AccountPatchSchema, AccountSpecSchema, CredentialSpecSchema, SubAccountSpecSchema, WebhookPatchSchema, WebhookSpecSchema } from '../control/schemas';
+import type { Permission } from '../domain/permissions';
+import type { AccountStatus, InstitutionStatus } from '../domain/types';
+import type { EventKind } from '../webhooks/events';
+
+export interface CredentialSpec {
+  id?: string;
+  clientId?: string;
+  clientSecret?: string;
+  permissions?: Permission[];
+  subAccountAccess?: boolean;
+}
+
+export interface SubAccountSpec {
+  id?: string;
+  reference: string;
+  name?: string;
+  status?: AccountStatus;
+  /** BRL, at most 2 decimals. */
+  balance?: number;
+}
+
+export interface WebhookSpec {
+  url: string | null;
+  subAccount?: string | null;
+  secret?: string;
+  events?: EventKind[];
+}
+
+export interface WebhookPatch {
+  url?: string | null;
+  events?: EventKind[];
+}
+
+export interface FeesSpec {
+  pix?: { percent?: number; fixed?: number; min?: number };
+  withdrawal?: { fixed?: number };
+  refund?: { fixed?: number };
+}
+
+export interface LimitsSpec {
+  withdrawalMax?: number | null;
+  dailyWithdrawalMax?: number | null;
+}
+
+export interface AutomationSpec {
+  completeAfterSeconds?: number;
+  autoPayAfterSeconds?: number | null;
+  magicValues?: boolean;
+}
+
+export interface AccountSpec {
+  id?: string;
+  name?: string;
+  environment?: 'sandbox' | 'production';
+  status?: AccountStatus;
+  city?: string;
+  /** BRL, at most 2 decimals. */
+  balance?: number;
+  fees?: FeesSpec;
+  limits?: LimitsSpec;
+  automation?: AutomationSpec;
+  webhookRetrySchedule?: number[];
+  institutionChoice?: boolean;
+  institutions?: { id?: string; name: string; status?: InstitutionStatus; enabled?: boolean }[];
+  subAccounts?: SubAccountSpec[];
+  projects?: { id?: string; name: string; color?: string; description?: string; logoUrl?: string; subAccount?: string }[];
+  credentials?: CredentialSpec[];
+  apiKeys?: { id?: string; key?: string; permissions?: Permission[] }[];
+  webhooks?: (WebhookSpec & { id?: string })[];
+}
+
+export interface AccountPatch {
+  name?: string;
+  status?: AccountStatus;
+  fees?: FeesSpec;
+  limits?: LimitsSpec;
+  automation?: AutomationSpec;
+  institutionChoice?: boolean;
+  webhookRetrySchedule?: number[];
+}
+
+/** True only when A and B are the same type (not merely assignable either way: a missing optional field counts). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Deep<T> = T extends (infer U)[] ? Deep<U>[] : T extends object ? { [K in keyof T]: Deep<T[K]> } : T;
+type Check<A, B> = Same<Deep<A>, Deep<B>>;
+
+export const SPECS_MATCH_SCHEMAS: [
+  Check<CredentialSpec, z.input<typeof CredentialSpecSchema>>,
+  Check<SubAccountSpec, z.input<typeof SubAccountSpecSchema>>,
+  Check<WebhookSpec, Omit<z.input<typeof WebhookSpecSchema>, 'id'>>,
+  Check<WebhookPatch, z.input<typeof WebhookPatchSchema>>,
+  Check<AccountSpec, z.input<typeof AccountSpecSchema>>,
+  Check<AccountPatch, z.input<typeof AccountPatchSchema>>,
+] = [true, true, true, true, true, true];
