@@ -14,7 +14,8 @@ COPY tsconfig.json ./
 COPY scripts/build.mjs scripts/
 COPY src src/
 COPY fixtures fixtures/
-RUN node scripts/build.mjs && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+# dist/ bundles what it runs; whatever run-time dependencies package.json may list stay in node_modules.
+RUN node scripts/build.mjs && npm prune --omit=dev --ignore-scripts --no-audit --no-fund && mkdir -p node_modules
 
 FROM ${NODE_IMAGE}
 WORKDIR /app

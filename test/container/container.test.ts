@@ -5,11 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { http, ROOT } from '../foundation/process';
+import { freePort, http, ROOT } from '../foundation/process';
 import { podman, PODMAN_FLAGS, podmanEnv, standInBase } from './podman';
 
 const required = process.env.CONTAINER_REQUIRED === '1';
@@ -25,15 +24,6 @@ function noPodman(): boolean {
     console.log(`[container] skipping test/container/container.test.ts: ${why}.`);
     return true;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 describe.skipIf(noPodman())('the container image (Dockerfile)', () => {

@@ -2,6 +2,7 @@
 // against a real port. Waiting for the banner line is bounded; nothing here sleeps.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,4 +153,64 @@ export async function http<T = any>(base: string, method: string, path: string, 
 export function tempDir() {
   const dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-test-'));
   return { dir, file: (name: string) => join(dir, name), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A free TCP port on 127.0.0.1 (closed again, for a process that must be told its port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface WatchedProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `re` on stdout (bounded; rejects if the process exits first). */
+  waitFor(re: RegExp): Promise<RegExpExecArray>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs `node <args>` with only PATH and `env` in its environment (no SANDBOX_* of the developer's shell), watching its
+ * output; killLeftovers() kills it if a test forgets.
+ */
+export function spawnNode(args: string[], env: Record<string, string> = {}): WatchedProcess {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    waitFor: (re) =>
+      new Promise((resolve, reject) => {
+        const done = (fail?: Error) => {
+          clearTimeout(timer);
+          child.stdout!.off('data', check);
+          child.off('exit', exit);
+          const m = re.exec(out);
+          if (m) resolve(m);
+          else reject(fail);
+        };
+        const check = () => re.test(out) && done();
+        const exit = (code: number | null) => done(new Error(`exited (${code}) before ${re}.\nstdout: ${out}\nstderr: ${err}`));
+        const timer = setTimeout(() => done(new Error(`no ${re} within ${WAIT_MS} ms.\nstdout: ${out}\nstderr: ${err}`)), WAIT_MS);
+        child.stdout!.on('data', check);
+        child.once('exit', exit);
+        check();
+      }),
+    stop: () => {
+      const done = exited(child);
+      child.kill('SIGTERM');
+      return done.finally(() => started.delete(child));
+    },
+  };
 }

@@ -1,44 +1,18 @@
 // --ready-json on the built CLI as a harness in another language uses it: spawn `pix-sandbox --port 0 --ready-json`,
 // read one line of stdout, parse it, call the addresses in it. The banner goes to stderr. Every flag's env variable
 // gives the same configuration as the flag.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:https';
 import { afterEach, expect, test } from 'vitest';
 import { readCliConfig } from '../../src/config';
-import { CLI, http, ROOT, tempDir } from '../foundation/process';
+import { CLI, http, killLeftovers, spawnNode, tempDir } from '../foundation/process';
 
-const WAIT_MS = 15_000;
-const children: ReturnType<typeof spawn>[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
+afterEach(killLeftovers);
 
-/** Starts the CLI and resolves with its first stdout line (the ready line), and what came on stdout and stderr. */
+/** Starts the CLI; `firstLine` resolves with its first stdout line (the ready line). */
 function startReady(args: string[], env: Record<string, string> = {}) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'PORT' && k !== 'HOST' && !k.startsWith('SANDBOX_')));
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const firstLine = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within ${WAIT_MS} ms.\nstdout: ${out}\nstderr: ${err}`)), WAIT_MS);
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.slice(0, out.indexOf('\n')));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the CLI exited (${code}) before its ready line.\nstdout: ${out}\nstderr: ${err}`)));
-  });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    });
-  return { child, firstLine, stdout: () => out, stderr: () => err, stop };
+  const cli = spawnNode([CLI, ...args], env);
+  return { ...cli, firstLine: cli.waitFor(/^([^\n]*)\n/).then((m) => m[1]!) };
 }
 
 test.each([
