@@ -12,6 +12,7 @@ import type {
   credentialView,
   deliveryView,
   institutionView,
+  paymentLinkView,
   refundResultView,
   subAccountView,
   transactionView,
@@ -36,6 +37,12 @@ export type Transaction = ReturnType<typeof transactionView>;
 export type Withdrawal = ReturnType<typeof withdrawalView>;
 export type RefundTransaction = Transaction & { refund: ReturnType<typeof refundResultView> };
 export type BalanceBlock = ReturnType<typeof balanceBlockControlView>;
+/** A payment link (v1 /charges, sandbox.md 12). */
+export type PaymentLink = ReturnType<typeof paymentLinkView>;
+export interface PayLinkBody extends PayBody {
+  /** Default: the link's first method. */
+  paymentMethod?: 'pix' | 'credit_card' | 'boleto';
+}
 
 export interface AccountSummary {
   id: string;
@@ -219,6 +226,13 @@ export interface SandboxClient {
     reverse(id: string, body?: { reason?: string }): Promise<Withdrawal>;
     block(id: string, body?: BlockBody): Promise<BalanceBlock>;
   };
+  /** POST /_sandbox/charges/{id}/{pay|expire|disable} (sandbox.md 12): payment links moved from a test. */
+  paymentLinks: {
+    /** One payment of the link (a completed payment transaction, `paymentId`); counters rise, a single-use link is paid. */
+    pay(linkId: string, body?: PayLinkBody): Promise<PaymentLink & { paymentId: string }>;
+    expire(linkId: string): Promise<PaymentLink>;
+    disable(linkId: string): Promise<PaymentLink>;
+  };
   balanceBlocks: {
     defend(blockId: string, body?: { reason?: string }): Promise<BalanceBlock>;
     approve(blockId: string, body?: { reason?: string }): Promise<BalanceBlock>;
@@ -325,6 +339,11 @@ export function connect(url: string, options: ConnectOptions = {}): SandboxClien
       complete: (id) => action(id, 'complete'),
       reverse: (id, body) => action(id, 'reverse', body),
       block: (id, body) => action(id, 'block', body),
+    },
+    paymentLinks: {
+      pay: (id, body) => call('POST', `/charges/${enc(id)}/pay`, body ?? {}),
+      expire: (id) => call('POST', `/charges/${enc(id)}/expire`, {}),
+      disable: (id) => call('POST', `/charges/${enc(id)}/disable`, {}),
     },
     balanceBlocks: {
       defend: (id, body) => blockAction(id, 'defend', body),
