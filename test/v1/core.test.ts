@@ -165,3 +165,14 @@ describe('all-or-nothing', () => {
     expectLedgerBalanced(h.sb);
   });
 });
+
+test('a static QR code pasted on /pay decodes as payable, and the pay path it names makes one more payment', async () => {
+  const h = await startHarness();
+  const qr = await v1ok(h, '/pix/qrcode-static', { amount: 25, description: 'Doação' });
+  const decoded = await h.control('POST', '/brcodes/decode', { code: qr.pixCopyPaste });
+  expect(decoded.body).toMatchObject({ verdict: 'payable', chargeId: qr.id, charge: { id: qr.id, amount: 25, status: 'pending', payPath: `/_sandbox/transactions/${qr.id}/pay` } });
+  const paid = await h.api('POST', decoded.body.charge.payPath, { body: {} });
+  expect(paid.body).toMatchObject({ type: 'payment', status: 'completed', amount: 25 });
+  await h.advance(86400);
+  expect((await h.control('POST', '/brcodes/decode', { code: qr.pixCopyPaste })).body).toMatchObject({ verdict: 'not_payable', charge: { status: 'expired' } });
+});
