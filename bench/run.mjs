@@ -118,13 +118,17 @@ await waitUntilAnswering('http://127.0.0.1:4798/health', bareGet, performance.no
 const pairs = [
   ['POST /v2/pix', { url: `${base}/v2/pix`, method: 'POST', headers, body: chargeBody }, 'bare: POST with JWT, same body size', { url: 'http://127.0.0.1:4797/bare', method: 'POST', headers, body: chargeBody }],
   ['GET /v2/transactions/{id}', { url: `${base}/v2/transactions/${sampleId}`, headers }, 'bare: GET with JWT, same body size', { url: 'http://127.0.0.1:4798/bare', headers }],
+  // The v1 face (sandbox.md 12) against its v2 twin: the same verb behind an API key instead of a bearer token.
+  ['POST /v1/pix', { url: `${base}/v1/pix`, method: 'POST', headers: { 'x-api-key': 'mp_test_sandbox_api_key_0001', 'content-type': 'application/json' }, body: chargeBody }, 'POST /v2/pix (the v1 pair)', { url: `${base}/v2/pix`, method: 'POST', headers, body: chargeBody }],
 ];
 for (const [, a, , b] of pairs) for (const opts of [a, b]) await autocannon({ connections: 10, duration: quick ? 1 : 2, ...opts }); // warm-up (JIT)
-const rounds = quick ? 1 : 3;
+const rounds = quick ? 2 : 4;
 const runs = new Map();
 for (let i = 0; i < rounds; i++) {
   for (const [labelA, a, labelB, b] of pairs) {
-    for (const [label, opts] of [[labelA, a], [labelB, b]]) {
+    // Which side goes first alternates by round: the first run after a switch of route pays for it (JIT, caches).
+    const order = i % 2 === 0 ? [[labelA, a], [labelB, b]] : [[labelB, b], [labelA, a]];
+    for (const [label, opts] of order) {
       const r = await measure(opts, quick ? 3 : 6);
       runs.set(label, [...(runs.get(label) ?? []), r]);
       console.log(`round ${i + 1} ${label}: ${r.reqPerSec} req/s, p99 ${r.p99Ms} ms, non2xx ${r.non2xx}`);
@@ -162,13 +166,14 @@ results.persistence = {
   inMemory10: { reqPerSec: inMemory.reqPerSec, p50Ms: inMemory.p50Ms },
 };
 
-const [[post, , barePostLabel], [get, , bareGetLabel]] = pairs;
+const [[post, , barePostLabel], [get, , bareGetLabel], [v1Post, , v2Twin]] = pairs;
 results.throughput.rounds = rounds;
 results.throughput.ratios = {
   'POST /v2/pix vs bare (target >= 0.40)': ratio(post, barePostLabel, 'reqPerSec'),
   'GET /v2/transactions vs bare (target >= 0.70)': ratio(get, bareGetLabel, 'reqPerSec'),
   'POST /v2/pix p99 vs bare': ratio(post, barePostLabel, 'p99Ms', 1),
   'GET p99 vs bare': ratio(get, bareGetLabel, 'p99Ms', 1),
+  'POST /v1/pix vs POST /v2/pix (target >= 0.95)': ratio(v1Post, v2Twin, 'reqPerSec'),
 };
 if (rss) results.throughput.sandboxRssAfterLoadMB = Math.round(rss / 1048576);
 

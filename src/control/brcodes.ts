@@ -49,7 +49,7 @@ const DecodeResult = z
     crc: z.object({ found: S, expected: z.string(), valid: z.boolean() }),
     checks: z.array(Check),
     fields: z.array(Field),
-    chargeId: S.openapi({ description: 'The id in the location path /pix/qr/<id>, whatever host it carries' }),
+    chargeId: S.openapi({ description: 'The id in the location path /pix/qr/<id>, whatever host it carries; for a static QR code of this sandbox, its id (each payment is a new transaction)' }),
     charge: z
       .object({
         id: z.string(),
@@ -90,7 +90,7 @@ export function registerBrCodeControl(app: Router, deps: Deps) {
       responses: { 200: json(DecodeResult, 'The checks and, when the location names a charge of this sandbox, that charge'), ...controlErrors },
     }),
     (c) => {
-      const { report, verdict, message, chargeId, charge } = decodeBrCode(deps, c.req.valid('json').code);
+      const { report, verdict, message, chargeId, charge, staticQr } = decodeBrCode(deps, c.req.valid('json').code);
       const { amountCents, amount: _written, ...decoded } = report.decoded;
       return c.json(
         {
@@ -103,7 +103,20 @@ export function registerBrCodeControl(app: Router, deps: Deps) {
           checks: report.checks,
           fields: report.fields,
           chargeId,
-          charge: charge
+          charge: staticQr
+            ? {
+                id: staticQr.qr.id,
+                accountId: staticQr.account.id,
+                subAccount: staticQr.account.subAccounts.find((s) => s.id === staticQr.qr.walletId)?.reference ?? null,
+                merchantName: staticQr.merchantName,
+                amount: staticQr.qr.amount / 100,
+                description: staticQr.qr.description,
+                status: staticQr.status,
+                expiresAt: iso(staticQr.qr.expiresAt),
+                checkoutPath: '/pay',
+                payPath: `/_sandbox/transactions/${staticQr.qr.id}/pay`,
+              }
+            : charge
             ? {
                 id: charge.tx.id,
                 accountId: charge.account.id,

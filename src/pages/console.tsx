@@ -19,6 +19,8 @@ import { partsOf } from '../webhooks/dispatcher';
 import type { SandboxEvent } from '../webhooks/events';
 import { MAGIC_VALUES } from '../domain/magic';
 import { STORIES } from '../services/stories';
+import { linkStatusAt } from '../domain/payment-links';
+import { staticQrStatus } from '../services/static-qr';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
@@ -652,6 +654,54 @@ function BlocksSection({ account }: { account: Account }) {
   );
 }
 
+/** Payment links and static QR codes (sandbox.md 12): their counters, their pages, and the control actions on them. */
+function LinksSection({ deps, account }: { deps: Deps; account: Account }) {
+  const now = deps.clock.nowMs();
+  const links = Object.values(account.paymentLinks).reverse().slice(0, 20);
+  const qrs = Object.values(account.staticQrs).reverse().slice(0, 20);
+  return (
+    <section class="card" id="links" data-section="links" aria-labelledby="links-h">
+      <h2 id="links-h">Payment links and static QR codes</h2>
+      {links.length === 0 && qrs.length === 0 ? <p class="muted">None yet. Create them with POST /v1/charges and POST /v1/pix/qrcode-static.</p> : null}
+      <ul class="plain">
+        {links.map((l) => {
+          const status = linkStatusAt(l, now);
+          const url = (a: string) => `/_sandbox/charges/${l.id}/${a}`;
+          return (
+            <li data-link={l.id} data-status={status}>
+              <p>
+                <Badge state={status} /> <a href={`/c/${l.slug}`}>{l.name}</a> {brl(l.amount)} · {l.paymentsCount} paid, {brl(l.totalCollected)}
+              </p>
+              {status === 'active' ? (
+                <div class="actions">
+                  <Action action={url('pay')} label="Pay" name={`Pay link ${l.slug}`} />
+                  <Action action={url('expire')} label="Expire" name={`Expire link ${l.slug}`} kind="secondary" />
+                  <Action action={url('disable')} label="Disable" name={`Disable link ${l.slug}`} kind="danger" />
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+        {qrs.map((qr) => {
+          const status = staticQrStatus(qr, now);
+          return (
+            <li data-static-qr={qr.id} data-status={status}>
+              <p>
+                <Badge state={status} /> static QR {brl(qr.amount)} {qr.description} · {qr.paymentsCount} paid
+              </p>
+              {status === 'pending' ? (
+                <div class="actions">
+                  <Action action={`/_sandbox/transactions/${qr.id}/pay`} label="Pay once more" name={`Pay static QR ${short(qr.id)}`} />
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 function EventsSection({ deps, account, q }: { deps: Deps; account: Account; q: ConsoleQuery }) {
   const list = listAccountEvents(deps, account.id, {}, 'newest', { page: q.epage, limit: SHORT_LIMIT });
   return (
@@ -762,6 +812,7 @@ export function ConsoleSections({ deps, account, q }: { deps: Deps; account: Acc
         <WithdrawalForm account={account} />
         <SwitchesSection account={account} />
         <BlocksSection account={account} />
+        <LinksSection deps={deps} account={account} />
         <EventsSection deps={deps} account={account} q={q} />
       </div>
     </div>

@@ -44,7 +44,7 @@ function LinkPage({ account, link, now, paidId, tokenRequired }: { account: Acco
         </p>
       </section>
       {open ? (
-        <section class="card" aria-labelledby="pay-title">
+        <section class="card link-pay" aria-labelledby="pay-title">
           <h2 id="pay-title">Pay</h2>
           {link.paymentMethods.map((method) => (
             <form method="post" action={`/c/${link.slug}/${method === 'pix' ? 'pix' : 'pay'}`} class="stack">

@@ -2,12 +2,13 @@
 // pasted BR Code checked and matched to the charge it points at. The checkout page and /pay render these; the
 // decode route serves the second as JSON. Paying goes through the same control action as curl (services/actions).
 import type { Deps } from '../deps';
-import type { Account, SubAccount, Transaction } from '../domain/types';
+import type { Account, StaticQr, SubAccount, Transaction } from '../domain/types';
 import { checkBrCode, type BrCodeReport } from '../pix';
 import { locationPath } from './charges';
 import { locateTransaction } from './transactions';
 import { amountDue, locateLocByToken } from './cobs';
 import { brtDay } from '../domain/api-pix';
+import { staticQrStatus } from './static-qr';
 
 /** How a charge stands for the person paying it: an expired charge is `cancelled` inside, but says so. */
 export type CustomerStatus = 'pending' | 'paid' | 'expired' | 'failed' | 'cancelled';
@@ -49,6 +50,20 @@ export interface DecodedBrCode {
   /** The charge id named by the location path (/pix/qr/<id>), whatever host the code carries. */
   chargeId: string | null;
   charge: LocatedCharge | undefined;
+  /** A static QR code of this sandbox that the code is (v1 POST /pix/qrcode-static): each payment is a new charge. */
+  staticQr?: { account: Account; qr: StaticQr; merchantName: string; status: 'pending' | 'expired' };
+}
+
+/** The static QR code of this sandbox whose BR Code is exactly `code`. */
+function findStaticQr(deps: Deps, code: string): DecodedBrCode['staticQr'] {
+  for (const account of Object.values(deps.store.state.accounts)) {
+    for (const qr of Object.values(account.staticQrs)) {
+      if (qr.pixCopyPaste !== code) continue;
+      const sub = account.subAccounts.find((s) => s.id === qr.walletId);
+      return { account, qr, merchantName: sub?.name ?? account.name, status: staticQrStatus(qr, deps.clock.nowMs()) === 'pending' ? 'pending' : 'expired' };
+    }
+  }
+  return undefined;
 }
 
 const LOCATION_ID = /\/pix\/qr\/([^/?#]+)$/;
@@ -79,6 +94,13 @@ export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
     const first = failed[0]!;
     const more = failed.length > 1 ? ` (and ${failed.length - 1} more problem${failed.length > 2 ? 's' : ''} below)` : '';
     return { ...base, verdict: 'invalid', message: `Not a valid BR Code: ${first.message}${more}` };
+  }
+  const staticQr = location ? undefined : findStaticQr(deps, code);
+  if (staticQr) {
+    const { qr, merchantName, status } = staticQr;
+    return status === 'pending'
+      ? { ...base, chargeId: qr.id, staticQr, verdict: 'payable', message: `Static QR code ${qr.id} of ${merchantName}, R$ ${report.decoded.amount}: each payment is a new transaction; it can be paid again until it expires.` }
+      : { ...base, chargeId: qr.id, staticQr, verdict: 'not_payable', message: `Static QR code ${qr.id} of ${merchantName} expired; it takes no more payments.` };
   }
   if (!location) {
     return { ...base, verdict: 'not_ours', message: `A valid static BR Code for the PIX key ${report.decoded.key}, but not one this sandbox issued: its charges are dynamic codes pointing at ${locationPath('<id>')}.` };

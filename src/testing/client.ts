@@ -11,6 +11,7 @@ import type {
   credentialView,
   deliveryView,
   institutionView,
+  paymentLinkView,
   refundResultView,
   subAccountView,
   transactionView,
@@ -33,6 +34,12 @@ export type Transaction = ReturnType<typeof transactionView>;
 export type Withdrawal = ReturnType<typeof withdrawalView>;
 export type RefundTransaction = Transaction & { refund: ReturnType<typeof refundResultView> };
 export type BalanceBlock = ReturnType<typeof balanceBlockControlView>;
+/** A payment link (v1 /charges, sandbox.md 12). */
+export type PaymentLink = ReturnType<typeof paymentLinkView>;
+export interface PayLinkBody extends PayBody {
+  /** Default: the link's first method. */
+  paymentMethod?: 'pix' | 'credit_card' | 'boleto';
+}
 
 export interface AccountSummary {
   id: string;
@@ -227,6 +234,13 @@ export interface SandboxClient {
     /** Refund a completed payment as its merchant (the verb of POST /v2/transactions/{id}/refund). */
     refund(id: string, body?: { reason?: string }): Promise<RefundTransaction>;
   };
+  /** POST /_sandbox/charges/{id}/{pay|expire|disable} (sandbox.md 12): payment links moved from a test. */
+  paymentLinks: {
+    /** One payment of the link (a completed payment transaction, `paymentId`); counters rise, a single-use link is paid. */
+    pay(linkId: string, body?: PayLinkBody): Promise<PaymentLink & { paymentId: string }>;
+    expire(linkId: string): Promise<PaymentLink>;
+    disable(linkId: string): Promise<PaymentLink>;
+  };
   balanceBlocks: {
     defend(blockId: string, body?: { reason?: string }): Promise<BalanceBlock>;
     approve(blockId: string, body?: { reason?: string }): Promise<BalanceBlock>;
@@ -341,6 +355,11 @@ export function connect(url: string, options: ConnectOptions = {}): SandboxClien
       reverse: (id, body) => action(id, 'reverse', body),
       block: (id, body) => action(id, 'block', body),
       refund: (id, body) => action(id, 'refund', body),
+    },
+    paymentLinks: {
+      pay: (id, body) => call('POST', `/charges/${enc(id)}/pay`, body ?? {}),
+      expire: (id) => call('POST', `/charges/${enc(id)}/expire`, {}),
+      disable: (id) => call('POST', `/charges/${enc(id)}/disable`, {}),
     },
     balanceBlocks: {
       defend: (id, body) => blockAction(id, 'defend', body),

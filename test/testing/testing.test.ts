@@ -168,6 +168,24 @@ describe('the control client', () => {
     await expect(c.transactions.process(paid)).rejects.toMatchObject({ code: 'INVALID_STATE_TRANSITION' });
   });
 
+  test('payment links: pay, expire and disable through the client (v1 POST /charges made with the suite\'s API key)', async () => {
+    const { sb } = await start();
+    const projectId = sb.account.projects[0]?.id ?? (await (await fetch(`${sb.v1Url}/projects`, { method: 'POST', headers: { 'x-api-key': sb.apiKey!, 'content-type': 'application/json' }, body: '{"name":"Loja"}' })).json() as { id: string }).id;
+    const newLink = async () => {
+      const res = await fetch(`${sb.v1Url}/charges`, { method: 'POST', headers: { 'x-api-key': sb.apiKey!, 'content-type': 'application/json' }, body: JSON.stringify({ projectId, name: 'Curso', amount: 30, paymentMethods: ['pix', 'boleto'] }) });
+      const body = (await res.json()) as { id: string };
+      expect(res.status, JSON.stringify(body)).toBe(201);
+      return body.id;
+    };
+    const c = sb.control;
+    const link = await newLink();
+    const paid = await c.paymentLinks.pay(link, { paymentMethod: 'boleto', payerName: 'Ana' });
+    expect(paid).toMatchObject({ id: link, status: 'active', paymentsCount: 1, totalCollected: 30, paymentId: expect.any(String) });
+    expect((await c.paymentLinks.expire(link)).status).toBe('expired');
+    expect((await c.paymentLinks.disable(await newLink())).status).toBe('disabled');
+    await expect(c.paymentLinks.pay(link)).rejects.toMatchObject({ status: 409, code: 'PAYMENT_LINK_NOT_PAYABLE' });
+  });
+
   test('faults, clock, reset, health', async () => {
     const { sb } = await start();
     const c = sb.control;

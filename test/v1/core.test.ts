@@ -167,3 +167,37 @@ describe('all-or-nothing', () => {
     expectLedgerBalanced(h.sb);
   });
 });
+
+test('a static QR code pasted on /pay decodes as payable, and the pay path it names makes one more payment', async () => {
+  const h = await startHarness();
+  const qr = await v1ok(h, '/pix/qrcode-static', { amount: 25, description: 'Doação' });
+  const decoded = await h.control('POST', '/brcodes/decode', { code: qr.pixCopyPaste });
+  expect(decoded.body).toMatchObject({ verdict: 'payable', chargeId: qr.id, charge: { id: qr.id, amount: 25, status: 'pending', payPath: `/_sandbox/transactions/${qr.id}/pay` } });
+  const paid = await h.api('POST', decoded.body.charge.payPath, { body: {} });
+  expect(paid.body).toMatchObject({ type: 'payment', status: 'completed', amount: 25 });
+  await h.advance(86400);
+  expect((await h.control('POST', '/brcodes/decode', { code: qr.pixCopyPaste })).body).toMatchObject({ verdict: 'not_payable', charge: { status: 'expired' } });
+});
+
+test('with --data, payment links, static QR codes and bank accounts survive a restart', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'v1-data-'));
+  try {
+    const dataFile = join(dir, 'state.json');
+    const first = await startHarness({ dataFile });
+    await first.control('PATCH', `/accounts/${DEFAULT.accountId}`, { bankAccounts: [{ id: 'bank-9', bank: '1', agency: '1', account: '1', holderName: 'A', holderDocument: '52998224725' }], webhookHeaderWord: 'Acme' });
+    const link = await v1ok(first, '/charges', { projectId: DEFAULT.projectId, name: 'L', amount: 10, paymentMethods: ['boleto'] });
+    await first.control('POST', `/charges/${link.id}/pay`);
+    const qr = await v1ok(first, '/pix/qrcode-static', { amount: 5, description: 'q' });
+    await first.sb.close();
+    const second = await startHarness({ dataFile });
+    expect((await v1call(second, 'GET', `/charges/${link.id}`)).body).toMatchObject({ paymentsCount: 1, totalCollected: 10 });
+    expect((await second.control('POST', `/transactions/${qr.id}/pay`)).status).toBe(200);
+    expect((await second.control('GET', `/accounts/${DEFAULT.accountId}`)).body).toMatchObject({ bankAccounts: [{ id: 'bank-9' }], webhookHeaderWord: 'Acme' });
+    await second.sb.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

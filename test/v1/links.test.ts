@@ -135,3 +135,18 @@ describe('the link page /c/{slug}', () => {
     expect((await h.api('POST', `/c/${link.slug}/pay`, { raw: 'paymentMethod=boleto&token=sekret-token', contentType: 'application/x-www-form-urlencoded' })).status).toBe(303);
   });
 });
+
+test('the console lists payment links and static QR codes with their counters, pages and control actions', async () => {
+  const h = await startHarness();
+  const link = await newLink(h, { name: 'Curso de Violão' });
+  await h.control('POST', `/charges/${link.id}/pay`);
+  const qr = (await v1call(h, 'POST', '/pix/qrcode-static', { amount: 25, description: 'Doação' })).body;
+  const page = await h.api('GET', '/');
+  expect(page.status).toBe(200);
+  expect(page.text).toContain('Payment links and static QR codes');
+  expect(page.text).toContain(`href="/c/${link.slug}"`);
+  expect(page.text).toContain('Curso de Violão');
+  expect(page.text).toContain('1 paid, R$ 99,90');
+  for (const a of ['pay', 'expire', 'disable']) expect(page.text).toContain(`data-action="/_sandbox/charges/${link.id}/${a}"`);
+  expect(page.text).toContain(`data-action="/_sandbox/transactions/${qr.id}/pay"`);
+});

@@ -1,12 +1,11 @@
 // GET /v1/balance-blocks (sandbox.md 12): the v2 answer ({items, total}) for the main account.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
-import { BALANCE_BLOCK_STATUSES } from '../../../domain/types';
 import { listBlocks } from '../../../services/balance-blocks';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
 import { json } from '../../schemas';
-import { BalanceBlockSchema } from '../../v2/balance-blocks/list';
+import { BalanceBlockQuery, BalanceBlockSchema } from '../../v2/balance-blocks/list';
 import { balanceBlockV1View } from '../views';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 
@@ -18,12 +17,6 @@ const BalanceBlockV1Schema = BalanceBlockSchema.extend({
   resolvedAt: nullable(z.string().openapi({ format: 'date-time' })),
 }).openapi('BalanceBlockV1');
 
-const Query = z.object({
-  status: z
-    .enum(BALANCE_BLOCK_STATUSES, { error: `must be one of ${BALANCE_BLOCK_STATUSES.join(', ')} (or omitted for every block)` })
-    .optional()
-    .openapi({ param: { name: 'status', in: 'query' } }),
-});
 
 export function register(app: Router, deps: Deps) {
   app.openapi(
@@ -35,7 +28,7 @@ export function register(app: Router, deps: Deps) {
       summary: 'List the balance blocks of the main account',
       security: v1Security,
       middleware: [apiKeyGuard(deps, { permissions: ['BALANCE_BLOCK:READ'] })] as const,
-      request: { headers: v1Headers, query: Query },
+      request: { headers: v1Headers, query: BalanceBlockQuery },
       responses: { 200: json(z.object({ items: z.array(BalanceBlockV1Schema), total: z.number().int() }).openapi('BalanceBlockListV1'), 'The blocks, newest first'), ...v1Errors },
     }),
     (c) => {

@@ -2,23 +2,16 @@
 // calls), so v2, the control API, /pay, the clock and the ledger see the same charge.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
-import { TRANSACTION_STATUSES } from '../../../domain/types';
 import { qrPngDataUrl } from '../../../pix';
 import { createCharge } from '../../../services/charges';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
-import { dateTime, json, jsonBody, metadataSchema, uuid } from '../../schemas';
-import { centsV1, documentSchema, expiresInSchema, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
+import { json, jsonBody, metadataSchema, uuid } from '../../schemas';
+import { ChargeSchema } from '../../v2/pix/post';
+import { CustomerInputSchema } from '../customers/post';
+import { centsV1, expiresInSchema, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { pixV1View } from '../views';
 
-const PixCustomerSchema = z
-  .object({
-    name: text(255).trim().min(1, { error: 'must not be empty' }),
-    document: documentSchema,
-    email: z.email({ error: 'must be an email address, like ana@example.com' }).max(255, { error: 'must be at most 255 characters' }).optional(),
-    phone: text(20).optional(),
-  })
-  .openapi('PixCustomerV1');
 
 function oneCustomer(value: unknown, ctx: z.RefinementCtx) {
   const v = value as Record<string, unknown> | null;
@@ -34,7 +27,7 @@ export const PixV1InputSchema = z
     amount: centsV1(1),
     description: text(255),
     customerId: nullableId('a customer id from GET /v1/customers, or omit customerId'),
-    customer: PixCustomerSchema.nullish().transform((v) => v ?? undefined),
+    customer: CustomerInputSchema.nullish().transform((v) => v ?? undefined),
     projectId: nullableId('a project id from GET /v1/projects, or omit projectId'),
     expiresIn: expiresInSchema(86400),
     externalReference: text(255).nullish().transform((v) => v ?? undefined),
@@ -43,19 +36,9 @@ export const PixV1InputSchema = z
   .check(z.superRefine(oneCustomer, { when: () => true }))
   .openapi('PixChargeInputV1');
 
-export const PixV1Schema = z
-  .object({
-    id: uuid(),
-    status: z.enum(TRANSACTION_STATUSES),
-    amount: z.number(),
-    currency: z.literal('BRL'),
-    pixCopyPaste: z.string(),
-    qrCodeBase64: z.string().openapi({ description: 'data:image/png;base64,... (the BR Code as a QR image)' }),
-    expiresAt: dateTime(),
-    customerId: uuid().optional(),
-    externalReference: z.string().optional(),
-    createdAt: dateTime(),
-  })
+/** v2's charge (2.4) as the SDKs type it: qrCodeBase64 always, customerId, and none of the PSP, pinning or split fields. */
+export const PixV1Schema = ChargeSchema.pick({ id: true, status: true, amount: true, currency: true, pixCopyPaste: true, expiresAt: true, externalReference: true, createdAt: true })
+  .extend({ qrCodeBase64: z.string().openapi({ description: 'data:image/png;base64,... (the BR Code as a QR image)' }), customerId: uuid().optional() })
   .openapi('PixChargeV1');
 
 export function register(app: Router, deps: Deps) {

@@ -1,34 +1,16 @@
 // GET /v1/transactions/{id} (sandbox.md 12): any transaction of the account, whichever face or wallet made it.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../../domain/types';
 import { getAccountTransaction } from '../../../services/transactions';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
-import { dateTime, json, pathParam, uuid } from '../../schemas';
+import { json, pathParam } from '../../schemas';
+import { TransactionSchema } from '../../v2/transactions/get';
 import { v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { transactionV1View } from '../views';
 
-export const TransactionV1Schema = z
-  .object({
-    id: uuid(),
-    status: z.enum(TRANSACTION_STATUSES),
-    type: z.enum(TRANSACTION_TYPES),
-    paymentMethod: z.enum(['pix', 'credit_card', 'boleto']),
-    amount: z.number(),
-    currency: z.literal('BRL'),
-    description: z.string().optional(),
-    externalReference: z.string().optional(),
-    customerId: uuid().optional(),
-    projectId: uuid().optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    pixCopyPaste: z.string().optional(),
-    expiresAt: dateTime().optional(),
-    paidAt: dateTime().optional(),
-    createdAt: dateTime(),
-    updatedAt: dateTime().optional(),
-  })
-  .openapi('TransactionV1');
+/** v2's transaction (2.5) as the SDKs type it: without the PSP's fields. */
+export const TransactionV1Schema = TransactionSchema.omit({ e2eId: true, counterpartName: true, counterpartDocument: true }).openapi('TransactionV1');
 
 export function register(app: Router, deps: Deps) {
   app.openapi(

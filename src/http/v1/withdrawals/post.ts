@@ -4,17 +4,16 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { SandboxError } from '../../../domain/errors';
 import type { Account } from '../../../domain/types';
-import { validateHolderDocument, validatePixKey, type HolderDocumentType, type PixKeyType } from '../../../pix';
+import { checkKeyAndDocument, DOCUMENT_TYPES, PIX_KEY_TYPES } from '../../pix-fields';
 import { documentTypeOf } from '../../../services/customers';
 import { createWithdrawal, type WithdrawalInput } from '../../../services/withdrawals';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
-import { dateTime, json, jsonBody, uuid } from '../../schemas';
+import { json, jsonBody } from '../../schemas';
+import { WithdrawalSchema } from '../../v2/withdrawals/post';
 import { centsV1, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { withdrawalV1View } from '../views';
 
-const PIX_KEY_TYPES = ['cpf', 'cnpj', 'email', 'phone', 'random'] as const satisfies readonly PixKeyType[];
-const DOCUMENT_TYPES = ['cpf', 'cnpj'] as const satisfies readonly HolderDocumentType[];
 const PIX_FIELDS = ['pixKey', 'pixKeyType', 'holderName', 'holderDocument', 'holderDocumentType'] as const;
 
 /** bankAccountId, or all five PIX fields (never both, never some); each key and document checked against its type. */
@@ -27,14 +26,7 @@ function destination(value: unknown, ctx: z.RefinementCtx) {
   else if (!bank && given.length === 0) ctx.addIssue({ code: 'custom', path: ['bankAccountId'], message: `is required unless all of ${PIX_FIELDS.join(', ')} are sent` });
   else if (!bank && given.length < PIX_FIELDS.length)
     for (const f of PIX_FIELDS.filter((f) => v[f] == null)) ctx.addIssue({ code: 'custom', path: [f], message: `is required with the other PIX fields (${given.join(', ')} were sent): send all of ${PIX_FIELDS.join(', ')}, or bankAccountId alone` });
-  if (typeof v.pixKey === 'string' && PIX_KEY_TYPES.includes(v.pixKeyType as PixKeyType)) {
-    const problem = validatePixKey(v.pixKeyType as PixKeyType, v.pixKey);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['pixKey'], message: `${problem.replace(/^pixKey /, '')} (pixKeyType is ${String(v.pixKeyType)})` });
-  }
-  if (typeof v.holderDocument === 'string' && DOCUMENT_TYPES.includes(v.holderDocumentType as HolderDocumentType)) {
-    const problem = validateHolderDocument(v.holderDocumentType as HolderDocumentType, v.holderDocument);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['holderDocument'], message: `${problem.replace(/^document /, '')} (holderDocumentType is ${String(v.holderDocumentType)})` });
-  }
+  checkKeyAndDocument(v, ctx);
 }
 
 const optional = <T extends z.ZodType>(s: T) => s.nullish().transform((v) => v ?? undefined);
@@ -52,24 +44,9 @@ export const WithdrawalV1Input = z
   .check(z.superRefine(destination, { when: () => true }))
   .openapi('WithdrawalInputV1');
 
-const nullable = (s: z.ZodString) => s.nullable();
-export const WithdrawalV1Schema = z
-  .object({
-    id: uuid(),
-    bankAccountId: nullable(z.string()),
-    amount: z.number(),
-    feeAmount: z.number(),
-    netAmount: z.number(),
-    status: z.enum(['pending', 'processing', 'completed', 'failed']),
-    snapshotHolderName: z.string(),
-    snapshotHolderDocument: z.string(),
-    snapshotPixKey: nullable(z.string()),
-    snapshotPixKeyType: z.enum(PIX_KEY_TYPES).nullable(),
-    failureReason: nullable(z.string()),
-    pspReference: nullable(z.string()),
-    processedAt: nullable(dateTime()),
-    createdAt: dateTime(),
-  })
+/** v2's withdrawal (2.7) as the SDKs type it: bankAccountId, and no projectId or externalReference. */
+export const WithdrawalV1Schema = WithdrawalSchema.omit({ projectId: true, externalReference: true })
+  .extend({ bankAccountId: z.string().nullable().openapi({ description: 'The tenant\'s bank account it went to; null when sent to PIX fields' }) })
   .openapi('WithdrawalV1');
 
 /** The core's input: the PIX fields as sent, or those of the tenant's bank account (its holder's document as the key). */

@@ -25,7 +25,7 @@ export const BalanceBlockSchema = z
   })
   .openapi('BalanceBlock');
 
-const Query = z.object({
+export const BalanceBlockQuery = z.object({
   status: z
     .enum(BALANCE_BLOCK_STATUSES, { error: `must be one of ${BALANCE_BLOCK_STATUSES.join(', ')} (or omitted for every block)` })
     .optional()
@@ -41,7 +41,7 @@ export function register(app: Router, deps: Deps) {
       tags: ['v2 API'],
       summary: 'List the balance blocks (MED, judicial, administrative) of the wallet',
       middleware: [guard(deps, { permissions: ['BALANCE_BLOCK:READ'] })] as const,
-      request: { headers: subAccountHeader, query: Query },
+      request: { headers: subAccountHeader, query: BalanceBlockQuery },
       responses: {
         200: json(z.object({ items: z.array(BalanceBlockSchema), total: z.number().int() }).openapi('BalanceBlockList'), 'The blocks, newest first'),
         ...v2Errors,

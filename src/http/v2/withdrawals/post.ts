@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { toCents } from '../../../domain/money';
-import { validateHolderDocument, validatePixKey, type HolderDocumentType, type PixKeyType } from '../../../pix';
+import { checkKeyAndDocument, DOCUMENT_TYPES, PIX_KEY_TYPES } from '../../pix-fields';
 import { idempotent } from '../../../services/idempotency';
 import { createWithdrawal } from '../../../services/withdrawals';
 import { guard } from '../../middleware/guard';
@@ -11,8 +11,6 @@ import { brl, createdHeaders, dateTime, idempotencyErrors, idempotentHeaders, js
 import { withdrawalView } from '../../views';
 import type { Router } from '../../env';
 
-const PIX_KEY_TYPES = ['cpf', 'cnpj', 'email', 'phone', 'random'] as const satisfies readonly PixKeyType[];
-const DOCUMENT_TYPES = ['cpf', 'cnpj'] as const satisfies readonly HolderDocumentType[];
 
 const cents = (what: string) =>
   brl(1, what)
@@ -29,14 +27,7 @@ function crossFieldChecks(value: unknown, ctx: z.RefinementCtx) {
     ctx.addIssue({ code: 'custom', path: ['amount'], message });
     ctx.addIssue({ code: 'custom', path: ['netAmount'], message });
   }
-  if (typeof v.pixKey === 'string' && PIX_KEY_TYPES.includes(v.pixKeyType as PixKeyType)) {
-    const problem = validatePixKey(v.pixKeyType as PixKeyType, v.pixKey);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['pixKey'], message: `${problem.replace(/^pixKey /, '')} (pixKeyType is ${String(v.pixKeyType)})` });
-  }
-  if (typeof v.holderDocument === 'string' && DOCUMENT_TYPES.includes(v.holderDocumentType as HolderDocumentType)) {
-    const problem = validateHolderDocument(v.holderDocumentType as HolderDocumentType, v.holderDocument);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['holderDocument'], message: `${problem.replace(/^document /, '')} (holderDocumentType is ${String(v.holderDocumentType)})` });
-  }
+  checkKeyAndDocument(v, ctx);
 }
 
 const exactlyOne = (sent: string, absent: string) =>
