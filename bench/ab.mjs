@@ -3,7 +3,7 @@
 // alike: only the ratios mean anything. REF (default HEAD) is exported with `git archive` into a temp directory
 // outside the repository and built there with this checkout's node_modules. Prints new / old per measure.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -44,6 +44,16 @@ async function answered(url, child, t0) {
     await delay(1);
   }
 }
+/** User + system CPU time of a process so far (Linux /proc, in clock ticks of 10 ms): less swayed by other load than wall time. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 async function stop(child) {
   if (child.exitCode !== null) return;
   const done = new Promise((r) => child.once('exit', r));
@@ -68,6 +78,7 @@ if (only.has('start')) {
       const t0 = performance.now();
       const child = start(s.dir, s.port);
       record('spawn to first answer (ms)', s.name, await answered(`http://127.0.0.1:${s.port}/_sandbox/health`, child, t0));
+      record('CPU time of the process until then (ms, 10 ms ticks)', s.name, cpuMs(child.pid));
       await stop(child);
     }
   }
