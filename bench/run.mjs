@@ -1,45 +1,14 @@
 // npm run bench: start-up time and API throughput, each compared with a bare Hono server measured in the same run
 // (the machine is shared: compare ratios, not absolute numbers). Writes bench/results/latest.{json,md}.
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { start, stop, waitUntilAnswering } from './processes.mjs';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const results = { date: new Date().toISOString(), node: process.version, startup: {}, throughput: {} };
 const quick = process.argv.includes('--quick');
 /** The middle item of `list` by `key` (the upper middle for an even count). */
 const median = (list, key = (x) => x) => [...list].sort((a, b) => key(a) - key(b))[Math.floor(list.length / 2)];
-
-function start(cmd, args, env = {}) {
-  // detached: its own process group, so stopping `npm start` also stops the server npm spawned.
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  child.stdout.resume();
-  child.stderr.resume();
-  return child;
-}
-
-async function waitUntilAnswering(url, child, t0) {
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return performance.now() - t0;
-    } catch {
-      /* not listening yet */
-    }
-    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before answering ${url}`);
-    await delay(1);
-  }
-}
-
-async function stop(child) {
-  if (child.exitCode !== null) return;
-  const done = new Promise((r) => child.once('exit', r));
-  process.kill(-child.pid, 'SIGTERM');
-  await done;
-  await delay(50); // let the port go
-}
 
 /** Spawn to first answered request, median of `runs`. The two commands alternate run by run, so that a change in
  * the shared machine's load falls on both alike and the ratio stays fair. */
@@ -250,7 +219,8 @@ const targets = [
   [`\`POST /v2/auth\`, ${t.accounts.many} / ${t.accounts.few} accounts`, `${t.auth.many.reqPerSec} / ${t.auth.few.reqPerSec} req/s = ${t.auth.ratio}`, '>= 0.9', t.auth.ratio >= 0.9],
   [`v1 API-key check (\`GET /v1/customers\`), ${t.accounts.many} / ${t.accounts.few} accounts`, `${t.apiKey.many.reqPerSec} / ${t.apiKey.few.reqPerSec} req/s = ${t.apiKey.ratio}`, '>= 0.9', t.apiKey.ratio >= 0.9],
   [`making a tenant: time each, the first 100 / the last 100 of ${many.times.length}`, `${t.makeTenantMs.first100} / ${t.makeTenantMs.last100} ms = ${t.makeTenantMs.ratio}`, '>= 0.9', t.makeTenantMs.ratio >= 0.9],
-  [`longest fold slice at ${at100k.storedCharges} stored charges`, `${at100k.longestFoldSliceMs} ms`, '<= 10 ms', at100k.longestFoldSliceMs <= 10],
+  // No fold finished while measured (a loaded machine): no slice to judge, so not met.
+  [`longest fold slice at ${at100k.storedCharges} stored charges`, at100k.folds > 0 ? `${at100k.longestFoldSliceMs} ms (${at100k.folds} folds)` : 'no fold finished while measured', '<= 10 ms', at100k.folds > 0 && at100k.longestFoldSliceMs <= 10],
   [`\`POST /v2/pix\` p99 during a fold / steady, at ${at100k.storedCharges}`, `${at100k.p99WhileFoldingMs} / ${at100k.p99WithDataMs} ms = ${(at100k.p99WhileFoldingMs / at100k.p99WithDataMs).toFixed(2)}`, '<= 2', at100k.p99WhileFoldingMs <= 2 * at100k.p99WithDataMs],
   [`RSS per stored charge at ${at100k.storedCharges}`, `${at100k.rssBytesPerCharge} B`, '<= 1024 B', at100k.rssBytesPerCharge <= 1024],
   ...(stream ? [[`\`POST /v2/pix\` with 100 streams open / none (bench:stream, ${day(stream)})`, `${stream.cost.with100StreamsReqPerSec} / ${stream.cost.withoutStreamsReqPerSec} req/s = ${stream.cost.ratio}`, '>= 0.90', stream.cost.ratio >= 0.9]] : [['100 streams', 'not measured: npm run bench:stream', '>= 0.90', false]]),
