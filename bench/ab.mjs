@@ -2,12 +2,12 @@
 // against another commit's build, in alternating rounds in one run, so that the shared machine's load falls on both
 // alike: only the ratios mean anything. REF (default HEAD) is exported with `git archive` into a temp directory
 // outside the repository and built there with this checkout's node_modules. Prints new / old per measure.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { start, stop, waitUntilAnswering } from './processes.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -27,28 +27,14 @@ symlinkSync(join(ROOT, 'node_modules'), join(baseDir, 'node_modules'));
 execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: baseDir, stdio: 'inherit' });
 if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('build this checkout first (node scripts/build.mjs)');
 
-function start(dir, port) {
-  const child = spawn(process.execPath, [join(dir, 'dist/cli.js'), '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.resume();
-  child.stderr.resume();
-  return child;
-}
-async function answered(url, child, t0) {
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return performance.now() - t0;
-    } catch {
-      /* not yet */
-    }
-    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}`);
-    await delay(1);
+/** User + system CPU time of a process so far (Linux /proc, in clock ticks of 10 ms): less swayed by other load than wall time. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
   }
-}
-async function stop(child) {
-  if (child.exitCode !== null) return;
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
 }
 
 const sides = [
@@ -66,8 +52,9 @@ if (only.has('start')) {
   for (let i = 0; i < rounds * 3; i++) {
     for (const s of i % 2 ? [...sides].reverse() : sides) {
       const t0 = performance.now();
-      const child = start(s.dir, s.port);
-      record('spawn to first answer (ms)', s.name, await answered(`http://127.0.0.1:${s.port}/_sandbox/health`, child, t0));
+      const child = start(process.execPath, [join(s.dir, 'dist/cli.js'), '--port', String(s.port)]);
+      record('spawn to first answer (ms)', s.name, await waitUntilAnswering(`http://127.0.0.1:${s.port}/_sandbox/health`, child, t0));
+      record('CPU time of the process until then (ms, 10 ms ticks)', s.name, cpuMs(child.pid));
       await stop(child);
     }
   }
@@ -75,9 +62,9 @@ if (only.has('start')) {
 
 const loads = [];
 for (const s of sides) {
-  s.child = start(s.dir, s.port);
+  s.child = start(process.execPath, [join(s.dir, 'dist/cli.js'), '--port', String(s.port)]);
   s.base = `http://127.0.0.1:${s.port}`;
-  await answered(`${s.base}/_sandbox/health`, s.child, performance.now());
+  await waitUntilAnswering(`${s.base}/_sandbox/health`, s.child, performance.now());
   const json = { 'content-type': 'application/json' };
   let last;
   const t0 = performance.now();

@@ -36,6 +36,8 @@ await build({
   format: 'esm',
   target: 'node20',
   splitting: true,
+  // Every chunk is chunk-HASH.js, the pages loaded at their first visit too (a package holds dist/*.js of known names).
+  chunkNames: 'chunk-[hash]',
   sourcemap: true,
   banner,
   logLevel: 'warning',

@@ -5,7 +5,6 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import type { Router } from '../http/env';
 import { controlErrors, controlSecurity } from '../http/schemas';
-import { ConsoleBody } from '../pages/console';
 import { ConsoleQuerySchema, consoleQuery } from '../pages';
 
 export function registerConsoleFragment(app: Router, deps: Deps) {
@@ -22,6 +21,7 @@ export function registerConsoleFragment(app: Router, deps: Deps) {
       request: { query: ConsoleQuerySchema },
       responses: { 200: { description: 'HTML fragment', content: { 'text/html': { schema: z.string() } } }, ...controlErrors },
     }),
-    (c) => c.html(String(<ConsoleBody deps={deps} q={consoleQuery(c.req.valid('query'))} />)),
+    // The console's code is loaded at the first call, not at start-up.
+    async (c) => c.html((await import('../pages/console-page')).consoleFragment(deps, consoleQuery(c.req.valid('query')))),
   );
 }

@@ -7,8 +7,6 @@ import { accepts } from 'hono/accepts';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import { locateCharge } from '../services/checkout';
-import { checkoutPage, checkoutNotFoundPage } from '../pages/checkout';
-import { renderPage } from '../pages/layout';
 import type { Env } from './env';
 import { ErrorSchema, pathParam } from './schemas';
 
@@ -47,6 +45,8 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
     const type = accepts(c, { header: 'Accept', supports: [...LOCATION_TYPES], default: 'application/jose' }) as LocationType;
     const charge = locateCharge(deps, id);
     if (type === 'text/html') {
+      // The checkout page's code is loaded at the first browser visit, not at start-up.
+      const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }] = await Promise.all([import('../pages/checkout'), import('../pages/layout')]);
       if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
       return renderPage(c, checkoutPage({ charge, now: deps.clock.nowMs(), frozen: deps.clock.frozen, tokenRequired: !!deps.settings.adminToken })) as never;
     }

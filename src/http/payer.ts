@@ -2,9 +2,7 @@
 // and POST /_sandbox/transactions/{id}/pay, the routes curl uses.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { JSQR_PATH, payPage } from '../pages/pay';
-import { renderPage } from '../pages/layout';
-import { servePackageFile } from '../pages/static';
+import { JSQR_PATH, servePackageFile } from '../pages/static';
 import type { Env } from './env';
 
 const route = createRoute({
@@ -20,7 +18,11 @@ const route = createRoute({
 });
 
 export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
-  app.openapi(route, (c) => renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken })) as never);
+  // The page's code is loaded at its first visit, not at start-up.
+  app.openapi(route, async (c) => {
+    const [{ payPage }, { renderPage }] = await Promise.all([import('../pages/pay'), import('../pages/layout')]);
+    return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken })) as never;
+  });
   // The QR decoder the page runs, from node_modules (a dependency of the sandbox): no CDN, works offline.
   servePackageFile(app, JSQR_PATH, 'jsqr', 'dist/jsQR.js');
 }

@@ -7,8 +7,7 @@ import type { Deps } from '../deps';
 import type { Env } from '../http/env';
 import { intQuery } from '../http/schemas';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
-import { ConsoleBody, type ConsoleQuery } from './console';
-import { Layout, renderPage } from './layout';
+import type { ConsoleQuery } from './console';
 import { registerAssets } from './static';
 
 const TYPES = TRANSACTION_TYPES;
@@ -47,19 +46,7 @@ export function registerPages(app: OpenAPIHono<Env>, deps: Deps) {
       request: { query: ConsoleQuerySchema },
       responses: { 200: { description: 'The console page', content: { 'text/html': { schema: z.string() } } }, 400: { description: 'A query parameter out of range' } },
     }),
-    (c) => {
-      const q = consoleQuery(c.req.valid('query'));
-      const needsToken = Boolean(deps.settings.adminToken);
-      const search = new URL(c.req.url).search;
-      return renderPage(
-        c,
-        <Layout title="Console" active="console" needsToken={needsToken} scripts={['/assets/console.js']}>
-          <h1 class="visually-hidden">Sandbox console</h1>
-          <div id="console" data-query={search} data-account={q.account ?? ''} aria-live="off">
-            {needsToken ? <p class="card muted">This sandbox needs its admin token to show its state.</p> : <ConsoleBody deps={deps} q={q} />}
-          </div>
-        </Layout>,
-      );
-    },
+    // The page's code (and the JSX runtime) is loaded at the first visit, not at start-up (STYLE.md 18).
+    async (c) => (await import('./console-page')).consolePage(c, deps, consoleQuery(c.req.valid('query'))) as never,
   );
 }

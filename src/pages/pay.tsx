@@ -5,10 +5,10 @@
 import type { Child } from 'hono/jsx';
 import { MAGIC_VALUES } from '../domain/magic';
 import { Layout } from './layout';
+import { JSQR_PATH } from './static';
 import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
 
 /** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see http/payer.ts). */
-export const JSQR_PATH = '/assets/vendor/jsqr.js';
 
 /** A table that turns into one card per row on a narrow screen (each cell labelled by data-label). */
 function Table({ id, caption, columns, children }: { id: string; caption: string; columns: string[]; children?: Child }) {

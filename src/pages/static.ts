@@ -25,6 +25,8 @@ const OWN_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 const NAME = /^[a-z0-9][a-z0-9._-]*$/i;
 const tags = ['Pages'];
 
+/** Where the payer page's QR decoder (jsqr, a dependency) is served. */
+export const JSQR_PATH = '/assets/vendor/jsqr.js';
 export const contentTypeOf = (file: string) => CONTENT_TYPES[extname(file).toLowerCase()];
 
 function cached(read: () => Buffer): () => Buffer {

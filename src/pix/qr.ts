@@ -7,7 +7,8 @@
 // - qrSegments finds the segments by dynamic programming over the characters (never more bits than qrcode's split
 //   over 4,000 BR Codes and mixed texts tried, sometimes fewer);
 // - the symbol is encoded here at level M (bit stream, Reed-Solomon, block interleaving, placement), straight into
-//   rows and columns packed 32 modules to a word; qrcode only draws each version's function patterns, once;
+//   rows and columns packed 32 modules to a word, over each version's function patterns (drawn here once per version,
+//   as qrcode draws them: qrcode itself is only a test dependency now);
 // - the mask is chosen with qrcode's own penalty rules and tie-break, scored on the packed rows and columns, so the
 //   matrix is the one QRCode.create(qrSegments(text), { errorCorrectionLevel: 'M' }) returns, module for module
 //   (the tests check it, and that a QR decoder reads it back);
@@ -15,7 +16,6 @@
 //   the penalties are scored, and Reed-Solomon multiplies through a table per generator;
 // - the PNG is 1-bit grayscale, painted from the packed rows (half a byte per module at the default scale) and
 //   compressed by png.ts.
-import QRCode from 'qrcode';
 import { bilevelPng } from './png';
 
 export interface QrMatrix {
@@ -67,7 +67,7 @@ function maskAt(mask: number, i: number, j: number): boolean {
 interface Layout {
   size: number;
   words: number;
-  /** The function patterns with mask 0's format bits (drawn by qrcode), and every data module as mask 0 leaves a 0 bit. */
+  /** The function patterns with mask 0's format bits, and every data module as mask 0 leaves a 0 bit. */
   rows: Int32Array;
   cols: Int32Array;
   /** The data modules in placement order (the two-column zigzag from the bottom right): the word and bit each flips in
@@ -91,11 +91,76 @@ function bitsBelow(words: number, n: number): Int32Array {
   return out;
 }
 
+/** Centres of the alignment patterns of a version, on each axis (ISO/IEC 18004 annex E, as qrcode computes them). */
+function alignmentCoords(version: number): number[] {
+  if (version === 1) return [];
+  const count = Math.floor(version / 7) + 2;
+  const size = 17 + 4 * version;
+  const step = size === 145 ? 26 : Math.ceil((size - 13) / (2 * count - 2)) * 2;
+  const coords = [size - 7];
+  for (let i = 1; i < count - 1; i++) coords[i] = coords[i - 1]! - step;
+  coords.push(6);
+  return coords.reverse();
+}
+
+/** Version information (versions 7-40): the version in 6 bits and its BCH(18,6) remainder (generator 0x1f25). */
+function versionBits(version: number): number {
+  let d = version << 12;
+  for (let bit = 17; bit >= 12; bit--) if ((d >>> bit) & 1) d ^= 0x1f25 << (bit - 12);
+  return (version << 12) | d;
+}
+
+/**
+ * The function patterns of a version with mask 0's format bits, as qrcode draws them (finders with their separators,
+ * timing, alignment, version information, format information and the dark module): which modules they reserve, and
+ * which of those are dark.
+ */
+function functionPatterns(version: number): { size: number; data: Uint8Array; reserved: Uint8Array } {
+  const size = 17 + 4 * version;
+  const data = new Uint8Array(size * size);
+  const reserved = new Uint8Array(size * size);
+  const set = (r: number, c: number, dark: boolean) => {
+    data[r * size + c] = dark ? 1 : 0;
+    reserved[r * size + c] = 1;
+  };
+  for (const [row, col] of [[0, 0], [size - 7, 0], [0, size - 7]] as const) {
+    for (let r = -1; r <= 7; r++) {
+      if (row + r < 0 || row + r >= size) continue;
+      for (let c = -1; c <= 7; c++) {
+        if (col + c < 0 || col + c >= size) continue;
+        set(row + r, col + c, (r >= 0 && r <= 6 && (c === 0 || c === 6)) || (c >= 0 && c <= 6 && (r === 0 || r === 6)) || (r >= 2 && r <= 4 && c >= 2 && c <= 4));
+      }
+    }
+  }
+  for (let i = 8; i < size - 8; i++) {
+    set(i, 6, i % 2 === 0);
+    set(6, i, i % 2 === 0);
+  }
+  const coords = alignmentCoords(version);
+  const last = coords.length - 1;
+  coords.forEach((row, i) =>
+    coords.forEach((col, j) => {
+      if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) return; // under a finder
+      for (let r = -2; r <= 2; r++) for (let c = -2; c <= 2; c++) set(row + r, col + c, r === -2 || r === 2 || c === -2 || c === 2 || (r === 0 && c === 0));
+    }),
+  );
+  for (const [r, c, i] of formatCells(size)) set(r, c, ((FORMAT_BITS_M[0]! >> i) & 1) === 1);
+  set(size - 8, 8, true);
+  if (version >= 7) {
+    const bits = versionBits(version);
+    for (let i = 0; i < 18; i++) {
+      const dark = ((bits >> i) & 1) === 1;
+      set(Math.floor(i / 3), (i % 3) + size - 11, dark);
+      set((i % 3) + size - 11, Math.floor(i / 3), dark);
+    }
+  }
+  return { size, data, reserved };
+}
+
 function layoutFor(version: number): Layout {
   const cached = layouts.get(version);
   if (cached) return cached;
-  const { modules } = QRCode.create('0', { version, errorCorrectionLevel: 'M', maskPattern: 0 });
-  const { size, reservedBit: reserved } = modules;
+  const { size, data, reserved } = functionPatterns(version);
   const words = (size + 31) >> 5;
   const rowWord = (r: number, c: number) => r * words + (c >> 5);
   const colWord = (r: number, c: number) => c * words + (r >> 5);
@@ -110,7 +175,7 @@ function layoutFor(version: number): Layout {
   for (let r = 0; r < size; r++) {
     for (let c = 0; c < size; c++) {
       if (reserved[r * size + c]) {
-        if (modules.data[r * size + c]) toggle(rows, cols, r, c);
+        if (data[r * size + c]) toggle(rows, cols, r, c);
         continue;
       }
       if (maskAt(0, r, c)) toggle(rows, cols, r, c);

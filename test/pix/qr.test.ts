@@ -143,6 +143,18 @@ describe('qrMatrix', () => {
       { numRuns: 120 },
     );
   });
+
+  // The function patterns (finders, timing, alignment, version and format information) are drawn here, not by
+  // qrcode: every version 1-40, each reached by the longest run of digits that fits it at level M.
+  const DIGITS_M = [34, 63, 101, 149, 202, 255, 293, 365, 432, 513, 604, 691, 796, 871, 991, 1082, 1212, 1346, 1500, 1600, 1708, 1872, 2059, 2188, 2395, 2544, 2701, 2857, 3035, 3289, 3486, 3693, 3909, 4134, 4343, 4588, 4775, 5039, 5313, 5596];
+  test.each(DIGITS_M.map((n, i) => [i + 1, n]))('draws version %i (%i digits) as QRCode.create does', (version, n) => {
+    const text = '31415926535897932384626433832795028841971693993751'.repeat(120).slice(0, n);
+    const mine = qrMatrix(text);
+    const theirs = QRCode.create(qrSegments(text) as QRCodeSegment[], { errorCorrectionLevel: 'M' });
+    expect(mine.size).toBe(17 + 4 * version);
+    expect(theirs.modules.size).toBe(17 + 4 * version);
+    expect(Buffer.from(mine.modules).equals(Buffer.from(theirs.modules.data))).toBe(true);
+  });
 });
 
 describe('qrSegments', () => {

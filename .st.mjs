@@ -1,0 +1,10 @@
+const t0 = performance.now();
+const m = await import('./dist/index.js');
+const t1 = performance.now();
+const sb = await m.createSandbox({ log: () => {} });
+const t2 = performance.now();
+const url = await sb.listen({ port: 0 });
+const r = await sb.app.request('/_sandbox/health'); await r.text();
+const t3 = performance.now();
+console.log(`import ${(t1-t0).toFixed(0)} ms, createSandbox ${(t2-t1).toFixed(0)} ms, listen+health ${(t3-t2).toFixed(0)} ms, since process start ${(performance.now()).toFixed(0)}`);
+await sb.close(); process.exit(0);

@@ -1,0 +1,34 @@
+// Spawning what a bench measures, waiting for its first answer and stopping it (bench/run.mjs, bench/ab.mjs).
+import { spawn } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+export function start(cmd, args, env = {}) {
+  // detached: its own process group, so stopping `npm start` also stops the server npm spawned.
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout.resume();
+  child.stderr.resume();
+  return child;
+}
+
+export async function waitUntilAnswering(url, child, t0) {
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return performance.now() - t0;
+    } catch {
+      /* not listening yet */
+    }
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before answering ${url}`);
+    await delay(1);
+  }
+}
+
+export async function stop(child) {
+  if (child.exitCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  process.kill(-child.pid, 'SIGTERM');
+  await done;
+  await delay(50); // let the port go
+}
