@@ -34,7 +34,7 @@ import { buildDynamicBrCode } from './pix';
 import { registerRefundJobs } from './services/refunds';
 import { registerWithdrawalJobs } from './services/withdrawals';
 import { registerMagicJobs } from './services/magic';
-import { listen, type Listening } from './server';
+import { lanUrls, listen, type Listening } from './server';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
@@ -228,6 +228,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async listen(opts = {}) {
       if (server) return server.url;
       server = await listen(app, opts.port ?? 4747, opts.host ?? '127.0.0.1');
+      deps.settings.lanUrls = lanUrls(opts.host ?? '127.0.0.1', Number(new URL(server.url).port));
       scheduler.start();
       return server.url;
     },

@@ -12,6 +12,8 @@ export interface Settings {
   ispb: string;
   adminToken?: string;
   webhookUrl?: string;
+  /** Where phones on the same network reach this sandbox (listening on 0.0.0.0 or ::); empty otherwise. */
+  lanUrls?: string[];
 }
 
 export interface Deps {

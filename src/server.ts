@@ -2,6 +2,18 @@
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+
+/**
+ * The addresses a phone on the same network can open when the server listens on every interface (0.0.0.0 or ::):
+ * each non-internal IPv4 address of the machine (IPv6 link-local addresses need a zone a phone cannot type).
+ */
+export function lanUrls(host: string, port: number, interfaces = networkInterfaces()): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [];
+  const out: string[] = [];
+  for (const list of Object.values(interfaces)) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) out.push(`http://${a.address}:${port}`);
+  return out;
+}
 
 export interface Listening {
   url: string;

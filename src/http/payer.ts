@@ -20,7 +20,7 @@ const route = createRoute({
 });
 
 export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
-  app.openapi(route, (c) => renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken })) as never);
+  app.openapi(route, (c) => renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never);
   // The QR decoder the page runs, from node_modules (a dependency of the sandbox): no CDN, works offline.
   servePackageFile(app, JSQR_PATH, 'jsqr', 'dist/jsQR.js');
 }
