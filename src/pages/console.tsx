@@ -339,7 +339,6 @@ function ChargeForm({ account }: { account: Account }) {
         </Field>
         <Field id="nc-expires" label="Expires in">
           <select id="nc-expires" name="expiresIn" data-type="number">
-            <option value="60">1 minute</option>
             <option value="300">5 minutes</option>
             <option value="3600" selected>
               1 hour
