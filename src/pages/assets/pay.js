@@ -85,6 +85,10 @@
     const showPaid = !!charge && charge.id === paidId;
     $('paid-screen').hidden = !showPaid;
     $('pay-form').hidden = showPaid;
+    // Success is said once, by the success screen (the outcome stays for screen readers in the alert).
+    verdictEl.hidden = showPaid;
+    $('charge-summary').hidden = showPaid;
+    payResult.classList.toggle('visually-hidden', showPaid);
     if (!showPaid) payResult.textContent = '';
     if (charge) {
       const summary = $('charge-summary');
@@ -205,6 +209,9 @@
       paidId = charge.id;
       // The success screen in place of the form: what a banking app shows after a PIX.
       $('pay-form').hidden = true;
+      verdictEl.hidden = true;
+      $('charge-summary').hidden = true;
+      payResult.classList.add('visually-hidden');
       $('paid-title').textContent = `Paid R$ ${charge.amount.toFixed(2).replace('.', ',')}`;
       $('paid-detail').textContent = `to ${charge.merchantName}${charge.description ? ` (${charge.description})` : ''}${res.data?.e2eId ? `. End-to-end id ${res.data.e2eId}` : ''}.`;
       $('paid-screen').hidden = false;
