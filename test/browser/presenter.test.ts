@@ -2,10 +2,10 @@
 // end to end and shown step by step, projector mode (remembered, big type, 44 px targets, axe-clean), the honest
 // connection state across a real server stop and restart, Reset's confirmation, one message per error, local times
 // with their offset, and the checkout's large paid state. No sleeps: every wait is for a DOM condition.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createSandbox } from '../../src/app';
-import { axe, launchBrowser, noBrowser, scrollsSideways, startSite, type BrowserRig, type Site } from './support';
+import { axe, browserForFile, noBrowser, scrollsSideways, startSite, type Site } from './support';
 import { call, createCharge } from './customer';
 import { DEFAULT } from '../helpers/harness';
 
@@ -14,23 +14,15 @@ const INSTITUTION_UP = '44444444-4444-4444-8444-444444444401';
 const ENDPOINT = '77777777-7777-4777-8777-777777777701';
 
 describe.skipIf(noBrowser('presenter.test.ts'))('the console for a presenter', () => {
-  let rig: BrowserRig;
+  const b = browserForFile();
+  const { closers } = b;
   let site: Site;
-  const closers: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    rig = await launchBrowser();
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
   afterEach(async () => {
-    for (const close of closers.splice(0)) await close();
     await site?.close();
   });
 
   async function open(width: number, opts: { projector?: boolean; path?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await rig.browser.newContext({ viewport: { width, height: 900 }, timezoneId: 'America/Sao_Paulo' });
+    const context = await b.rig.browser.newContext({ viewport: { width, height: 900 }, timezoneId: 'America/Sao_Paulo' });
     closers.push(() => context.close());
     if (opts.projector) await context.addInitScript(() => (globalThis as any).localStorage.setItem('pix-sandbox-projector', '1'));
     const page = await context.newPage();
@@ -237,7 +229,7 @@ describe.skipIf(noBrowser('presenter.test.ts'))('the console for a presenter', (
     const port = Number(new URL(site.url).port);
     const { page } = await open(1366);
     const checkout = await createCharge(site);
-    const other = await rig.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const other = await b.rig.browser.newContext({ viewport: { width: 390, height: 844 } });
     closers.push(() => other.close());
     const phone = await other.newPage();
     await phone.goto(`${site.url}/pix/qr/${checkout.id}`);
