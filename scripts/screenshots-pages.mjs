@@ -27,22 +27,42 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 try {
-  for (const width of [390, 1366]) {
-    const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, deviceScaleFactor: 1 });
+  const paid = await call('/v2/pix', { amount: 42.5, description: 'Inscrição workshop PIX' }, { authorization: `Bearer ${access_token}` });
+  await call(`/_sandbox/transactions/${paid.id}/pay`, { payerName: 'Ana Souza' });
+  for (const [width, projector] of [[390, false], [1366, false], [1366, true]]) {
+    const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, deviceScaleFactor: 1, timezoneId: 'America/Sao_Paulo' });
+    if (projector) await context.addInitScript(() => localStorage.setItem('pix-sandbox-projector', '1'));
     const page = await context.newPage();
+    const name = (what) => new URL(`${what}-${projector ? 'projector-' : ''}${width}.png`, OUT).pathname;
     await page.goto(`${base}/pix/qr/${charge.id}`);
     await page.waitForSelector('body[data-live="true"]');
-    await page.screenshot({ path: new URL(`checkout-${width}.png`, OUT).pathname, fullPage: true });
+    if (projector) await page.click('#qr-size');
+    await page.screenshot({ path: name('checkout'), fullPage: true });
+
+    await page.goto(`${base}/pix/qr/${paid.id}`);
+    await page.waitForSelector('body[data-live="true"]');
+    await page.screenshot({ path: name('checkout-paid'), fullPage: true });
 
     await page.goto(`${base}/pay`);
+    await page.waitForSelector('body[data-live="true"]');
     await page.fill('#brcode', charge.pixCopyPaste);
     await page.click('#decode');
     await page.waitForSelector('#verdict[data-verdict="payable"]');
-    await page.screenshot({ path: new URL(`pay-${width}.png`, OUT).pathname, fullPage: true });
+    await page.screenshot({ path: name('pay'), fullPage: true });
+    if (!projector) {
+      const other = await call('/v2/pix', { amount: 19.9, description: 'Café e pão de queijo' }, { authorization: `Bearer ${access_token}` });
+      await page.fill('#brcode', other.pixCopyPaste);
+      await page.click('#decode');
+      await page.waitForSelector('#verdict[data-verdict="payable"]');
+      await page.fill('#payer-name', 'João Pereira');
+      await page.click('#pay');
+      await page.waitForSelector('#paid-screen:not([hidden])');
+      await page.screenshot({ path: name('pay-paid'), fullPage: true });
+    }
     await context.close();
   }
 } finally {
   await browser.close();
   await sb.close();
 }
-console.log(`Wrote checkout-390.png, checkout-1366.png, pay-390.png, pay-1366.png to ${OUT.pathname}`);
+console.log(`Wrote checkout, checkout-paid, pay and pay-paid screenshots (390, 1366, projector 1366) to ${OUT.pathname}`);

@@ -39,7 +39,7 @@ import { registerMagicJobs } from './services/magic';
 import { registerPaymentLinkJobs } from './services/payment-links';
 import { registerStaticQrActions } from './services/static-qr';
 import { registerLinkPages } from './pages/link';
-import { listen, type Listening } from './server';
+import { lanUrls, listen, type Listening } from './server';
 import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 
@@ -285,6 +285,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         ca = tls.ca && { path: tls.ca.certPath, pem: tls.ca.cert };
       }
       server = await listen(app, opts.port ?? 4747, host, tlsOptions);
+      // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them).
+      deps.settings.lanUrls = lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
       scheduler.start();
       return server.url;
     },

@@ -54,6 +54,8 @@ async function main() {
     for (const k of account.apiKeys) lines.push(`  v1 API key  ${k.key}  [${k.permissions.join(', ')}]`);
     for (const w of account.webhooks) lines.push(`  webhook     ${w.url ?? '(no URL yet: --webhook-url URL)'}  secret=${w.secret}`);
   }
+  // --host 0.0.0.0: the addresses a phone on the same network opens (the pages name the first one too).
+  for (const lan of sandbox.deps.settings.lanUrls ?? []) lines.push(`  phones      ${lan}/  (pay page: ${lan}/pay)`);
   // With --ready-json, stdout carries exactly one line a harness in any language can parse; people read stderr.
   (config.readyJson ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
   if (config.readyJson) process.stdout.write(`${JSON.stringify(readyLine(url, sandbox.ca?.path))}\n`);

@@ -14,6 +14,8 @@ export interface Settings {
   webhookUrl?: string;
   /** The vendor word of webhook header names (--webhook-header-word); absent: Service. */
   webhookHeaderWord?: string;
+  /** Where phones on the same network reach this sandbox (listening on 0.0.0.0 or ::); empty otherwise. */
+  lanUrls?: string[];
 }
 
 export interface Deps {

@@ -3,6 +3,18 @@ import { createAdaptorServer, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createServer as createHttpsServer, type ServerOptions as HttpsOptions } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
+
+/**
+ * The addresses a phone on the same network can open when the server listens on every interface (0.0.0.0 or ::):
+ * each non-internal IPv4 address of the machine (IPv6 link-local addresses need a zone a phone cannot type).
+ */
+export function lanUrls(host: string, port: number, scheme: 'http' | 'https' = 'http', interfaces = networkInterfaces()): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [];
+  const out: string[] = [];
+  for (const list of Object.values(interfaces)) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) out.push(`${scheme}://${a.address}:${port}`);
+  return out;
+}
 
 export interface Listening {
   url: string;

@@ -48,7 +48,7 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
       // The checkout page's code is loaded at the first browser visit, not at start-up.
       const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }] = await Promise.all([import('../pages/checkout'), import('../pages/layout')]);
       if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
-      return renderPage(c, checkoutPage({ charge, now: deps.clock.nowMs(), frozen: deps.clock.frozen, tokenRequired: !!deps.settings.adminToken })) as never;
+      return renderPage(c, checkoutPage({ charge, now: deps.clock.nowMs(), frozen: deps.clock.frozen, tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
     }
     if (!charge) throw new SandboxError('TRANSACTION_NOT_FOUND', `No PIX charge at this location (${id}).`, { resource: 'charge', id });
     const { tx, account } = charge;

@@ -21,7 +21,7 @@ export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
   // The page's code is loaded at its first visit, not at start-up.
   app.openapi(route, async (c) => {
     const [{ payPage }, { renderPage }] = await Promise.all([import('../pages/pay'), import('../pages/layout')]);
-    return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken })) as never;
+    return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
   });
   // The QR decoder the page runs, from node_modules (a dependency of the sandbox): no CDN, works offline.
   servePackageFile(app, JSQR_PATH, 'jsqr', 'dist/jsQR.js');

@@ -13,14 +13,24 @@ export interface CheckoutProps {
   now: number;
   frozen: boolean;
   tokenRequired: boolean;
+  phoneUrl?: string;
 }
 
-export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutProps) {
+/** The large state that takes the QR's place once a charge is no longer payable (the page script keeps it current). */
+export const FINAL_STATE: Record<string, { mark: string; detail: string }> = {
+  pending: { mark: '', detail: '' },
+  paid: { mark: '✓', detail: 'The payment arrived. Nothing more to pay.' },
+  expired: { mark: '⌛', detail: 'This charge expired before it was paid. Ask for a new one.' },
+  failed: { mark: '✕', detail: 'This charge failed. Ask for a new one.' },
+  cancelled: { mark: '✕', detail: 'This charge was cancelled. Ask for a new one.' },
+};
+
+export function checkoutPage({ charge, now, frozen, tokenRequired, phoneUrl }: CheckoutProps) {
   const { tx, merchantName, status, account } = charge;
   const code = tx.charge!.pixCopyPaste;
   const expiresAt = tx.charge!.expiresAt;
   return (
-    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={[PAY_FORM_SCRIPT, '/assets/checkout.js']} needsToken={tokenRequired}>
+    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={[PAY_FORM_SCRIPT, '/assets/checkout.js']} needsToken={tokenRequired} phoneUrl={phoneUrl}>
       <div
         id="checkout"
         class="checkout"
@@ -39,23 +49,37 @@ export function checkoutPage({ charge, now, frozen, tokenRequired }: CheckoutPro
           <p id="status" class={`status status-${status}`} role="status" aria-live="polite" data-status={status}>
             {STATUS_LABEL[status]}
           </p>
-          <p class="countdown">
-            <span id="countdown-label">{status === 'pending' ? 'Expires in' : 'Expiry'}</span>{' '}
-            <strong id="countdown" data-status={status}>
-              {status === 'pending' ? formatLeft(expiresAt - now) : '—'}
-            </strong>{' '}
-            <span class="muted">
-              (at <time datetime={new Date(expiresAt).toISOString()}>{new Date(expiresAt).toISOString().replace('T', ' ').slice(0, 19)} UTC</time>, sandbox clock{frozen ? ', frozen' : ''})
+          <div class="final-state" id="final-state">
+            <span class="mark" id="final-mark" aria-hidden="true">
+              {FINAL_STATE[status]!.mark}
             </span>
-          </p>
-          <img id="qr" class="qr" src={qrPngDataUrl(code)} width={264} height={264} alt={`QR code of the PIX charge of ${brl(tx.amount)} to ${merchantName}`} />
-          <label for="code">PIX copia e cola</label>
-          <textarea id="code" class="code" readonly rows={5}>
-            {code}
-          </textarea>
-          <p class="row">
-            <button type="button" id="copy">Copy code</button> <span id="copy-result" role="status" aria-live="polite"></span>
-          </p>
+            <strong id="final-title">{STATUS_LABEL[status]}</strong>
+            <p id="final-detail">{FINAL_STATE[status]!.detail}</p>
+          </div>
+          <div class="pending-only">
+            <p class="countdown">
+              <span id="countdown-label">Expires in</span>{' '}
+              <strong id="countdown" data-status={status}>
+                {status === 'pending' ? formatLeft(expiresAt - now) : '00:00:00'}
+              </strong>{' '}
+              <span class="muted">
+                (at <time datetime={new Date(expiresAt).toISOString()} title={new Date(expiresAt).toISOString()} data-local="local">{new Date(expiresAt).toISOString().replace('T', ' ').slice(0, 19)} UTC</time>, sandbox clock{frozen ? ', frozen' : ''})
+              </span>
+            </p>
+            <img id="qr" class="qr" src={qrPngDataUrl(code)} width={264} height={264} alt={`QR code of the PIX charge of ${brl(tx.amount)} to ${merchantName}`} />
+            <p class="row">
+              <button type="button" id="qr-size" class="secondary" aria-pressed="false">
+                Enlarge QR
+              </button>
+            </p>
+            <label for="code">PIX copia e cola</label>
+            <textarea id="code" class="code" readonly rows={5}>
+              {code}
+            </textarea>
+            <p class="row">
+              <button type="button" id="copy">Copy code</button> <span id="copy-result" role="status" aria-live="polite"></span>
+            </p>
+          </div>
         </section>
         <aside class="card checkout-side" aria-labelledby="pay-title">
           <h2 id="pay-title">Pay as the customer</h2>

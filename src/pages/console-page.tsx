@@ -9,7 +9,7 @@ export function consolePage(c: Context, deps: Deps, q: ConsoleQuery) {
   const search = new URL(c.req.url).search;
   return renderPage(
     c,
-    <Layout title="Console" active="console" needsToken={needsToken} scripts={['/assets/console.js']}>
+    <Layout title="Console" active="console" needsToken={needsToken} scripts={['/assets/console.js']} phoneUrl={deps.settings.lanUrls?.[0]}>
       <h1 class="visually-hidden">Sandbox console</h1>
       <div id="console" data-query={search} data-account={q.account ?? ''} aria-live="off">
         {needsToken ? <p class="card muted">This sandbox needs its admin token to show its state.</p> : <ConsoleBody deps={deps} q={q} />}

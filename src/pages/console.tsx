@@ -325,6 +325,17 @@ function WalletSelect({ id, account, name = 'subAccount' }: { id: string; accoun
 const chargeMagic = MAGIC_VALUES.filter((m) => m.where === 'charge.customer.document');
 const keyMagic = MAGIC_VALUES.filter((m) => m.where === 'withdrawal.pixKey');
 
+/** The magic values of a field as suggestions of its input (sandbox.md 4.11): the value, and what it makes happen. */
+function MagicList({ id, values }: { id: string; values: typeof MAGIC_VALUES }) {
+  return (
+    <datalist id={id}>
+      {values.map((m) => (
+        <option value={m.values[0]}>{m.description}</option>
+      ))}
+    </datalist>
+  );
+}
+
 function ChargeForm({ account }: { account: Account }) {
   return (
     <section class="card" id="new-charge" aria-labelledby="charge-h">
@@ -341,7 +352,6 @@ function ChargeForm({ account }: { account: Account }) {
         </Field>
         <Field id="nc-expires" label="Expires in">
           <select id="nc-expires" name="expiresIn" data-type="number">
-            <option value="60">1 minute</option>
             <option value="300">5 minutes</option>
             <option value="3600" selected>
               1 hour
@@ -355,11 +365,7 @@ function ChargeForm({ account }: { account: Account }) {
         <Field id="nc-customer-document" label="Customer CPF/CNPJ" hint="A magic CPF picks the outcome">
           <input id="nc-customer-document" name="customer.document" inputmode="numeric" maxlength={14} autocomplete="off" list="magic-documents" />
         </Field>
-        <datalist id="magic-documents">
-          {chargeMagic.map((m) => (
-            <option value={m.values[0]}>{m.description}</option>
-          ))}
-        </datalist>
+        <MagicList id="magic-documents" values={chargeMagic} />
         <Field id="nc-open" label="Then open its checkout">
           <select id="nc-open" name="open" data-send="no">
             <option value="tab">in a new tab</option>
@@ -420,11 +426,7 @@ function WithdrawalForm({ account }: { account: Account }) {
         <Field id="nw-key" label="PIX key" hint="Magic keys pick the outcome">
           <input id="nw-key" name="pixKey" required autocomplete="off" list="magic-keys" placeholder="fulano@example.com" />
         </Field>
-        <datalist id="magic-keys">
-          {keyMagic.map((m) => (
-            <option value={m.values[0]}>{m.description}</option>
-          ))}
-        </datalist>
+        <MagicList id="magic-keys" values={keyMagic} />
         <Field id="nw-holder" label="Holder name">
           <input id="nw-holder" name="holderName" required value="Fulano de Tal" maxlength={255} />
         </Field>

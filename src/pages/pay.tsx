@@ -29,9 +29,9 @@ function Table({ id, caption, columns, children }: { id: string; caption: string
   );
 }
 
-export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
+export function payPage({ tokenRequired, phoneUrl }: { tokenRequired: boolean; phoneUrl?: string }) {
   return (
-    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js']} needsToken={tokenRequired}>
+    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js']} needsToken={tokenRequired} phoneUrl={phoneUrl}>
       <div id="payer" class="payer">
         <h1>Pay a PIX code</h1>
         <p class="muted">Play the customer's bank: read a BR Code, see what it says and whether it is valid, and pay the charge it points at.</p>
@@ -41,6 +41,9 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
             <label for="brcode">BR Code (PIX copia e cola)</label>
             <textarea id="brcode" name="code" rows={5} spellcheck={false} autocomplete="off" placeholder="00020101021226..."></textarea>
             <p class="row">
+              <button type="button" id="paste" class="secondary">
+                Paste
+              </button>
               <button type="submit" id="decode">Check code</button>
               <label class="button secondary" for="qr-file">
                 Read a QR image
@@ -58,19 +61,29 @@ export function payPage({ tokenRequired }: { tokenRequired: boolean }) {
           <p id="read-result" role="status" aria-live="polite"></p>
         </section>
         <section class="card" aria-labelledby="result-title" id="result" hidden>
-          <h2 id="result-title">2. What it says</h2>
+          <h2 id="result-title">2. What it says, and pay it</h2>
           <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
-          <Table id="checks" caption="Checks of the BR Code" columns={['Check', 'Field', 'Found', 'Result']} />
-          <details>
-            <summary>All fields</summary>
+          <div id="pay-section" hidden>
+            <p id="charge-summary"></p>
+            <PayForm>Pay</PayForm>
+            <p id="pay-result" role="alert"></p>
+            <div id="paid-screen" class="paid-screen" hidden>
+              <span class="mark" aria-hidden="true">
+                ✓
+              </span>
+              <strong id="paid-title">Paid</strong>
+              <p id="paid-detail"></p>
+              <button type="button" id="pay-another" class="secondary">
+                Pay another code
+              </button>
+            </div>
+          </div>
+          <details id="checks-details">
+            <summary>Field checks and all fields</summary>
+            <Table id="checks" caption="Checks of the BR Code" columns={['Check', 'Field', 'Found', 'Result']} />
+            <h3>All fields</h3>
             <Table id="fields" caption="Fields of the BR Code" columns={['ID', 'Name', 'Value']} />
           </details>
-        </section>
-        <section class="card" aria-labelledby="pay-title" id="pay-section" hidden>
-          <h2 id="pay-title">3. Pay it</h2>
-          <p id="charge-summary"></p>
-          <PayForm>Pay</PayForm>
-          <p id="pay-result" role="alert"></p>
         </section>
         <section class="card" aria-labelledby="magic-title">
           <h2 id="magic-title">Magic values</h2>

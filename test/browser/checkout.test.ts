@@ -32,6 +32,23 @@ describe.skipIf(noBrowser('checkout.test.ts'))('checkout page (GET /pix/qr/{id} 
     await context.close();
   });
 
+  test.each([390, 1366])('at %i px in projector mode the QR enlarges on request, and the page stays axe-clean without sideways scroll', async (width) => {
+    const charge = await createCharge(site);
+    const { context, page } = await openPage(rig.browser, width);
+    await context.addInitScript(() => (globalThis as any).localStorage.setItem('pix-sandbox-projector', '1'));
+    await page.goto(`${site.url}/pix/qr/${charge.id}`);
+    await page.waitForSelector('html.projector');
+    const before = await page.locator('#qr').evaluate((img: any) => img.getBoundingClientRect().width);
+    await page.click('#qr-size');
+    await page.waitForSelector('#qr-size[aria-pressed="true"]');
+    const after = await page.locator('#qr').evaluate((img: any) => img.getBoundingClientRect().width);
+    if (width > 500) expect(after).toBeGreaterThan(before * 1.5);
+    else expect(after).toBeGreaterThanOrEqual(before);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await axe(page)).toEqual([]);
+    await context.close();
+  });
+
   test('paying from the side panel shows "Paid" without a reload, and the charge is completed with that payer', async () => {
     const charge = await createCharge(site);
     const { context, page } = await openPage(rig.browser, 390);

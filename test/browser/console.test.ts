@@ -1,28 +1,20 @@
 // The console in Chromium, used as a person uses it: it opens clean (axe-core) at phone and laptop widths, follows
 // changes made elsewhere without a reload, runs control actions from its buttons (and shows a refusal next to the
 // button), replays a delivery and moves the clock. No sleeps: every wait is for a DOM condition.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, launchBrowser, noBrowser, openPage, scrollsSideways, startSite, type BrowserRig, type Site } from './support';
+import { axe, browserForFile, noBrowser, openPage, scrollsSideways, startSite, type Site } from './support';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { DEFAULT } from '../helpers/harness';
 
 const A = DEFAULT.accountId;
 
 describe.skipIf(noBrowser('console.test.ts'))('console in Chromium', () => {
-  let rig: BrowserRig;
+  const b = browserForFile();
+  const { closers } = b;
   let site: Site;
   let receiver: Receiver | undefined;
-  const closers: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    rig = await launchBrowser();
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
   afterEach(async () => {
-    for (const close of closers.splice(0)) await close();
     await site?.close();
     await receiver?.close();
     receiver = undefined;
@@ -40,7 +32,7 @@ describe.skipIf(noBrowser('console.test.ts'))('console in Chromium', () => {
   }
   /** Opens the console and waits until it follows the stream; marks the window so a reload would be noticed. */
   async function openConsole(width: number, path = '/'): Promise<Page> {
-    const { context, page } = await openPage(rig.browser, width);
+    const { context, page } = await openPage(b.rig.browser, width);
     closers.push(() => context.close());
     await page.goto(site.url + path);
     await page.waitForSelector('body[data-live="true"]');
@@ -136,7 +128,7 @@ describe.skipIf(noBrowser('console.test.ts'))('console in Chromium', () => {
 
   test('with an admin token set, the console asks for it once and then shows the account', async () => {
     site = await startSite({ adminToken: 'tok-123' });
-    const { context, page } = await openPage(rig.browser, 390);
+    const { context, page } = await openPage(b.rig.browser, 390);
     closers.push(() => context.close());
     await page.goto(site.url + '/');
     expect(await page.locator('[data-section]').count()).toBe(0);

@@ -58,9 +58,30 @@ describe.skipIf(noBrowser('pay.test.ts'))('payer page (/pay)', () => {
     await page.fill('#payer-name', 'João Pereira');
     await page.click('#pay');
     await page.waitForSelector('#pay-result[data-paid="true"]');
-    await page.waitForSelector('#verdict[data-verdict="not_payable"]');
+    await page.waitForSelector('#verdict[data-verdict="not_payable"]', { state: 'attached' });
+    // The success screen says it, once: the verdict and the form give way to it.
+    await page.waitForSelector('#paid-screen >> text=Paid R$ 42,50');
+    expect(await page.isHidden('#verdict')).toBe(true);
+    expect(await page.isHidden('#pay-form')).toBe(true);
     expect(tx(charge.id)).toMatchObject({ status: 'completed', counterpartName: 'João Pereira' });
     expect(await page.locator('#pay').isDisabled()).toBe(true);
+    await context.close();
+  });
+
+  test('the Paste button reads the clipboard and checks the code at once', async () => {
+    const charge = await createCharge(site, { amount: 7, description: 'pasted' });
+    const { context, page } = await openPage(rig.browser, 390);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
+    await page.goto(`${site.url}/pay`);
+    await page.evaluate((text: string) => (globalThis as any).navigator.clipboard.writeText(text), charge.pixCopyPaste);
+    await page.click('#paste');
+    await page.waitForSelector('#verdict[data-verdict="payable"]');
+    await expect(page.locator('#brcode').inputValue()).resolves.toBe(charge.pixCopyPaste);
+    // The verdict and the Pay button come before the folded field checks.
+    const order = await page.evaluate(() => ['verdict', 'pay', 'checks-details'].map((id) => (globalThis as any).document.getElementById(id).getBoundingClientRect().top));
+    expect(order[0]).toBeLessThan(order[1]!);
+    expect(order[1]).toBeLessThan(order[2]!);
+    expect(await page.locator('#checks-details').getAttribute('open')).toBeNull();
     await context.close();
   });
 

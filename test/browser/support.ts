@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import type { SandboxOptions } from '../../src/config';
 
@@ -41,6 +42,24 @@ export interface BrowserRig {
 export async function launchBrowser(): Promise<BrowserRig> {
   const browser = await chromium.launch({ executablePath: chromiumPath!, args: CHROMIUM_ARGS });
   return { browser, close: () => browser.close() };
+}
+
+/**
+ * One Chromium for a test file (launched before its tests, closed after) and a list of things each test opened
+ * (contexts...) that are closed after it: `const b = browserForFile(); ... b.rig.browser; b.closers.push(...)`.
+ */
+export function browserForFile(): { rig: BrowserRig; closers: Array<() => Promise<unknown>> } {
+  const state = { rig: undefined as unknown as BrowserRig, closers: [] as Array<() => Promise<unknown>> };
+  beforeAll(async () => {
+    state.rig = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.rig?.close();
+  });
+  afterEach(async () => {
+    for (const close of state.closers.splice(0)) await close();
+  });
+  return state;
 }
 
 export interface Site {

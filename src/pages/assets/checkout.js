@@ -6,6 +6,13 @@
   const accountId = main.dataset.accountId;
   const expiresAt = Number(main.dataset.expiresAt);
   const LABEL = { pending: 'Waiting for payment', paid: 'Paid', expired: 'Expired', failed: 'Failed', cancelled: 'Cancelled' };
+  // The large state in place of the QR (pages/checkout.tsx FINAL_STATE says the same).
+  const FINAL = {
+    paid: ['✓', 'The payment arrived. Nothing more to pay.'],
+    expired: ['⌛', 'This charge expired before it was paid. Ask for a new one.'],
+    failed: ['✕', 'This charge failed. Ask for a new one.'],
+    cancelled: ['✕', 'This charge was cancelled. Ask for a new one.'],
+  };
 
   // The sandbox clock as last heard from the server: frozen, it stands still until a clock event moves it.
   let clock = { now: Number(main.dataset.now), frozen: main.dataset.frozen === 'true', at: performance.now() };
@@ -30,14 +37,18 @@
     statusEl.className = `status status-${status}`;
     statusEl.textContent = LABEL[status] ?? status;
     payButton.disabled = status !== 'pending';
+    const [mark, detail] = FINAL[status] ?? ['', ''];
+    document.getElementById('final-mark').textContent = mark;
+    document.getElementById('final-title').textContent = LABEL[status] ?? status;
+    document.getElementById('final-detail').textContent = detail;
     tick();
   }
 
   function tick() {
     const pending = main.dataset.status === 'pending';
     const left = expiresAt - sandboxNow();
-    countdownLabel.textContent = pending ? 'Expires in' : 'Expiry';
-    countdownEl.textContent = pending ? formatLeft(left) : '—';
+    countdownLabel.textContent = 'Expires in';
+    countdownEl.textContent = pending ? formatLeft(left) : '00:00:00';
     countdownEl.dataset.status = main.dataset.status;
   }
   setInterval(tick, 250);
@@ -73,6 +84,14 @@
       } else if (msg.kind === 'reset' || msg.kind === 'reconnected') refresh();
     }, accountId),
   );
+
+  // A bigger QR for a phone across the room (a projector, a screen share).
+  const sizeButton = document.getElementById('qr-size');
+  sizeButton.addEventListener('click', () => {
+    const large = main.classList.toggle('qr-large');
+    sizeButton.setAttribute('aria-pressed', String(large));
+    sizeButton.textContent = large ? 'Smaller QR' : 'Enlarge QR';
+  });
 
   // Copy: the clipboard API where the page is a secure context, else select the text so the person can copy it.
   const codeEl = document.getElementById('code');

@@ -10,6 +10,7 @@
   const payButton = $('pay');
   const payResult = $('pay-result');
   let current = null;
+  let paidId = null;
 
   const CHECK_LABEL = {
     characters: 'Characters',
@@ -80,7 +81,15 @@
     }
     const charge = result.charge;
     paySection.hidden = !charge;
-    payResult.textContent = '';
+    // The success screen stays up for the charge it is about (the stream re-checks that charge after it is paid).
+    const showPaid = !!charge && charge.id === paidId;
+    $('paid-screen').hidden = !showPaid;
+    $('pay-form').hidden = showPaid;
+    // Success is said once, by the success screen (the outcome stays for screen readers in the alert).
+    verdictEl.hidden = showPaid;
+    $('charge-summary').hidden = showPaid;
+    payResult.classList.toggle('visually-hidden', showPaid);
+    if (!showPaid) payResult.textContent = '';
     if (charge) {
       const summary = $('charge-summary');
       summary.replaceChildren();
@@ -196,5 +205,47 @@
     await decode(textarea.value);
     payResult.textContent = res.ok ? `Paid: ${charge.merchantName} received R$ ${charge.amount.toFixed(2).replace('.', ',')}.` : window.sandbox.errorText(res);
     payResult.dataset.paid = String(res.ok);
+    if (res.ok) {
+      paidId = charge.id;
+      // The success screen in place of the form: what a banking app shows after a PIX.
+      $('pay-form').hidden = true;
+      verdictEl.hidden = true;
+      $('charge-summary').hidden = true;
+      payResult.classList.add('visually-hidden');
+      $('paid-title').textContent = `Paid R$ ${charge.amount.toFixed(2).replace('.', ',')}`;
+      $('paid-detail').textContent = `to ${charge.merchantName}${charge.description ? ` (${charge.description})` : ''}${res.data?.e2eId ? `. End-to-end id ${res.data.e2eId}` : ''}.`;
+      $('paid-screen').hidden = false;
+      $('paid-screen').focus?.();
+    }
   });
+
+  $('pay-another').addEventListener('click', () => {
+    paidId = null;
+    textarea.value = '';
+    resultSection.hidden = true;
+    textarea.focus();
+  });
+
+  // Paste: the clipboard where the browser allows it (https or localhost), else say how.
+  $('paste').addEventListener('click', async () => {
+    try {
+      const text = (await navigator.clipboard.readText()).trim();
+      if (!text) {
+        readResult.textContent = 'The clipboard is empty: copy the PIX code first.';
+        return;
+      }
+      textarea.value = text;
+      window.sandbox.ready(() => decode(text));
+    } catch {
+      textarea.focus();
+      readResult.textContent = 'This browser does not let the page read the clipboard here: long-press the box and choose Paste.';
+    }
+  });
+
+  // The connection state in the header, and a decoded charge that moves elsewhere (paid from the console) is re-checked.
+  window.sandbox.ready(() =>
+    window.sandbox.stream((msg) => {
+      if (msg.kind === 'transaction' && current?.charge && msg.data?.id === current.charge.id) decode(textarea.value);
+    }, null),
+  );
 })();
