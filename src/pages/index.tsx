@@ -7,7 +7,9 @@ import type { Deps } from '../deps';
 import type { Env } from '../http/env';
 import { intQuery } from '../http/schemas';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
-import { ConsoleBody, type ConsoleQuery } from './console';
+import { raw } from 'hono/html';
+import { SandboxError } from '../domain/errors';
+import { ConsoleBody, consoleHref, type ConsoleQuery } from './console';
 import { Layout, renderPage } from './layout';
 import { registerAssets } from './static';
 
@@ -31,6 +33,36 @@ export function consoleQuery(raw: z.infer<typeof ConsoleQuerySchema>): ConsoleQu
   return { ...raw, account: raw.account || undefined, wallet: raw.wallet || undefined, type: raw.type || undefined, status: raw.status || undefined };
 }
 
+/**
+ * The page's own query, read leniently: a value that does not fit is dropped and said in a note, so a person who
+ * typed `/?page=-1` or `/?type=x` sees the console, never a raw JSON error (GET /_sandbox/console stays strict).
+ */
+function pageQuery(input: Record<string, string>): { q: ConsoleQuery; notes: string[] } {
+  const notes: string[] = [];
+  const kept = { ...input };
+  for (;;) {
+    const parsed = ConsoleQuerySchema.safeParse(kept);
+    if (parsed.success) return { q: consoleQuery(parsed.data), notes };
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0]);
+      notes.push(`Ignored ${key}=${kept[key] ?? ''}: ${key} ${issue.message}.`);
+      delete kept[key];
+    }
+  }
+}
+
+/** The console's sections, or (when the query names what is not there: a deleted sub-account) the account's first page with a note. */
+function consoleSections(deps: Deps, q: ConsoleQuery, notes: string[]): { q: ConsoleQuery; html: string } {
+  try {
+    return { q, html: String(<ConsoleBody deps={deps} q={q} />) };
+  } catch (err) {
+    if (!(err instanceof SandboxError) || err.status >= 500) throw err;
+    notes.push(`${err.message} Showing the account without filters.`);
+    const plain: ConsoleQuery = { account: q.account, page: 1, epage: 1, dpage: 1 };
+    return { q: plain, html: String(<ConsoleBody deps={deps} q={plain} />) };
+  }
+}
+
 export function registerPages(app: OpenAPIHono<Env>, deps: Deps) {
   registerAssets(app);
   app.openapi(
@@ -43,19 +75,29 @@ export function registerPages(app: OpenAPIHono<Env>, deps: Deps) {
       // A page for people, not an API operation: served and validated like the rest, left out of /openapi.json.
       hide: true,
       summary: 'The console (HTML): accounts, wallets, transactions with their control actions, events, deliveries, the clock; live',
-      request: { query: ConsoleQuerySchema },
-      responses: { 200: { description: 'The console page', content: { 'text/html': { schema: z.string() } } }, 400: { description: 'A query parameter out of range' } },
+      // Read leniently by the handler (pageQuery), not validated here: a bad value shows the page with a note.
+      responses: { 200: { description: 'The console page', content: { 'text/html': { schema: z.string() } } } },
     }),
     (c) => {
-      const q = consoleQuery(c.req.valid('query'));
+      const { q: asked, notes } = pageQuery(c.req.query());
+      // ?gone=1: the console script came back here because what it showed is gone (its fragment answered 404).
+      if (c.req.query('gone') !== undefined) notes.unshift('What the console showed is gone (the sandbox was reset, or an account or sub-account was deleted): here is the account list.');
       const needsToken = Boolean(deps.settings.adminToken);
-      const search = new URL(c.req.url).search;
+      const body = needsToken ? { q: asked, html: '' } : consoleSections(deps, asked, notes);
+      const search = consoleHref(body.q, {}).slice(1);
       return renderPage(
         c,
         <Layout title="Console" active="console" needsToken={needsToken} scripts={['/assets/console.js']}>
           <h1 class="visually-hidden">Sandbox console</h1>
-          <div id="console" data-query={search} data-account={q.account ?? ''} aria-live="off">
-            {needsToken ? <p class="card muted">This sandbox needs its admin token to show its state.</p> : <ConsoleBody deps={deps} q={q} />}
+          {notes.length > 0 && (
+            <div class="card" id="console-note" role="status">
+              {notes.map((n) => (
+                <p>{n}</p>
+              ))}
+            </div>
+          )}
+          <div id="console" data-query={search} data-account={body.q.account ?? ''} aria-live="off">
+            {needsToken ? <p class="card muted">This sandbox needs its admin token to show its state.</p> : raw(body.html)}
           </div>
         </Layout>,
       );
