@@ -2,6 +2,7 @@
 // `npm start` / `npx pix-sandbox`: read the configuration once, build the sandbox, listen, print the banner.
 import { readCliConfig } from './config';
 import { createSandbox, VERSION } from './app';
+import { isLoopback } from './http/middleware/doors';
 
 async function main() {
   const config = readCliConfig(process.argv.slice(2), process.env);
@@ -47,6 +48,9 @@ async function main() {
     for (const k of account.apiKeys) lines.push(`  v1 API key  ${k.key}  [${k.permissions.join(', ')}]`);
     for (const w of account.webhooks) lines.push(`  webhook     ${w.url ?? '(no URL yet: --webhook-url URL)'}  secret=${w.secret}`);
   }
+  // sandbox.md 11: on the network without an admin token, everyone who reaches the port can read every secret.
+  if (!isLoopback(config.host) && !config.options.adminToken)
+    lines.push(`  WARNING     listening on ${config.host} with no admin token: anyone on the network can read every secret and reset the sandbox; start it with SANDBOX_ADMIN_TOKEN=<a secret>`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
