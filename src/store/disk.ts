@@ -10,6 +10,7 @@
 // place. Start-up loads the snapshot and replays the lines after its journalSeq, from .old then the journal.
 import { existsSync, readFileSync } from 'node:fs';
 import * as zlib from 'node:zlib';
+import { crc32 } from '../lib/crc32';
 import { open, rename, rm } from 'node:fs/promises';
 import { STATE_VERSION, type State, upgrade } from './store';
 import { StateSchema, checkOp, describeIssues } from './schema';
@@ -18,29 +19,14 @@ import { applyOp, type Path } from './unit';
 /** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
 export const JOURNAL_FORMAT = 2;
 
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-/** CRC-32 of a string's UTF-8 bytes: zlib's (Node 20.15 and later), else a table in JavaScript. */
-export const crc32: (text: string) => number =
-  typeof (zlib as { crc32?: unknown }).crc32 === 'function'
-    ? (text) => (zlib as unknown as { crc32: (t: string) => number }).crc32(text)
-    : (text) => {
-        let c = -1;
-        for (const byte of Buffer.from(text)) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
-        return (c ^ -1) >>> 0;
-      };
+/** CRC-32 of a string's UTF-8 bytes: zlib's where Node has it (20.15 and later, native), else ../lib/crc32. */
+export const journalCrc: (text: string) => number =
+  typeof (zlib as { crc32?: unknown }).crc32 === 'function' ? (text) => (zlib as unknown as { crc32: (t: string) => number }).crc32(text) : (text) => crc32(Buffer.from(text));
 
 /** One journal line (with its newline) for entry `seq` of a change set `body` ({"o":[...]}). */
 export function journalLine(seq: number, body: string): string {
   const rest = body.slice(1);
-  const crc = crc32(`{"n":${seq},${rest}`).toString(16).padStart(8, '0');
+  const crc = journalCrc(`{"n":${seq},${rest}`).toString(16).padStart(8, '0');
   return `{"n":${seq},"c":"${crc}",${rest}\n`;
 }
 
@@ -145,7 +131,7 @@ function replay(path: string, r: Replay): { bytes: number } {
     if (head) {
       r.checked = true;
       const found = parseInt(head[2]!, 16);
-      const expected = crc32(`{"n":${head[1]},${line.slice(head[0].length)}`);
+      const expected = journalCrc(`{"n":${head[1]},${line.slice(head[0].length)}`);
       if (found !== expected) bad(lineNo, `its checksum is ${head[2]} but its content sums to ${expected.toString(16).padStart(8, '0')} (a changed byte or flipped bit)`);
     } else if (r.checked || entry!.c !== undefined) bad(lineNo, 'it carries no valid checksum ("c" right after "n"), as every line of this journal must');
     if (entry!.n > r.seq) {

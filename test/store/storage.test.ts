@@ -8,7 +8,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import { ledgerSums } from '../../src/domain/ledger';
 import { readDataFile } from '../../src/store/store';
-import { journalLine } from '../../src/store/disk';
+import { journalCrc, journalLine } from '../../src/store/disk';
+import { crc32 } from '../../src/lib/crc32';
 import type { UnitHooks } from '../../src/store/unit';
 import { DEFAULT, T0 } from '../helpers/harness';
 import { tempDir } from '../foundation/process';
@@ -405,6 +406,11 @@ describe('a journal line that is not what was written stops the start, with its 
     expect(refused).toMatch(new RegExp(`line ${at + 1}${message.source}`));
     expect([readFileSync(file), readFileSync(`${file}.journal`)], 'left byte for byte').toEqual(before);
     expect(existsSync(`${file}.lock`), 'the lock is let go').toBe(false);
+  });
+
+  test("the line checksum is zlib's CRC-32 of the UTF-8 bytes, the same with or without node:zlib's crc32 (Node < 20.15)", () => {
+    for (const text of ['', '{"n":1,"o":[]}', 'Ação São Paulo ✓ 💸']) expect(journalCrc(text)).toBe(crc32(Buffer.from(text)));
+    expect(journalCrc('123456789')).toBe(0xcbf43926); // the standard check value
   });
 
   test('an untouched crash image loads every line; lines of the previous format (no checksum) still load after a snapshot of that format', async () => {
