@@ -2,6 +2,7 @@
 // `npm start` / `npx pix-sandbox`: read the configuration once, build the sandbox, listen, print the banner.
 import { readCliConfig } from './config';
 import { createSandbox, VERSION } from './app';
+import { isLoopback } from './http/middleware/doors';
 
 async function main() {
   const config = readCliConfig(process.argv.slice(2), process.env);
@@ -56,6 +57,9 @@ async function main() {
   }
   // --host 0.0.0.0: the addresses a phone on the same network opens (the pages name the first one too).
   for (const lan of sandbox.deps.settings.lanUrls ?? []) lines.push(`  phones      ${lan}/  (pay page: ${lan}/pay)`);
+  // sandbox.md 11: on the network without an admin token, everyone who reaches the port can read every secret.
+  if (!isLoopback(config.host) && !config.options.adminToken)
+    lines.push(`  WARNING     listening on ${config.host} with no admin token: anyone on the network can read every secret and reset the sandbox; start it with SANDBOX_ADMIN_TOKEN=<a secret>`);
   // With --ready-json, stdout carries exactly one line a harness in any language can parse; people read stderr.
   (config.readyJson ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
   if (config.readyJson) process.stdout.write(`${JSON.stringify(readyLine(url, sandbox.ca?.path))}\n`);

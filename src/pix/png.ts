@@ -5,6 +5,7 @@
 //   00 (black), ff (white), 0f and f0 (a module boundary): 2-3 bits each, every other byte 10-11 bits;
 // - a run of 4 or more equal bytes is one literal and a copy at distance 1 (the quiet zone, long runs of one colour);
 // - each repeat of a row is a copy of the row above (filter 0 everywhere, so a repeated row is the same bytes).
+import { crc32 } from '../lib/crc32';
 
 /** Reverses the low `n` bits of `code`: Huffman codes are sent from their top bit, into a stream packed LSB first. */
 function reverse(code: number, n: number): number {
@@ -190,23 +191,6 @@ class ZlibWriter {
     for (const l of [...LIT_LENGTHS, ...DIST_LENGTHS]) z.bits(clCodes[l]!, clLengths[l]!);
     return z;
   }
-}
-
-const CRC32_TABLE = (() => {
-  const table = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c;
-  }
-  return table;
-})();
-
-/** CRC-32 (zlib's) of buf[start, end); node:zlib only has crc32 from Node 22. */
-function crc32(buf: Uint8Array, start: number, end: number): number {
-  let c = -1;
-  for (let i = start; i < end; i++) c = CRC32_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
 }
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

@@ -1,16 +1,36 @@
 // The data file on disk (sandbox.md 6). Three files beside each other:
 //   FILE           the snapshot: the whole state as JSON (lowdb's TextFile/steno: temp file + rename, so a crash never
 //                  leaves half of it), with `version` and `journalSeq`, the last journal line it includes;
-//   FILE.journal   one JSON line per unit of work, {"n":seq,"o":[[path,value]|[path], ...]}: record-level upserts and
-//                  deletions (./unit.ts), appended and fsync'd before the answer that reports them goes out;
+//   FILE.journal   one JSON line per unit of work, {"n":seq,"c":"crc32","o":[[path,value]|[path], ...]}: record-level
+//                  upserts and deletions (./unit.ts), appended and fsync'd before the answer that reports them goes out.
+//                  `c` is the CRC-32 (8 hex digits) of the line without it ({"n":seq,"o":...}), so a flipped bit is
+//                  caught; on replay each op is also checked against the snapshot's schema (./schema.ts checkOp);
 //   FILE.lock      the process that has the file (./lock.ts).
 // While a snapshot is being written the journal is rotated to FILE.journal.old; it is deleted once the snapshot is in
 // place. Start-up loads the snapshot and replays the lines after its journalSeq, from .old then the journal.
 import { existsSync, readFileSync } from 'node:fs';
+import * as zlib from 'node:zlib';
+import { crc32 } from '../lib/crc32';
 import { open, rename, rm } from 'node:fs/promises';
 import { STATE_VERSION, type State, upgrade } from './store';
-import { StateSchema, describeIssues } from './schema';
-import { applyOp } from './unit';
+import { StateSchema, checkOp, describeIssues } from './schema';
+import { applyOp, type Path } from './unit';
+
+/** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
+export const JOURNAL_FORMAT = 2;
+
+/** CRC-32 of a string's UTF-8 bytes: zlib's where Node has it (20.15 and later, native), else ../lib/crc32. */
+export const journalCrc: (text: string) => number =
+  typeof (zlib as { crc32?: unknown }).crc32 === 'function' ? (text) => (zlib as unknown as { crc32: (t: string) => number }).crc32(text) : (text) => crc32(Buffer.from(text));
+
+/** One journal line (with its newline) for entry `seq` of a change set `body` ({"o":[...]}). */
+export function journalLine(seq: number, body: string): string {
+  const rest = body.slice(1);
+  const crc = journalCrc(`{"n":${seq},${rest}`).toString(16).padStart(8, '0');
+  return `{"n":${seq},"c":"${crc}",${rest}\n`;
+}
+
+const CHECKED_HEAD = /^\{"n":(\d+),"c":"([0-9a-f]{8})",/;
 
 export const journalOf = (file: string) => `${file}.journal`;
 export const oldJournalOf = (file: string) => `${file}.journal.old`;
@@ -50,13 +70,41 @@ export function parseSnapshot(file: string, text: string): State {
   return record as unknown as State;
 }
 
+/** What replay carries from one journal file to the next. */
+interface Replay {
+  state: State;
+  seq: number;
+  /** Lines must carry a checksum: the snapshot says so, or an earlier line had one. */
+  checked: boolean;
+  /** Upserts skipped because their parent record was missing, until a later line makes or removes that parent. */
+  orphans: Array<{ path: Path; where: string }>;
+  warnings: string[];
+}
+
+/** Whether `prefix` is the start of (or all of) `path`. */
+const startsWith = (path: Path, prefix: Path) => prefix.length <= path.length && prefix.every((p, i) => String(p) === String(path[i]));
+
+/** Whether the parent record of `path` exists in `state` (so applyOp will not skip it). */
+function parentExists(state: State, path: Path): boolean {
+  let node: unknown = state;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, path[i]!)) return false;
+    node = (node as Record<string, unknown>)[path[i]!];
+  }
+  return node !== null && typeof node === 'object';
+}
+
 /**
- * Applies the journal lines after `seq` from `path` to `state`. A last line cut short (a crash mid-append) is ignored
- * with a warning; a bad line before the last one stops the start.
+ * Applies the journal lines after `r.seq` from `path` to `r.state`. A last line cut short (a crash mid-append) is ignored
+ * with a warning; any other bad line (not JSON, a wrong checksum, an op that does not fit the snapshot's schema, an
+ * entry filed under another id) stops the start with its line number and what is wrong, and nothing is rewritten.
  */
-function replay(path: string, state: State, seq: number, warnings: string[]): { seq: number; bytes: number } {
-  if (!existsSync(path)) return { seq, bytes: 0 };
+function replay(path: string, r: Replay): { bytes: number } {
+  if (!existsSync(path)) return { bytes: 0 };
   const text = readFileSync(path, 'utf8');
+  const bad = (lineNo: number, what: string): never => {
+    throw new Error(`The journal ${path} has a bad line ${lineNo}: ${what}. It was left untouched (and so was the data file): restore both from a copy, or move them away to start afresh.`);
+  };
   let pos = 0;
   let good = 0;
   let lineNo = 0;
@@ -65,29 +113,44 @@ function replay(path: string, state: State, seq: number, warnings: string[]): { 
     lineNo++;
     const line = end === -1 ? text.slice(pos) : text.slice(pos, end);
     const last = end === -1 || text.slice(end + 1).trim() === '';
-    let entry: { n: number; o: unknown[][] } | null = null;
+    let entry: { n: number; c?: string; o: unknown[] } | null = null;
     try {
-      entry = JSON.parse(line) as { n: number; o: unknown[][] };
-      if (typeof entry.n !== 'number' || !Array.isArray(entry.o) || end === -1) entry = null;
+      entry = JSON.parse(line) as { n: number; c?: string; o: unknown[] };
+      if (entry === null || typeof entry !== 'object' || typeof entry.n !== 'number' || !Array.isArray(entry.o) || end === -1) entry = null;
     } catch {
       entry = null;
     }
     if (!entry) {
       if (last) {
-        warnings.push(`pix-sandbox: the last line of ${path} (line ${lineNo}) is incomplete, left by a stop in the middle of a write; it was never answered, so it is ignored.`);
+        r.warnings.push(`pix-sandbox: the last line of ${path} (line ${lineNo}) is incomplete, left by a stop in the middle of a write; it was never answered, so it is ignored.`);
         break;
       }
-      throw new Error(`The journal ${path} has a damaged line ${lineNo} before its end; it was left untouched. Move the data file and its journal away, or restore them from a copy.`);
+      bad(lineNo, 'it is not a whole JSON journal entry {"n":..,"c":..,"o":[..]} (damaged before the end of the file)');
     }
-    if (entry.n > seq) {
-      if (entry.n !== seq + 1) throw new Error(`The journal ${path} skips from entry ${seq} to ${entry.n} at line ${lineNo}; it was left untouched.`);
-      for (const op of entry.o) applyOp(state, op);
-      seq = entry.n;
+    const head = CHECKED_HEAD.exec(line);
+    if (head) {
+      r.checked = true;
+      const found = parseInt(head[2]!, 16);
+      const expected = journalCrc(`{"n":${head[1]},${line.slice(head[0].length)}`);
+      if (found !== expected) bad(lineNo, `its checksum is ${head[2]} but its content sums to ${expected.toString(16).padStart(8, '0')} (a changed byte or flipped bit)`);
+    } else if (r.checked || entry!.c !== undefined) bad(lineNo, 'it carries no valid checksum ("c" right after "n"), as every line of this journal must');
+    if (entry!.n > r.seq) {
+      if (entry!.n !== r.seq + 1) bad(lineNo, `it skips from entry ${r.seq} to ${entry!.n}`);
+      for (const op of entry!.o) {
+        const problem = checkOp(op);
+        if (problem) bad(lineNo, problem);
+        const opPath = (op as unknown[])[0] as Path;
+        // A line that makes or removes a record settles the lines before it that wrote under it while it was missing.
+        if (r.orphans.length > 0) r.orphans = r.orphans.filter((o) => !startsWith(o.path, opPath));
+        if ((op as unknown[]).length > 1 && !parentExists(r.state, opPath)) r.orphans.push({ path: opPath, where: `${path} line ${lineNo}` });
+        applyOp(r.state, op as unknown[]);
+      }
+      r.seq = entry!.n;
     }
     pos = end + 1;
     good = pos;
   }
-  return { seq, bytes: Buffer.byteLength(text.slice(0, good)) };
+  return { bytes: Buffer.byteLength(text.slice(0, good)) };
 }
 
 /**
@@ -126,14 +189,20 @@ export function loadDataFile(file: string): Loaded | null {
   } catch (err) {
     throw new Error(`Cannot read the data file ${file}: ${(err as Error).message}`);
   }
-  const state = parseSnapshot(file, text);
-  const warnings: string[] = [];
-  let seq = (state as State & { journalSeq?: number }).journalSeq ?? 0;
-  delete (state as State & { journalSeq?: number }).journalSeq;
-  seq = replay(oldJournalOf(file), state, seq, warnings).seq;
-  const current = replay(journalOf(file), state, seq, warnings);
+  const state = parseSnapshot(file, text) as State & { journalSeq?: number; journalFormat?: number };
+  const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [] };
+  delete state.journalSeq;
+  delete state.journalFormat;
+  replay(oldJournalOf(file), r);
+  const current = replay(journalOf(file), r);
+  if (r.orphans.length > 0) {
+    const o = r.orphans[0]!;
+    throw new Error(
+      `The journal at ${o.where} writes ${o.path.join('.')}, whose ${o.path.length > 2 ? `account ${String(o.path[1])}` : 'parent'} does not exist and is made by no later line (a changed id?). It was left untouched (and so was the data file): restore both from a copy, or move them away to start afresh.`,
+    );
+  }
   shareStrings(state);
-  return { state, seq: current.seq, journalBytes: current.bytes, snapshotBytes: text.length, warnings };
+  return { state, seq: r.seq, journalBytes: current.bytes, snapshotBytes: text.length, warnings: r.warnings };
 }
 
 /**
@@ -221,7 +290,7 @@ export async function serializeInSlices(state: State, seq: number, sliceMs: numb
     }
     push(isArray ? ']' : '}');
   };
-  push(`{"version":${STATE_VERSION},"journalSeq":${seq},"clock":${JSON.stringify(state.clock)},"signingKey":${JSON.stringify(state.signingKey)},"jobs":`);
+  push(`{"version":${STATE_VERSION},"journalSeq":${seq},"journalFormat":${JOURNAL_FORMAT},"clock":${JSON.stringify(state.clock)},"signingKey":${JSON.stringify(state.signingKey)},"jobs":`);
   await emit(() => state.jobs);
   push(',"accounts":{');
   let firstAccount = true;

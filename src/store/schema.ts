@@ -146,3 +146,40 @@ export function describeIssues(error: z.ZodError, max = 3): string {
   const more = error.issues.length > max ? ` (and ${error.issues.length - max} more)` : '';
   return `${issues.join('; ')}${more}`;
 }
+
+/** Collections whose entries are keyed by their own `id` (a journal line that files one under another key was changed). */
+const KEYED_BY_ID = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks']);
+const ACCOUNT_FIELDS = Account.shape as Record<string, z.ZodType>;
+const TOP_FIELDS = StateSchema.shape as Record<string, z.ZodType>;
+
+const issuesOf = (result: { success: boolean; error?: z.ZodError }, prefix: (string | number)[]): string | null =>
+  result.success ? null : describeIssues(new z.ZodError(result.error!.issues.map((i) => ({ ...i, path: [...prefix, ...i.path] }))));
+
+/**
+ * Checks one op of a journal line ([path] or [path, value], ./unit.ts) against the schema of the snapshot, for the
+ * record it writes: a whole account, an account field or collection, one entry of a collection, a job, a top-level
+ * field. Returns what is wrong, or null. The start refuses a journal with such a line (sandbox.md 11).
+ */
+export function checkOp(op: unknown): string | null {
+  if (!Array.isArray(op) || op.length < 1 || op.length > 2) return 'an op is not [path] or [path, value]';
+  const path = op[0] as unknown;
+  if (!Array.isArray(path) || path.length === 0 || path.some((p) => typeof p !== 'string' && typeof p !== 'number')) return `an op's path ${JSON.stringify(path)} is not a list of keys`;
+  const at = path as (string | number)[];
+  if (op.length === 1) return null; // a deletion: nothing to check but its path
+  const value = op[1] as unknown;
+  const idMatches = (key: string | number) => (isObj(value) && value.id === key ? null : `${at.join('.')}: its id ${JSON.stringify(isObj(value) ? value.id : undefined)} is not the key it is filed under (${key})`);
+  const [top, id, field, key] = at;
+  if (at.length === 1) {
+    const schema = TOP_FIELDS[String(top)];
+    return schema ? issuesOf(schema.safeParse(value, { jitless: true }), at) : null;
+  }
+  if (top === 'jobs' && at.length === 2) return issuesOf(Jobs.safeParse({ [id!]: value }), ['jobs']) ?? idMatches(id!);
+  if (top !== 'accounts' || at.length > 4) return `${at.join('.')} is not a record of a sandbox state`;
+  if (at.length === 2) return issuesOf(Account.safeParse(value, { jitless: true }), at) ?? idMatches(id!);
+  const schema = ACCOUNT_FIELDS[String(field)];
+  if (!schema) return null; // a field the shape does not pin down (loose)
+  if (at.length === 3) return issuesOf(schema.safeParse(value, { jitless: true }), at);
+  if (typeof key === 'number') return issuesOf(schema.safeParse([value], { jitless: true }), at.slice(0, 3));
+  return issuesOf(schema.safeParse({ [key!]: value }, { jitless: true }), at.slice(0, 3)) ?? (KEYED_BY_ID.has(String(field)) ? idMatches(key!) : null);
+}
+

@@ -5,13 +5,15 @@
 // reports it (group commit: the lines queued while a write runs share the next write and fsync), and folded into the
 // snapshot in the background. A line that cannot be written undoes its unit (and every later one not yet on disk):
 // the request answers 503 STORAGE_UNAVAILABLE, reads go on, the next write tries again.
-import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, openSync, renameSync, unlinkSync, write as fsWrite } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, openSync, realpathSync, renameSync, statSync, unlinkSync, write as fsWrite } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { TextFile } from 'lowdb/node';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
 import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, view } from './unit';
-import { journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
+import { JOURNAL_FORMAT, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
+import { StateSchema, describeIssues } from './schema';
 import { acquireLock, type FileLock } from './lock';
 
 export const STATE_VERSION = 2;
@@ -119,8 +121,15 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-const storageUnavailable = (why: string) =>
-  new SandboxError('STORAGE_UNAVAILABLE', `The change could not be written to the data file (${why}), so it was not made. Free disk space or fix the permissions, then send the request again; reads keep working.`);
+const storageUnavailable = (why: string, fix = 'Free disk space or fix the permissions, then send the request again') =>
+  new SandboxError('STORAGE_UNAVAILABLE', `The change could not be written to the data file (${why}), so it was not made. ${fix}; reads keep working.`);
+const REBUILDING = 'The sandbox is writing a fresh snapshot and journal at the path: send the request again in a moment';
+
+/** What is wrong with a state about to be written as a snapshot (the shape start-up checks), or null. */
+function invalidState(state: State): string | null {
+  const checked = StateSchema.safeParse(state, { jitless: true });
+  return checked.success ? null : describeIssues(checked.error);
+}
 
 function writeAll(fd: number, buf: Buffer, position: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -136,7 +145,30 @@ function writeAll(fd: number, buf: Buffer, position: number): Promise<void> {
   });
 }
 
-export async function openStore(dataFile?: string, options: StoreOptions = {}): Promise<{ store: Store; loaded: boolean }> {
+/**
+ * The real path of a data file: symlinks resolved (of the file, or of its directory when the file does not exist yet),
+ * so the lock, the snapshot and the journal are the same files whichever link a process was given (sandbox.md 11).
+ */
+export function realDataPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    try {
+      return join(realpathSync(dirname(resolve(file))), basename(file));
+    } catch {
+      return resolve(file);
+    }
+  }
+}
+
+/** Device and inode of a path (null when it is gone): a file deleted or replaced under a running sandbox is noticed. */
+function identity(path: string): string | null {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}` : null;
+}
+
+export async function openStore(givenFile?: string, options: StoreOptions = {}): Promise<{ store: Store; loaded: boolean }> {
+  const dataFile = givenFile === undefined ? undefined : realDataPath(givenFile);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const hooks: UnitHooks = options.hooks ?? {};
   const holder: { state: State } = { state: emptyState() };
@@ -149,6 +181,12 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
   let lastSeq = 0;
   let snapshotBytes = 0;
   const snapshot = dataFile ? new TextFile(dataFile) : null;
+  /** Identity (device:inode) of the snapshot and the lock as this process wrote them; the journal is its open fd. */
+  const files: { snapshot: string | null; lock: string | null } = { snapshot: null, lock: null };
+  /** Why writes are refused (a file deleted or replaced, being rebuilt, or taken by another process), or null. */
+  let broken: string | null = null;
+  /** True while this process renames a new snapshot into place (the data file's inode changes, and that is us). */
+  let renaming = false;
 
   if (dataFile) {
     lock = acquireLock(dataFile, log);
@@ -162,7 +200,7 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
         for (const w of found.warnings) log(w);
         loaded = true;
       } else {
-        const text = JSON.stringify({ ...holder.state, journalSeq: 0 });
+        const text = JSON.stringify({ ...holder.state, journalSeq: 0, journalFormat: JOURNAL_FORMAT });
         await snapshot!.write(text);
         snapshotBytes = text.length;
       }
@@ -170,6 +208,8 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
       closeSync(fd);
       fd = openSync(journalOf(dataFile), 'r+');
       if (fstatSync(fd).size > size) ftruncateSync(fd, size); // a torn last line, ignored at load
+      files.snapshot = identity(dataFile);
+      files.lock = identity(lock.path);
     } catch (err) {
       if (fd >= 0) closeSync(fd);
       lock.release();
@@ -194,12 +234,17 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
     const batch = queue;
     queue = [];
     inflight = batch;
-    const text = batch.map((p, i) => `{"n":${lastSeq + 1 + i},${p.body.slice(1)}\n`).join('');
+    let text = '';
+    for (let i = 0; i < batch.length; i++) text += journalLine(lastSeq + 1 + i, batch[i]!.body);
     const buf = Buffer.from(text);
     const attempt =
       hooks.failStorage && hooks.failStorage > 0
         ? (hooks.failStorage--, Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write (test hook failStorage)'), { code: 'ENOSPC' })))
-        : writeAll(fd, buf, size);
+        : writeAll(fd, buf, size).then(() => {
+            // On disk, but in the files at the path? A line in an unlinked journal would be lost at the next start.
+            const gone = filesGone();
+            if (gone) throw Object.assign(new Error(gone), { code: 'FILES_GONE' });
+          });
     attempt.then(
       () => {
         size += buf.length;
@@ -225,11 +270,85 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
         for (let i = victims.length - 1; i >= 0; i--) undo(victims[i]!.unit);
         epoch++;
         tainted = true;
+        if (err.code === 'FILES_GONE') {
+          broken = err.message;
+          log(`pix-sandbox: ${err.message}; ${victims.length} change(s) undone and answered 503. Writes answer 503 STORAGE_UNAVAILABLE until a fresh snapshot and journal are written at ${dataFile!} (now being done); reads go on.`);
+          for (const p of victims) p.reject(storageUnavailable(err.message, REBUILDING));
+          void rebuild();
+          return;
+        }
         const why = err.code ? `${err.code}: ${err.message}` : String(err);
         log(`pix-sandbox: cannot write the journal ${journalOf(dataFile!)} (${why}); ${victims.length} change(s) undone and answered 503`);
         for (const p of victims) p.reject(storageUnavailable(err.code ?? err.message));
       },
     );
+  }
+
+  /** What of the data file, its journal or its lock was deleted or replaced since this process wrote it, or null. */
+  function filesGone(): string | null {
+    const file = dataFile!;
+    const journal = fstatSync(fd);
+    if (journal.nlink === 0 || identity(journalOf(file)) !== `${journal.dev}:${journal.ino}`) return `the journal ${journalOf(file)} was deleted or replaced while the sandbox ran`;
+    if (!renaming && identity(file) !== files.snapshot) return `the data file ${file} was deleted or replaced while the sandbox ran`;
+    if (identity(lock!.path) !== files.lock) return `the lock ${lock!.path} was deleted or replaced while the sandbox ran`;
+    return null;
+  }
+
+  /**
+   * After files were deleted or replaced: takes the lock again (unless another process holds it now: then writes stay
+   * refused until this sandbox is restarted), writes the whole state as a fresh snapshot at the path and starts an
+   * empty journal beside it. Writes are refused meanwhile (nothing waits in the queue), so the snapshot is one state.
+   */
+  let rebuilding: Promise<void> | null = null;
+  function rebuild(): Promise<void> {
+    return (rebuilding ??= (async () => {
+      const file = dataFile!;
+      try {
+        if (compacting) await compacting;
+        await tail;
+        if (identity(lock!.path) !== files.lock) {
+          try {
+            lock = acquireLock(file, log);
+          } catch (err) {
+            broken = `another process holds ${file} now (${(err as Error).message.split('; lock file')[0]}); restart this sandbox with another --data file`;
+            log(`pix-sandbox: ${broken}. Writes answer 503 STORAGE_UNAVAILABLE; reads go on.`);
+            return;
+          }
+          files.lock = identity(lock.path);
+        }
+        const invalid = invalidState(holder.state);
+        if (invalid) throw new Error(`the state does not have the shape of a sandbox state: ${invalid}`);
+        const writer = await snapshotWriter(file);
+        try {
+          await serializeInSlices(holder.state, lastSeq, Infinity, noUncommittedWrites, { longestMs: 0 }, writer.write);
+        } catch (err) {
+          await writer.abandon();
+          throw err;
+        }
+        renaming = true;
+        try {
+          await writer.commit();
+        } finally {
+          renaming = false;
+        }
+        const next = openSync(journalOf(file), 'w+');
+        if (fd >= 0) closeSync(fd);
+        fd = next;
+        size = 0;
+        try {
+          unlinkSync(oldJournalOf(file));
+        } catch {
+          /* none */
+        }
+        files.snapshot = identity(file);
+        broken = null;
+        log(`pix-sandbox: wrote a fresh snapshot and journal at ${file} (up to entry ${lastSeq}); writes are accepted again.`);
+      } catch (err) {
+        log(`pix-sandbox: could not write a fresh snapshot at ${file} (${String(err)}); writes keep answering 503 STORAGE_UNAVAILABLE, it will be tried again at the next write.`);
+      } finally {
+        rebuilding = null;
+      }
+    })());
   }
 
   // Compaction: the snapshot is rewritten in the background once the journal passes a threshold, between two batches
@@ -238,13 +357,14 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
   // is in place. If a unit is undone meanwhile, this snapshot is abandoned (it may hold the undone change).
   let compacting: Promise<void> | null = null;
   let tainted = false;
+  const noUncommittedWrites = () => ![...active].some((u) => u.open && u.undo.length > 0);
   // Past this many journal bytes (by default 8 MiB, or half the snapshot when that is more, so folding stays a small
   // part of the writing), the journal is folded.
   const threshold = () => options.compactAfterBytes ?? Math.max(8 * 1024 * 1024, snapshotBytes / 2);
   const compactionStats = { runs: 0, abandoned: 0, lastMs: 0, lastLongestSliceMs: 0 };
 
   function maybeCompact() {
-    if (compacting || closing || !dataFile || size < threshold()) return;
+    if (compacting || closing || broken || !dataFile || size < threshold()) return;
     compacting = compact(8)
       .catch((err) => log(`pix-sandbox: could not fold the journal into ${dataFile} (${String(err)}); the journal keeps everything, it will be tried again`))
       .finally(() => (compacting = null));
@@ -266,7 +386,7 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
     const slices = { longestMs: 0 };
     const writer = await snapshotWriter(file);
     try {
-      await serializeInSlices(holder.state, seq, sliceMs, () => ![...active].some((u) => u.open && u.undo.length > 0), slices, writer.write);
+      await serializeInSlices(holder.state, seq, sliceMs, noUncommittedWrites, slices, writer.write);
       compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
       await tail; // what was committed while slicing must be on disk (or undone) before the snapshot can be trusted
     } catch (err) {
@@ -279,7 +399,20 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
       log(`pix-sandbox: a change was undone while folding the journal; this snapshot is dropped (the journal still has everything)`);
       return;
     }
-    await writer.commit();
+    // The fold checks what it writes: a record that start-up would refuse never replaces a good snapshot.
+    const invalid = invalidState(holder.state);
+    if (invalid) {
+      await writer.abandon();
+      compactionStats.abandoned++;
+      throw new Error(`the state does not have the shape of a sandbox state (${invalid}); the snapshot was not replaced and the journal keeps everything`);
+    }
+    renaming = true;
+    try {
+      await writer.commit();
+    } finally {
+      files.snapshot = identity(file);
+      renaming = false;
+    }
     snapshotBytes = writer.bytes;
     try {
       unlinkSync(oldJournalOf(file));
@@ -343,6 +476,15 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
         announce();
         return Promise.resolve();
       }
+      if (broken) {
+        // Files deleted or replaced: nothing is kept that cannot be on disk at the path (sandbox.md 11).
+        undo(unit);
+        epoch++;
+        tainted = true;
+        unit.onCommit.length = 0;
+        if (!rebuilding && !broken.startsWith('another process')) void rebuild();
+        return Promise.reject(storageUnavailable(broken, broken.startsWith('another process') ? 'Restart this sandbox with another --data file' : REBUILDING));
+      }
       const body = JSON.stringify({ o: changeSet(holder.state, unit) });
       const done = new Promise<void>((resolve, reject) => queue.push({ body, unit, resolve, reject }));
       tail = done.catch(() => {});
@@ -394,6 +536,14 @@ export async function openStore(dataFile?: string, options: StoreOptions = {}): 
       closing = true;
       await tail;
       if (compacting) await compacting;
+      if (broken && !broken.startsWith('another process')) await rebuild();
+      if (broken) {
+        // Another process has the file now (or it cannot be written): nothing of this process goes there.
+        if (fd >= 0) closeSync(fd);
+        fd = -1;
+        lock?.release();
+        return;
+      }
       try {
         // A clean stop folds everything into the snapshot; the journals are then empty and go.
         await compact(Infinity);

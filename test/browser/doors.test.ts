@@ -101,6 +101,19 @@ describe.skipIf(noBrowser('doors.test.ts'))('doors in Chromium', () => {
     expect(text).not.toContain(DEFAULT.full.clientSecret);
   });
 
+  test('a console on a sub-account that a reset removed goes back to the account list with a note', async () => {
+    site = await startSite();
+    expect((await api('POST', `/_sandbox/accounts/${A}/sub-accounts`, { reference: 'pop-up', name: 'Pop-up shop' })).status).toBe(201);
+    const page = await newPage();
+    await page.goto(`${site.url}/?wallet=pop-up`);
+    await page.waitForSelector('body[data-live="true"]');
+    expect((await api('POST', '/_sandbox/reset')).status).toBe(200);
+    await page.waitForURL(/\?gone=1$/);
+    await page.waitForSelector('#console-note');
+    expect(await page.textContent('#console-note')).toContain('What the console showed is gone');
+    expect(await page.getAttribute('#console > div', 'data-account')).toBe(A);
+  });
+
   test.each(['/', '/pay', '/docs', 'checkout'])('the page %s runs under its CSP with no violation and cannot be framed', async (path) => {
     site = await startSite();
     const target = path === 'checkout' ? `/pix/qr/${await pendingCharge()}` : path;

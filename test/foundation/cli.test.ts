@@ -95,3 +95,16 @@ test.each([
   expect(res.stderr).toMatch(message);
 });
 
+
+test('listening beyond loopback with no admin token, the banner warns in one line and says how to set one; with a token it does not', async () => {
+  const open = await startCli(['--port', '0', '--host', '0.0.0.0']);
+  const warnings = open.stdout().split('\n').filter((l) => l.includes('WARNING'));
+  expect(warnings, open.stdout()).toEqual([expect.stringMatching(/listening on 0\.0\.0\.0 with no admin token: .*read every secret.*SANDBOX_ADMIN_TOKEN=/)]);
+  expect(await open.stop(), open.stderr()).toBe(0);
+  const guarded = await startCli(['--port', '0', '--host', '0.0.0.0'], { SANDBOX_ADMIN_TOKEN: 'workshop-secret' });
+  expect(guarded.stdout()).not.toContain('WARNING');
+  expect(await guarded.stop(), guarded.stderr()).toBe(0);
+  const local = await startCli(['--port', '0']);
+  expect(local.stdout()).not.toContain('WARNING');
+  expect(await local.stop(), local.stderr()).toBe(0);
+});

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const BANNER = /pix-sandbox listening on (https?:\/\/127\.0\.0\.1:(\d+))\n/;
+const BANNER = /pix-sandbox listening on (https?:\/\/\S+:(\d+))\n/;
 const WAIT_MS = 15_000;
 
 /** The parent's environment without the variables the CLI reads, so a developer's shell cannot change the test. */

@@ -38,7 +38,7 @@ test('?account= opens another account; filters and pages narrow the transactions
   const filtered = await (await h.sb.app.request('/?type=payment&status=&wallet=')).text();
   expect(filtered).toContain(`data-tx="${charge.body.id}"`);
   expect(filtered).not.toContain('data-type="adjustment"');
-  expect((await h.sb.app.request('/?type=gift')).status).toBe(400);
+  expect((await h.sb.app.request('/?type=gift')).status, 'a bad value shows the page with a note (below)').toBe(200);
 });
 
 test('the fragment route answers the same sections for the live updates', async () => {
@@ -62,4 +62,34 @@ test('with an admin token set, / renders no tenant data and the fragment needs t
   const ok = await h.sb.app.request('/_sandbox/console', { headers: { 'x-sandbox-token': 's3cret' } });
   expect(ok.status).toBe(200);
   expect(await ok.text()).toContain(DEFAULT.accountId);
+});
+
+test.each([
+  ['/?page=-1', 'Ignored page=-1: page must be a whole number from 1 up'],
+  ['/?type=x', 'Ignored type=x: type must be one of'],
+  ['/?status=lost&dpage=zero', 'Ignored status=lost'],
+  ['/?wallet=no-such-shop', "no-such-shop"],
+])('%s shows the console with a note, never raw JSON, and its live updates use the query without the bad value', async (path, note) => {
+  const h = await startHarness();
+  const res = await h.sb.app.request(path);
+  const html = await res.text();
+  expect(res.status, html).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(html).toContain('id="console-note"');
+  expect(html).toContain(note);
+  expect(html).toContain('data-section="transactions"');
+  const query = /data-query="([^"]*)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+  const fragment = await h.sb.app.request(`/_sandbox/console${query}`);
+  expect(fragment.status, `fragment ${query}`).toBe(200);
+});
+
+test('after a reset the fragment of a deleted sub-account answers 404, and /?gone=1 (where the console script goes then) says so', async () => {
+  const h = await startHarness();
+  await h.control('POST', `/accounts/${DEFAULT.accountId}/sub-accounts`, { reference: 'pop-up', name: 'Pop-up shop' });
+  expect((await h.sb.app.request('/_sandbox/console?wallet=pop-up')).status).toBe(200);
+  await h.control('POST', '/reset');
+  expect((await h.sb.app.request('/_sandbox/console?wallet=pop-up')).status).toBe(404);
+  const back = await (await h.sb.app.request('/?gone=1')).text();
+  expect(back).toContain('What the console showed is gone');
+  expect(back).toContain(`data-account="${DEFAULT.accountId}"`);
 });

@@ -1,13 +1,15 @@
 // Storage (sandbox.md 6): journal + snapshot, one process per file, bad files refused untouched, a torn journal tail,
 // a full disk answered 503 with nothing kept, a file of the previous format, and a crash test (SIGKILL under load).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import { ledgerSums } from '../../src/domain/ledger';
 import { readDataFile } from '../../src/store/store';
+import { journalCrc, journalLine } from '../../src/store/disk';
+import { crc32 } from '../../src/lib/crc32';
 import type { UnitHooks } from '../../src/store/unit';
 import { DEFAULT, T0 } from '../helpers/harness';
 import { tempDir } from '../foundation/process';
@@ -357,4 +359,176 @@ test('crash test: SIGKILL at random points under write load (and mid-fold), rest
   expect(await exited(last.child)).toBe(0);
   expectWhole(readDataFile(file));
   expect(existsSync(`${file}.journal`), 'a clean stop folds the journal').toBe(false);
+});
+
+// --- a journal that checks itself, files deleted or replaced while running, the lock on the real path (sandbox.md 11) ---
+
+/** What a SIGKILL after three answered adjustments leaves: the snapshot of before and a journal of their lines. */
+async function crashImage() {
+  const file = dataFile();
+  const sb = await open(file);
+  const ids: string[] = [];
+  for (const amount of [1, 2, 3]) ids.push((await call(sb, 'POST', adjustPath, { amount })).body.id);
+  const snapshot = readFileSync(file, 'utf8');
+  const journal = readFileSync(`${file}.journal`, 'utf8');
+  await sb.close();
+  cleanups.pop();
+  writeFileSync(file, snapshot);
+  writeFileSync(`${file}.journal`, journal);
+  return { file, ids, lines: journal.trimEnd().split('\n') };
+}
+
+type Entry = { n: number; c: string; o: [unknown[], unknown?][] };
+/** A line rewritten with a valid checksum: only the schema and id checks can catch what `change` did. */
+const resealed = (line: string, change: (e: Entry) => void) => {
+  const entry = JSON.parse(line) as Entry;
+  change(entry);
+  return journalLine(entry.n, JSON.stringify({ o: entry.o })).trimEnd();
+};
+const txOp = (e: Entry) => e.o.find((op) => op[0][2] === 'transactions')!;
+
+describe('a journal line that is not what was written stops the start, with its line number and what is wrong; nothing is rewritten', () => {
+  test.each([
+    ['a wrong type (amount "lots")', (l: string) => resealed(l, (e) => ((txOp(e)[1] as { amount: unknown }).amount = 'lots')), /: .*amount: expected an integer, received string/],
+    ['a changed account id', (l: string) => resealed(l, (e) => e.o.forEach((op) => op[0].length > 2 && (op[0][1] = '99999999-9999-4999-8999-999999999999'))), / writes accounts\.99999999-.*does not exist/],
+    ['a transaction filed under another id', (l: string) => resealed(l, (e) => (txOp(e)[0][3] = 'another-id')), /: .*its id .* is not the key it is filed under \(another-id\)/],
+    ['a flipped bit', (l: string) => l.replace('"amount":100,', '"amount":101,'), /: its checksum is [0-9a-f]{8} but its content sums to [0-9a-f]{8}/],
+    ['a line without its checksum', (l: string) => l.replace(/"c":"[0-9a-f]{8}",/, ''), /: it carries no valid checksum/],
+    ['a record that is no part of a state', (l: string) => resealed(l, (e) => e.o.push([['accounts', 'x', 'transactions', 'y', 'deeper'], 1])), /: accounts\.x\.transactions\.y\.deeper is not a record/],
+  ])('%s', async (_name, tamper, message) => {
+    const { file, ids, lines } = await crashImage();
+    const at = lines.findIndex((l) => l.includes(`"transactions","${ids[0]}"`));
+    expect(lines[at]).toContain('"amount":100,');
+    lines[at] = tamper(lines[at]!);
+    writeFileSync(`${file}.journal`, `${lines.join('\n')}\n`);
+    const before = [readFileSync(file), readFileSync(`${file}.journal`)];
+    const refused = await createSandbox({ log: () => {}, dataFile: file }).then(() => 'started', (err: Error) => err.message);
+    expect(refused).toMatch(new RegExp(`line ${at + 1}${message.source}`));
+    expect([readFileSync(file), readFileSync(`${file}.journal`)], 'left byte for byte').toEqual(before);
+    expect(existsSync(`${file}.lock`), 'the lock is let go').toBe(false);
+  });
+
+  test("the line checksum is zlib's CRC-32 of the UTF-8 bytes, the same with or without node:zlib's crc32 (Node < 20.15)", () => {
+    for (const text of ['', '{"n":1,"o":[]}', 'Ação São Paulo ✓ 💸']) expect(journalCrc(text)).toBe(crc32(Buffer.from(text)));
+    expect(journalCrc('123456789')).toBe(0xcbf43926); // the standard check value
+  });
+
+  test('an untouched crash image loads every line; lines of the previous format (no checksum) still load after a snapshot of that format', async () => {
+    const { file, ids, lines } = await crashImage();
+    expect(Object.keys(readDataFile(file).accounts[DEFAULT.accountId]!.transactions)).toEqual(expect.arrayContaining(ids));
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/,?"journalFormat":\d+/, ''));
+    writeFileSync(`${file}.journal`, `${lines.map((l) => l.replace(/"c":"[0-9a-f]{8}",/, '')).join('\n')}\n`);
+    expect(Object.keys(readDataFile(file).accounts[DEFAULT.accountId]!.transactions)).toEqual(expect.arrayContaining(ids));
+  });
+
+  test('a line that wrote under an account later deleted (the fold overlapped) loads', async () => {
+    const file = dataFile();
+    const sb = await open(file);
+    const made = await call(sb, 'POST', '/_sandbox/accounts', { name: 'short-lived' });
+    const snapshot = readFileSync(file, 'utf8');
+    await call(sb, 'POST', `/_sandbox/accounts/${made.body.id}/adjustments`, { amount: 1 });
+    expect((await call(sb, 'DELETE', `/_sandbox/accounts/${made.body.id}`)).status).toBe(200);
+    const journal = readFileSync(`${file}.journal`, 'utf8');
+    await sb.close();
+    cleanups.pop();
+    // The snapshot no longer has the account (a fold that ran after its deletion), the journal still writes under it.
+    const state = JSON.parse(snapshot);
+    delete state.accounts[made.body.id];
+    writeFileSync(file, JSON.stringify(state));
+    writeFileSync(`${file}.journal`, journal);
+    expect(readDataFile(file).accounts[made.body.id]).toBeUndefined();
+  });
+});
+
+describe('files deleted or replaced while running', () => {
+  test.each([
+    ['the journal', (f: string) => rmSync(`${f}.journal`)],
+    ['the data file', (f: string) => rmSync(f)],
+    ['the lock', (f: string) => rmSync(`${f}.lock`)],
+    ['the data file, replaced by a copy', (f: string) => (copyFileSync(f, `${f}.copy`), renameSync(`${f}.copy`, f))],
+    ['all three', (f: string) => ['', '.journal', '.lock'].forEach((s) => rmSync(`${f}${s}`))],
+  ])('%s: writes answer 503 STORAGE_UNAVAILABLE until a fresh snapshot and journal are at the path, said in the log', async (_name, remove) => {
+    const file = dataFile();
+    const lines: string[] = [];
+    const sb = await open(file, { log: (l) => lines.push(l) });
+    const kept = await call(sb, 'POST', adjustPath, { amount: 5 });
+    expect(kept.status).toBe(201);
+    remove(file);
+    const refused = await call(sb, 'POST', adjustPath, { amount: 6 });
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.body.details.code).toBe('STORAGE_UNAVAILABLE');
+    expect(refused.body.message).toMatch(/deleted or replaced/);
+    expect((await call(sb, 'GET', `/_sandbox/accounts/${DEFAULT.accountId}`)).status, 'reads go on').toBe(200);
+    // In process, a refused write never waits on I/O: the loop yields to the event loop, where the rebuild's writes run.
+    const nextTurn = () => new Promise((r) => setImmediate(r));
+    let after = await call(sb, 'POST', adjustPath, { amount: 7 });
+    for (let i = 0; i < 1000 && after.status === 503; i++) {
+      await nextTurn();
+      after = await call(sb, 'POST', adjustPath, { amount: 7 });
+    }
+    expect(after.status, `${after.text}\n${lines.join("\n")}`).toBe(201);
+    expect(lines.join('\n')).toMatch(/was deleted or replaced while the sandbox ran; 1 change\(s\) undone and answered 503/);
+    expect(lines.join('\n')).toMatch(/wrote a fresh snapshot and journal at .*state\.json/);
+    expect(existsSync(file) && existsSync(`${file}.journal`) && existsSync(`${file}.lock`)).toBe(true);
+    // What the files at the path hold now, read as a restart after a crash would: the answered writes, not the refused one.
+    const state = readDataFile(file);
+    const txs = state.accounts[DEFAULT.accountId]!.transactions;
+    expect(txs[kept.body.id]).toBeDefined();
+    expect(txs[after.body.id]).toBeDefined();
+    expect(Object.values(txs).filter((t) => t.amount === 600)).toEqual([]);
+    expectWhole(state);
+  });
+
+  test('deleted files, then SIGKILL: a restart has every answered write, and a second process is refused meanwhile', { timeout: 30_000 }, async () => {
+    const file = dataFile();
+    const first = await startChild(file);
+    const post = async (amount: number) => {
+      const res = await fetch(`${first.url}${adjustPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount }) });
+      return { status: res.status, body: (await res.json()) as { id: string } };
+    };
+    const answered: string[] = [];
+    for (let i = 1; i <= 5; i++) answered.push((await post(i)).body.id);
+    for (const suffix of ['', '.journal', '.lock']) rmSync(`${file}${suffix}`);
+    const refused: number[] = [];
+    while (answered.length < 15) {
+      const res = await post(answered.length + 1);
+      if (res.status === 201) answered.push(res.body.id);
+      else refused.push(res.status);
+      expect(refused.length).toBeLessThan(200);
+    }
+    expect(refused[0]).toBe(503);
+    expect(first.out()).toMatch(/deleted or replaced/);
+    const second = await runChild(file);
+    expect(second.code, 'a second sandbox on the path is refused while the first runs').not.toBe(0);
+    expect(second.stderr).toContain(`in use by process ${first.child.pid}`);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    const txs = readDataFile(file).accounts[DEFAULT.accountId]!.transactions;
+    for (const id of answered) expect(txs[id], `answered write ${id}`).toBeDefined();
+    expectWhole(readDataFile(file));
+  });
+});
+
+describe('the lock is on the real path', () => {
+  test('a second process given a symlink to the data file is refused, and the link is left a link', async () => {
+    const file = dataFile();
+    const first = await startChild(file);
+    const linkDir = tempDir();
+    cleanups.push(linkDir.cleanup);
+    const link = linkDir.file('link.json');
+    symlinkSync(file, link);
+    const second = await runChild(link);
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toContain(`in use by process ${first.child.pid}`);
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+    // Through the link now: the snapshot is written at the real file, the link stays a link.
+    const third = await startChild(link);
+    expect((await fetch(`${third.url}${adjustPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' })).status).toBe(201);
+    expect(existsSync(`${file}.lock`), 'the lock is beside the real file').toBe(true);
+    third.child.kill('SIGTERM');
+    expect(await exited(third.child)).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(existsSync(`${link}.journal`) || existsSync(`${link}.lock`)).toBe(false);
+  });
 });

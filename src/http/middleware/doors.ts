@@ -37,6 +37,12 @@ export function hostNameOf(authority: string): string {
   return host.endsWith('.') ? host.slice(0, -1) : host;
 }
 
+/** Whether a listen address reaches this machine only (127.x, ::1, localhost): anything else is open to the network. */
+export function isLoopback(host: string): boolean {
+  const name = hostNameOf(host);
+  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || name.startsWith('127.') || name === '::ffff:127.0.0.1';
+}
+
 /** An origin as browsers send it: scheme://host[:port], lower-cased, default ports dropped; null when not one. */
 export function normalizeOrigin(text: string): string | null {
   try {

@@ -79,6 +79,11 @@
     inFlight = true;
     window.sandbox.api('GET', '/_sandbox/console' + query).then(function (r) {
       inFlight = false;
+      if (r.status === 404) {
+        // What this console shows is gone (a reset, a deleted account or sub-account): to the account list, with a note.
+        window.location.assign('/?gone=1');
+        return;
+      }
       if (r.ok) {
         var deferred = apply(r.text);
         document.body.dataset.refreshed = String(Date.now());
