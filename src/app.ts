@@ -140,6 +140,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ispb: options.ispb ?? DEFAULT_ISPB,
       adminToken: options.adminToken,
       webhookUrl: options.webhookUrl,
+      home: options.home ?? sandboxHome(),
+      mtls: !!(options.https && options.mtls),
     },
   };
   registerChargeJobs(deps);
@@ -242,7 +244,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       if (options.https) {
         // Loaded only under https: the certificate code (pkijs) is start-up time a plain-HTTP sandbox does not pay.
         // Made at listen, not at build: the leaf names the listen address too.
-        const { prepareServerTls, serverTlsOptions } = await import('./tls');
+        const { loadOrCreateCa, prepareServerTls, serverTlsOptions } = await import('./tls');
         const tls = await prepareServerTls({
           home: options.home ?? sandboxHome(),
           certFile: options.tlsCertFile,
@@ -251,7 +253,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
           publicHost: deps.settings.publicHost,
           listenHost: host,
         });
-        tlsOptions = serverTlsOptions(tls);
+        // --mtls: client certificates are asked (not required) in the handshake, so the other faces stand without one
+        // and /api-pix/v2 answers a missing or foreign certificate with its own problem (api-pix/guard.ts).
+        tlsOptions = options.mtls ? serverTlsOptions(tls, { clientCa: (tls.ca ?? (await loadOrCreateCa(deps.settings.home))).cert, clientCertificates: 'request' }) : serverTlsOptions(tls);
         ca = tls.ca && { path: tls.ca.certPath, pem: tls.ca.cert };
       }
       server = await listen(app, opts.port ?? 4747, host, tlsOptions);

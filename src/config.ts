@@ -56,6 +56,11 @@ export interface SandboxOptions {
   tlsNames?: string[];
   /** Where the local CA is kept (PIX_SANDBOX_HOME; default ~/.pix-sandbox). */
   home?: string;
+  /**
+   * With `https`: the standard API Pix face (/api-pix/v2) requires a client certificate signed by the local CA and
+   * issued to the token's account (POST /_sandbox/accounts/{id}/client-certificates); other routes ask none (sandbox.md 9).
+   */
+  mtls?: boolean;
 }
 
 export interface FixturesFile {
@@ -88,6 +93,7 @@ Usage: pix-sandbox [options]
   --key FILE           its PEM private key (SANDBOX_TLS_KEY)
   --tls-name NAME      one more DNS name or IP for the local CA's certificate; repeatable
                        (SANDBOX_TLS_NAMES, comma-separated)
+  --mtls               with --https: /api-pix/v2 requires a client certificate of the local CA (SANDBOX_MTLS=1)
   --version, -v        print the version and exit
   --help               this text
 
@@ -113,6 +119,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         cert: { type: 'string' },
         key: { type: 'string' },
         'tls-name': { type: 'string', multiple: true },
+        mtls: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -142,8 +149,10 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     tlsKeyFile: values.key ?? (env.SANDBOX_TLS_KEY || undefined),
     tlsNames: values['tls-name'] ?? env.SANDBOX_TLS_NAMES?.split(',').map((n) => n.trim()).filter(Boolean),
     home: sandboxHome(env),
+    mtls: values.mtls ?? env.SANDBOX_MTLS === '1',
   };
   if (!options.https && (options.tlsCertFile || options.tlsKeyFile || options.tlsNames?.length))
     return { error: '--cert, --key and --tls-name only apply with --https (SANDBOX_HTTPS=1): add --https.' };
+  if (!options.https && options.mtls) return { error: '--mtls (SANDBOX_MTLS=1) needs --https (SANDBOX_HTTPS=1): client certificates are asked in the TLS handshake.' };
   return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, options: Object.freeze(options) });
 }

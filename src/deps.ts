@@ -12,6 +12,10 @@ export interface Settings {
   ispb: string;
   adminToken?: string;
   webhookUrl?: string;
+  /** Where the local CA is kept (client certificates of the standard face are issued by it). */
+  home: string;
+  /** --https --mtls: /api-pix/v2 requires a client certificate of the local CA (sandbox.md 9). */
+  mtls: boolean;
 }
 
 export interface Deps {
