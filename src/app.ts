@@ -20,6 +20,7 @@ import { controlRoutes } from './control';
 import { v2Routes } from './http/v2';
 import { v1Routes } from './http/v1';
 import { apiPixRoutes } from './api-pix';
+import { registerApiPixDocument } from './api-pix/document';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
 import { errorName, sendError, toSandboxError } from './http/errors';
@@ -222,6 +223,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, deliveries, streamKeepAliveMs: options.streamKeepAliveMs }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);
+  registerApiPixDocument(app);
   registerPages(app, deps);
   registerPayerPage(app, deps);
 
