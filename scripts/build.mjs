@@ -33,6 +33,8 @@ await build({
   format: 'esm',
   target: 'node20',
   splitting: true,
+  // Every split chunk is named chunk-<hash>.js (the lazily loaded ones too: tls, the API Pix document), as the package test expects.
+  chunkNames: 'chunk-[hash]',
   sourcemap: true,
   banner,
   logLevel: 'warning',
