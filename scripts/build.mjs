@@ -36,7 +36,7 @@ await build({
   format: 'esm',
   target: 'node20',
   splitting: true,
-  // Every chunk is chunk-HASH.js, the pages loaded at their first visit too (a package holds dist/*.js of known names).
+  // Every split chunk is named chunk-<hash>.js (the lazily loaded ones too: tls, the API Pix document), as the package test expects.
   chunkNames: 'chunk-[hash]',
   sourcemap: true,
   banner,

@@ -20,6 +20,7 @@ import { controlRoutes } from './control';
 import { v2Routes } from './http/v2';
 import { v1Routes } from './http/v1';
 import { apiPixRoutes } from './api-pix';
+import { registerApiPixDocument } from './api-pix/document';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
 import { doors, hostNameOf, securePages } from './http/middleware/doors';
@@ -162,6 +163,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       adminToken: options.adminToken,
       webhookUrl: options.webhookUrl,
       ...(options.webhookHeaderWord ? { webhookHeaderWord: checkHeaderWord(options.webhookHeaderWord) } : {}),
+      home: options.home ?? sandboxHome(),
+      mtls: !!(options.https && options.mtls),
     },
   };
   registerChargeJobs(deps);
@@ -249,6 +252,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, deliveries, streamKeepAliveMs: options.streamKeepAliveMs }));
   registerLocation(app, deps);
   registerDocs(app, VERSION);
+  registerApiPixDocument(app);
   registerPages(app, deps);
   registerPayerPage(app, deps);
   registerLinkPages(app, deps);
@@ -272,7 +276,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       if (options.https) {
         // Loaded only under https: the certificate code (pkijs) is start-up time a plain-HTTP sandbox does not pay.
         // Made at listen, not at build: the leaf names the listen address too.
-        const { prepareServerTls, serverTlsOptions } = await import('./tls');
+        const { loadOrCreateCa, prepareServerTls, serverTlsOptions } = await import('./tls');
         const tls = await prepareServerTls({
           home: options.home ?? sandboxHome(),
           certFile: options.tlsCertFile,
@@ -281,7 +285,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
           publicHost: deps.settings.publicHost,
           listenHost: host,
         });
-        tlsOptions = serverTlsOptions(tls);
+        // --mtls: client certificates are asked (not required) in the handshake, so the other faces stand without one
+        // and /api-pix/v2 answers a missing or foreign certificate with its own problem (api-pix/guard.ts).
+        tlsOptions = options.mtls ? serverTlsOptions(tls, { clientCa: (tls.ca ?? (await loadOrCreateCa(deps.settings.home))).cert, clientCertificates: 'request' }) : serverTlsOptions(tls);
         ca = tls.ca && { path: tls.ca.certPath, pem: tls.ca.cert };
       }
       server = await listen(app, opts.port ?? 4747, host, tlsOptions);

@@ -68,6 +68,11 @@ export interface SandboxOptions {
   allowedHosts?: string[];
   /** Origins (http://host:port) whose pages may send state-changing requests, besides the sandbox's own pages. */
   allowedOrigins?: string[];
+  /**
+   * With `https`: the standard API Pix face (/api-pix/v2) requires a client certificate signed by the local CA and
+   * issued to the token's account (POST /_sandbox/accounts/{id}/client-certificates); other routes ask none (sandbox.md 9).
+   */
+  mtls?: boolean;
 }
 
 export interface FixturesFile {
@@ -108,6 +113,7 @@ Usage: pix-sandbox [options]
   --allowed-host NAME  also answer requests for this host name, repeatable (SANDBOX_ALLOWED_HOSTS, comma-separated;
                        IP addresses, localhost and the public host are always answered)
   --allowed-origin URL let pages of this origin (http://host:port) change state, repeatable (SANDBOX_ALLOWED_ORIGINS)
+  --mtls               with --https: /api-pix/v2 requires a client certificate of the local CA (SANDBOX_MTLS=1)
   --version, -v        print the version and exit
   --help               this text
 
@@ -137,6 +143,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         'ready-json': { type: 'boolean' },
         'allowed-host': { type: 'string', multiple: true },
         'allowed-origin': { type: 'string', multiple: true },
+        mtls: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -172,9 +179,11 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     allowedHosts: listOption(values['allowed-host'], env.SANDBOX_ALLOWED_HOSTS),
     allowedOrigins: listOption(values['allowed-origin'], env.SANDBOX_ALLOWED_ORIGINS),
     ...(headerWord ? { webhookHeaderWord: headerWord } : {}),
+    mtls: values.mtls ?? env.SANDBOX_MTLS === '1',
   };
   if (!options.https && (options.tlsCertFile || options.tlsKeyFile || options.tlsNames?.length))
     return { error: '--cert, --key and --tls-name only apply with --https (SANDBOX_HTTPS=1): add --https.' };
+  if (!options.https && options.mtls) return { error: '--mtls (SANDBOX_MTLS=1) needs --https (SANDBOX_HTTPS=1): client certificates are asked in the TLS handshake.' };
   const readyJson = values['ready-json'] ?? env.SANDBOX_READY_JSON === '1';
   return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, readyJson, options: Object.freeze(options) });
 }

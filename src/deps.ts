@@ -16,6 +16,10 @@ export interface Settings {
   webhookHeaderWord?: string;
   /** Where phones on the same network reach this sandbox (listening on 0.0.0.0 or ::); empty otherwise. */
   lanUrls?: string[];
+  /** Where the local CA is kept (client certificates of the standard face are issued by it). */
+  home: string;
+  /** --https --mtls: /api-pix/v2 requires a client certificate of the local CA (sandbox.md 9). */
+  mtls: boolean;
 }
 
 export interface Deps {

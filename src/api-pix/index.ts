@@ -29,25 +29,8 @@ export function apiPixRoutes(deps: Deps) {
   const app = createApiPixRouter();
   app.onError((err, c) => sendProblem(c, toProblem(err, c.get('family') ?? { invalid: 'RequisicaoInvalida' }, deps.log)));
   token.register(app, deps);
-  for (const kind of ['cob', 'cobv'] as CobKind[]) {
-    cobPut.register(app, deps, kind);
-    cobPatch.register(app, deps, kind);
-    cobGet.register(app, deps, kind);
-    cobList.register(app, deps, kind);
-  }
-  cobPost.register(app, deps);
-  locPost.register(app, deps);
-  locList.register(app, deps);
-  locGet.register(app, deps);
-  locUnbind.register(app, deps);
-  pixList.register(app, deps);
-  pixGet.register(app, deps);
-  devolucaoPut.register(app, deps);
-  devolucaoGet.register(app, deps);
-  webhookPut.register(app, deps);
-  webhookList.register(app, deps);
-  webhookGet.register(app, deps);
-  webhookDelete.register(app, deps);
+  for (const kind of ['cob', 'cobv'] as CobKind[]) for (const operation of [cobPut, cobPatch, cobGet, cobList]) operation.register(app, deps, kind);
+  for (const operation of [cobPost, locPost, locList, locGet, locUnbind, pixList, pixGet, devolucaoPut, devolucaoGet, webhookPut, webhookList, webhookGet, webhookDelete]) operation.register(app, deps);
   registerPayloadLocations(app, deps);
   app.all('*', (c) => {
     throw new Problem(

@@ -46,26 +46,12 @@ const CobValor = z.object({
 });
 const Calendario = z.object({ expiracao: z.number({ error: 'must be a whole number of seconds' }).int({ error: 'must be a whole number of seconds' }).positive({ error: 'must be more than zero seconds' }).max(2_147_483_647).optional() });
 
-export const CobBody = z.object({
-  calendario: Calendario.optional(),
-  devedor: Devedor.optional(),
-  loc: Loc.optional(),
-  valor: CobValor,
-  chave,
-  solicitacaoPagador: solicitacaoPagador.optional(),
-  infoAdicionais: InfoAdicionais.optional(),
-});
+/** What cob and cobv share (CobBase and loc); a PATCH may give any of it, and a status that removes the charge. */
+const common = { loc: Loc.optional(), solicitacaoPagador: solicitacaoPagador.optional(), infoAdicionais: InfoAdicionais.optional() };
+const patchOnly = { chave: chave.optional(), status: z.enum(['REMOVIDA_PELO_USUARIO_RECEBEDOR'], { error: 'can only be REMOVIDA_PELO_USUARIO_RECEBEDOR' }).optional() };
 
-export const CobPatchBody = z.object({
-  calendario: Calendario.optional(),
-  devedor: Devedor.optional(),
-  loc: Loc.optional(),
-  valor: CobValor.partial().optional(),
-  chave: chave.optional(),
-  solicitacaoPagador: solicitacaoPagador.optional(),
-  infoAdicionais: InfoAdicionais.optional(),
-  status: z.enum(['REMOVIDA_PELO_USUARIO_RECEBEDOR'], { error: 'can only be REMOVIDA_PELO_USUARIO_RECEBEDOR' }).optional(),
-});
+export const CobBody = z.object({ ...common, calendario: Calendario.optional(), devedor: Devedor.optional(), valor: CobValor, chave });
+export const CobPatchBody = z.object({ ...common, ...patchOnly, calendario: Calendario.optional(), devedor: Devedor.optional(), valor: CobValor.partial().optional() });
 
 const modality = (max: number) => z.number({ error: `must be a modalidade from 1 to ${max}` }).int().min(1, { error: `must be from 1 to ${max}` }).max(max, { error: `must be from 1 to ${max}` });
 const ValorPerc = (max: number) => z.object({ modalidade: modality(max), valorPerc: money('a value or percentage') });
@@ -80,26 +66,8 @@ const CalendarioV = z.object({
   validadeAposVencimento: z.number({ error: 'must be a whole number of days' }).int().min(0, { error: 'must not be negative' }).max(3650).optional(),
 });
 
-export const CobVBody = z.object({
-  calendario: CalendarioV,
-  devedor: DevedorV,
-  loc: Loc.optional(),
-  valor: CobVValor,
-  chave,
-  solicitacaoPagador: solicitacaoPagador.optional(),
-  infoAdicionais: InfoAdicionais.optional(),
-});
-
-export const CobVPatchBody = z.object({
-  calendario: CalendarioV.partial().optional(),
-  devedor: DevedorV.optional(),
-  loc: Loc.optional(),
-  valor: CobVValor.partial().optional(),
-  chave: chave.optional(),
-  solicitacaoPagador: solicitacaoPagador.optional(),
-  infoAdicionais: InfoAdicionais.optional(),
-  status: z.enum(['REMOVIDA_PELO_USUARIO_RECEBEDOR'], { error: 'can only be REMOVIDA_PELO_USUARIO_RECEBEDOR' }).optional(),
-});
+export const CobVBody = z.object({ ...common, calendario: CalendarioV, devedor: DevedorV, valor: CobVValor, chave });
+export const CobVPatchBody = z.object({ ...common, ...patchOnly, calendario: CalendarioV.partial().optional(), devedor: DevedorV.optional(), valor: CobVValor.partial().optional() });
 
 export const LocBody = z.object({ tipoCob: z.enum(['cob', 'cobv'], { error: "must be 'cob' or 'cobv'" }) });
 export const DevolucaoBody = z.object({

@@ -33,7 +33,40 @@ const route = createRoute({
   responses: { 200: json(TransactionSchema, 'The charge of the cob, paid'), ...controlErrors, ...controlConflict('The charge is not pending (already paid, expired or removed)') },
 });
 
+const certificateRoute = createRoute({
+  method: 'post',
+  path: '/accounts/{id}/client-certificates',
+  operationId: 'issueClientCertificate',
+  tags: ['Control API'],
+  security: controlSecurity,
+  summary: 'Issue a client certificate for the API Pix face under --https --mtls: PEM certificate and key signed by the local CA, for this account',
+  request: { params: z.object({ id: pathParam('id', 'Account id') }) },
+  responses: {
+    201: json(
+      z
+        .object({
+          commonName: z.string().openapi({ description: 'The account id: /api-pix/v2 accepts the certificate with tokens of this account only' }),
+          certificate: z.string().openapi({ description: 'PEM certificate (client authentication, 365 days)' }),
+          key: z.string().openapi({ description: 'Its PEM private key (unencrypted; keep it in a file for curl --key)' }),
+          ca: z.string().openapi({ description: 'PEM of the local CA that signed it (and the listener)' }),
+        })
+        .openapi('ClientCertificate'),
+      'The certificate and its key',
+    ),
+    ...controlErrors,
+  },
+});
+
 export function registerApiPixControl(app: Router, deps: Deps) {
+  app.openapi(certificateRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    deps.store.account(id);
+    // Loaded on first use: the certificate code (pkijs) is start-up time a sandbox without mTLS does not pay.
+    const { issueClientCertificate, loadOrCreateCa } = await import('../tls');
+    const ca = await loadOrCreateCa(deps.settings.home);
+    const pair = await issueClientCertificate(ca, { commonName: id });
+    return c.json({ commonName: id, certificate: pair.cert, key: pair.key, ca: ca.cert }, 201);
+  });
   app.openapi(route, (c) => {
     const { txid } = c.req.valid('param');
     const { infoPagador, ...payer } = c.req.valid('json') ?? {};

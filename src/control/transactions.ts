@@ -8,7 +8,7 @@ import type { Deps } from '../deps';
 import { validationError } from '../domain/errors';
 import { toCents } from '../domain/money';
 import { ACTION_NAMES, runAction, type ActionBody, type ActionName, type ActionResult } from '../services/actions';
-import { EVENT_KINDS } from '../webhooks/events';
+import { DELIVERY_EVENT_KINDS } from '../webhooks/events';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
 import { balanceBlockControlView, eventView, refundResultView, transactionView, withdrawalView } from '../http/views';
 import type { Env, Router } from '../http/env';
@@ -137,7 +137,7 @@ export function registerTransactionControl(app: Router, deps: Deps) {
       request: {
         params: z.object({ id: pathParam('id', 'The account id') }),
         query: z.object({
-          event: z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }).optional(),
+          event: z.enum(DELIVERY_EVENT_KINDS, { error: `must be one of ${DELIVERY_EVENT_KINDS.join(', ')}` }).optional(),
           subAccount: z.string().optional().openapi({ description: 'Only events of this sub-account reference ("principal" for the main account)' }),
           ...pageQuery,
           ...orderQuery,

@@ -5,7 +5,7 @@ import { SandboxError } from '../domain/errors';
 import { pageOf, type ListPage, type PageRequest } from '../domain/pagination';
 import { PRINCIPAL, findSubAccount } from '../domain/subaccounts';
 import type { Account, Delivery, Transaction, TransactionStatus, TransactionType } from '../domain/types';
-import type { EventKind, SandboxEvent } from '../webhooks/events';
+import type { DeliveryEventKind, SandboxEvent } from '../webhooks/events';
 import { listDeliveries, type DeliveryFilter } from './webhooks';
 
 /** The wallet id of a sub-account reference ('principal': the main account); an unknown reference is a 404. */
@@ -48,7 +48,7 @@ export function listAccountTransactions(deps: Deps, accountId: string, filter: T
 export type Order = 'oldest' | 'newest';
 
 export interface EventFilter {
-  event?: EventKind;
+  event?: DeliveryEventKind;
   subAccount?: string;
 }
 

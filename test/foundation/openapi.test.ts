@@ -27,7 +27,8 @@ async function servedRoutes() {
   const seen = new Set<string>();
   const routes: { method: string; path: string }[] = [];
   for (const r of h.sb.app.routes) {
-    if (r.method === 'ALL' || NOT_API.has(r.path)) continue;
+    // The standard API Pix face has its own document, checked below.
+    if (r.method === 'ALL' || NOT_API.has(r.path) || r.path.startsWith('/api-pix/') || r.path === '/openapi-api-pix.json') continue;
     const key = `${r.method} ${r.path}`;
     if (seen.has(key)) continue; // a route's middleware and handler are listed one entry each
     seen.add(key);
@@ -62,6 +63,22 @@ test('GET /openapi.json documents every route the app serves, with its method', 
   expect(doc.openapi).toMatch(/^3\./);
   const missing = routes.filter((r) => !doc.paths[r.path]?.[r.method]).map((r) => `${r.method.toUpperCase()} ${r.path}`);
   expect(missing, `undocumented routes: ${missing.join(', ')}`).toEqual([]);
+});
+
+test('every operation of the API Pix face is in its own document, /openapi-api-pix.json (the payload locations and the token URL too)', async () => {
+  const h = await startHarness();
+  const doc = (await h.api('GET', '/openapi-api-pix.json')).body as { paths: Record<string, Record<string, unknown>>; components: any };
+  const served = h.sb.app.routes.filter((r) => r.method !== 'ALL' && r.path.startsWith('/api-pix/'));
+  const missing = [...new Set(served.map((r) => `${r.method} ${r.path}`))]
+    .map((key) => key.split(' ') as [string, string])
+    .filter(([method, path]) => {
+      if (path === '/api-pix/oauth/token') return doc.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl !== path;
+      const docPath = toOpenApiPath(path.replace(/^\/api-pix\/(v2|qr\/v2)/, '')).replace('{token}', '{pixUrlAccessToken}');
+      return !doc.paths[docPath]?.[method.toLowerCase()];
+    });
+  expect(missing, missing.join(', ')).toEqual([]);
+  expect(served.length).toBeGreaterThan(23);
+  await h.sb.close();
 });
 
 test('every served route is documented under its API tag', async () => {

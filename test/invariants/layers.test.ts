@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 const BELOW = ['services', 'domain', 'webhooks', 'store', 'lib', 'pix'];
-const FACES = ['http', 'control'];
+const FACES = ['http', 'control', 'api-pix'];
 const SPECIFIER = /(?:\bimport\s*(?:type\s+)?(?:[\w*{}\s,]+\s+from\s+)?|\bexport\s*(?:type\s+)?(?:\*|\{[^}]*\})\s*from\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
 
 const filesUnder = (dir: string): string[] =>
@@ -32,5 +32,19 @@ test('nothing under services/, domain/, webhooks/, store/, lib/ or pix/ imports 
       if (FACES.includes(target)) offences.push(`${relative(SRC, file)} imports ${spec}`);
     }
   }
+  expect(offences, offences.join('\n')).toEqual([]);
+});
+
+test('the API Pix face is a sibling (STYLE.md habit 17): it imports no other face, and no other face imports it', () => {
+  const offences: string[] = [];
+  for (const face of FACES) {
+    for (const file of filesUnder(join(SRC, face))) {
+      for (const spec of importsOf(file)) {
+        const target = relative(SRC, resolve(dirname(file), spec)).split(/[\\/]/)[0]!;
+        if (target !== face && (face === 'api-pix' ? FACES.includes(target) : target === 'api-pix')) offences.push(`${relative(SRC, file)} imports ${spec}`);
+      }
+    }
+  }
+  expect(filesUnder(join(SRC, 'api-pix')).length).toBeGreaterThan(10);
   expect(offences, offences.join('\n')).toEqual([]);
 });

@@ -11,7 +11,7 @@
   function needsToken() { return !!document.body && document.body.dataset.needsToken === 'true'; }
   var waiting = [];
   var EVENT_NAMES = ['transaction', 'delivery', 'clock', 'reset', 'story', 'payment_completed', 'payment_expired', 'refund_completed', 'withdrawal_completed',
-    'withdrawal_failed', 'withdrawal_reversed', 'balance_block_created', 'balance_block_approved', 'balance_block_rejected'];
+    'withdrawal_failed', 'withdrawal_reversed', 'balance_block_created', 'balance_block_approved', 'balance_block_rejected', 'pix'];
 
   function token() {
     try { return sessionStorage.getItem(KEY) || ''; } catch (e) { return ''; }
