@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { COB_STATUSES, MONEY_TEXT } from '../domain/api-pix';
 import { isValidCnpj, isValidCpf } from '../pix';
 import { Problem, type Family, type Violacao } from './problems';
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, pathBeyond } from '../lib/json-limits';
 
-const MAX_BODY_BYTES = 512 * 1024;
 
 export const money = (what = 'an amount') => z.string({ error: `must be ${what} as a string with 2 decimals, like "10.00"` }).regex(MONEY_TEXT, { error: `must be ${what} as a string with 2 decimals, like "10.00"` });
 const positiveMoney = (what: string) => money(what).refine((v) => Number(v) > 0, { error: 'must be more than zero' });
@@ -114,6 +114,8 @@ export async function body<T extends z.ZodType>(c: Context, schema: T, family: F
     }
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new Problem('RequisicaoInvalida', 400, 'The request body must be a JSON object.');
+  // The same depth limit as the other faces (sandbox.md 11), before anything reads it.
+  if (pathBeyond(data, MAX_JSON_DEPTH)) throw new Problem('RequisicaoInvalida', 400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays; send the document's flat shape.`);
   return check(schema, data, family);
 }
 

@@ -5,10 +5,10 @@
 // `c.req.raw.body`, which makes @hono/node-server build a full Request per call, the costliest step of a small POST.
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError, validationError } from '../../domain/errors';
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, pathBeyond } from '../../lib/json-limits';
 
-export const MAX_BODY_BYTES = 512 * 1024;
-/** Levels of objects and arrays a JSON body may nest; the body itself is level 1 (`{"metadata":{"a":{}}}` is 3). */
-export const MAX_JSON_DEPTH = 32;
+export { MAX_BODY_BYTES, MAX_JSON_DEPTH };
+
 /** Where app.ts mounts this middleware; /openapi.json declares 400, 413 and 415 on the routes under them that take a body. */
 export const JSON_BODY_PREFIXES = ['/v2/', '/v1/', '/_sandbox/'] as const;
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -45,28 +45,6 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   }
   await next();
 };
-
-/** The path to the first object or array below `limit` levels, or null when the value nests no deeper than that. */
-export function pathBeyond(value: unknown, limit: number, depth = 1): (string | number)[] | null {
-  if (value === null || typeof value !== 'object') return null;
-  if (depth > limit) return [];
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const v = value[i];
-      if (v === null || typeof v !== 'object') continue;
-      const below = pathBeyond(v, limit, depth + 1);
-      if (below) return [i, ...below];
-    }
-    return null;
-  }
-  for (const key in value) {
-    const v = (value as Record<string, unknown>)[key];
-    if (v === null || typeof v !== 'object') continue;
-    const below = pathBeyond(v, limit, depth + 1);
-    if (below) return [key, ...below];
-  }
-  return null;
-}
 
 /** `metadata.a.b[0]`, each key cut to 40 characters. */
 const fieldOf = (path: (string | number)[]) =>
