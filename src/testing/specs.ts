@@ -5,8 +5,8 @@ import type { z } from '@hono/zod-openapi';
 import type { AccountPatchSchema, AccountSpecSchema, CredentialSpecSchema, SubAccountSpecSchema, WebhookPatchSchema, WebhookSpecSchema } from '../control/schemas';
 import type { WithdrawalInputSchema } from '../http/v2/withdrawals/post';
 import type { Permission } from '../domain/permissions';
-import type { AccountStatus } from '../domain/types';
-import type { AccountSpec as ServiceAccountSpec } from '../services/accounts';
+import type { AccountStatus, Company } from '../domain/types';
+import type { AccountSpec as ServiceAccountSpec, BankAccountSpec } from '../services/accounts';
 import type { EventKind } from '../webhooks/events';
 
 export interface CredentialSpec {
@@ -76,29 +76,12 @@ export interface AccountSpec {
   webhooks?: (WebhookSpec & { id?: string })[];
   bankAccounts?: BankAccountSpec[];
   webhookHeaderWord?: string;
-  company?: CompanySpec;
+  company?: Company;
   pixKeys?: { key: string; type: 'cpf' | 'cnpj' | 'email' | 'phone' | 'random' }[];
 }
 
-/** A bank account a v1 withdrawal names by bankAccountId. */
-export interface BankAccountSpec {
-  id?: string;
-  bank: string;
-  agency: string;
-  account: string;
-  holderName: string;
-  holderDocument: string;
-}
-
-/** The tenant's company as GET /v1/account shows it. */
-export interface CompanySpec {
-  razaoSocial: string;
-  nomeFantasia?: string;
-  cnpj: string;
-  email: string;
-  phone: string;
-  status: 'pending' | 'active' | 'suspended' | 'blocked';
-}
+/** A bank account a v1 withdrawal names by bankAccountId; the tenant's company as GET /v1/account shows it. */
+export type { BankAccountSpec, Company as CompanySpec };
 
 /** POST /_sandbox/accounts/{id}/withdrawals (and POST /v2/withdrawals): exactly one of amount and netAmount. */
 export interface WithdrawalInput {
@@ -123,7 +106,7 @@ export interface AccountPatch {
   webhookRetrySchedule?: number[];
   bankAccounts?: BankAccountSpec[];
   webhookHeaderWord?: string | null;
-  company?: CompanySpec | null;
+  company?: Company | null;
 }
 
 /** True only when A and B are the same type (not merely assignable either way: a missing optional field counts). */

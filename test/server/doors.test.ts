@@ -50,6 +50,19 @@ describe('Origin: state-changing requests from another origin are refused, chang
     expect(await fingerprint()).toEqual(before);
   });
 
+  test.each([
+    ['cross-site', 403],
+    ['same-site', 403],
+    [undefined, 403],
+    ['same-origin', 200],
+  ])('Origin: null (a form post under Referrer-Policy: no-referrer) with Sec-Fetch-Site %s answers %i', async (site, status) => {
+    h = await startHarness();
+    const headers: Record<string, string> = { origin: 'null' };
+    if (site) headers['sec-fetch-site'] = site;
+    const res = await h.api('POST', '/_sandbox/clock/advance', { body: { seconds: 60 }, headers });
+    expect(res.status, res.text).toBe(status);
+  });
+
   test('Sec-Fetch-Site: cross-site without an Origin is refused too', async () => {
     h = await startHarness();
     const before = await fingerprint();

@@ -101,11 +101,15 @@ export function doors(options: DoorsOptions): (c: Context) => void {
     if (!hostAllowed(authority)) throw refuseHost(hostNameOf(authority));
     if (SAFE_METHODS.has(c.req.method)) return;
     const origin = c.req.header('origin');
+    const site = c.req.header('sec-fetch-site')?.toLowerCase();
+    // Under Referrer-Policy: no-referrer a browser sends `Origin: null` for a plain form post of the sandbox's own
+    // page (the payment link page); Sec-Fetch-Site, which no page can set, says it came from this origin.
+    if (origin?.trim() === 'null' && site === 'same-origin') return;
     if (origin !== undefined) {
       const normalized = normalizeOrigin(origin);
       const own = normalized !== null && (normalized === normalizeOrigin(`${scheme}://${authority}`) || origins.has(normalized));
       if (!own) throw refuseOrigin(normalized ?? origin.trim());
-    } else if (c.req.header('sec-fetch-site')?.toLowerCase() === 'cross-site') throw refuseOrigin('cross-site');
+    } else if (site === 'cross-site') throw refuseOrigin('cross-site');
   };
 }
 
