@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { createSandbox } from '../../src/app';
+import { startSandbox } from '../../src/testing';
 import { NODE_SDK } from './sdk-shapes';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -56,5 +57,25 @@ test('the README example runs every method of the Node SDK against the sandbox, 
     expect(results['charges.get']!.data.url).toBe(`${url}/c/${results['charges.get']!.data.slug}`);
   } finally {
     await sb.close();
+  }
+});
+
+test('in a test process, intercept({ v1 }) answers the SDK\'s hard-coded base with the sandbox\'s v1 routes, no port and no fetch wrapper', { timeout: 30_000 }, async () => {
+  const sdk = process.env.PAGUE_SDK ?? join(dir, 'stand-in-intercept.mjs');
+  if (!process.env.PAGUE_SDK) writeFileSync(sdk, STAND_IN);
+  const sandbox = await startSandbox();
+  const interception = sandbox.intercept({ v1: 'https://api.pague.dev/v1' });
+  try {
+    const { Pdev } = (await import(sdk)) as { Pdev: new (key: string) => any };
+    const pdev = new Pdev(sandbox.apiKey!);
+    const pix = await pdev.pix.create({ amount: 150.75, description: 'Pedido 12345', customer: { name: 'João', document: '12345678909' } });
+    expect(pix.error, JSON.stringify(pix.error)).toBeNull();
+    expect(NODE_SDK.PixCharge.required.filter((k) => !(k in pix.data))).toEqual([]);
+    // The same charge, seen by the control API of the sandbox the SDK never had a URL for.
+    const seen = await sandbox.fetch(`${sandbox.url}/_sandbox/accounts/${sandbox.accountId}/transactions`);
+    expect(((await seen.json()) as { items: { id: string }[] }).items.map((t) => t.id)).toContain(pix.data.id);
+  } finally {
+    interception.restore();
+    await sandbox.stop();
   }
 });
