@@ -202,8 +202,9 @@ if (rss) results.throughput.sandboxRssAfterLoadMB = Math.round(rss / 1048576);
 const { runStorageBench } = await import('./storage.mjs');
 const storage = await runStorageBench({ quick });
 
-// 5. Every figure beside its target (issue 18, sandbox.md 10). Webhook fan-out and the live stream come from their own
-// benches (npm run bench:webhooks, npm run bench:stream), read from their last results with their dates.
+// 5. Every figure beside its target (issue 18, sandbox.md 10). Webhook fan-out, the live stream and the side by side
+// with emulate come from their own benches (npm run bench:webhooks, npm run bench:stream, npm run bench:peer), read
+// from their last results with their dates.
 const readResult = (name) => {
   try {
     return JSON.parse(readFileSync(new URL(`results/${name}.json`, import.meta.url), 'utf8'));
@@ -213,6 +214,7 @@ const readResult = (name) => {
 };
 const webhooks = readResult('webhooks');
 const stream = readResult('stream');
+const peer = readResult('peer'); // npm run bench:peer: beside vercel-labs emulate's Stripe emulator
 const at100k = storage.rows.find((r) => r.storedCharges === 100000) ?? storage.rows.at(-1);
 const ratios = results.throughput.ratios;
 const t = results.tenants;
@@ -235,6 +237,7 @@ const targets = [
         [`webhook fan-out, 5 endpoints (bench:webhooks, ${day(webhooks)})`, `${webhooks.fanOut5Endpoints.deliveriesPerSecond} deliveries/s`, '>= 2000', webhooks.fanOut5Endpoints.deliveriesPerSecond >= 2000],
       ]
     : [['webhook fan-out', 'not measured: npm run bench:webhooks', '>= 2000', false]]),
+  ...(peer ? peer.targets.map((r) => [`${r.what} (bench:peer, ${day(peer)})`, r.figure, r.target, r.met]) : [['beside emulate (create >= 1.2x, reads >= 2x, start no slower)', 'not measured: EMULATE_DIR=... npm run bench:peer', '>= 1.2, >= 2, <= 1', false]]),
 ];
 results.targets = targets.map(([what, figure, target, met]) => ({ what, figure, target, met }));
 mkdirSync(new URL('results/', import.meta.url), { recursive: true });
