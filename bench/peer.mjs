@@ -190,6 +190,7 @@ for (const [k, target] of filled.entries()) {
 }
 const baseline = await Promise.all(filled.map(rssAfterGc));
 const baseStored = [...stored];
+const previous = filled.map((_, k) => ({ rss: baseline[k], stored: stored[k] }));
 results.rss = { baselineBytes: { sandbox: baseline[0], emulate: baseline[1] }, rows: [] };
 for (const n of recordCounts) {
   const row = { records: n };
@@ -198,7 +199,10 @@ for (const n of recordCounts) {
     stored[k] += r.requests.total - r.non2xx;
     if (r.non2xx || r.errors) console.error(`${sides[k].name}: ${r.non2xx} non-2xx, ${r.errors} errors while filling`);
     const rss = await rssAfterGc(target);
-    row[sides[k].name] = { stored: stored[k], rssBytes: rss, bytesPerRecord: Math.round((rss - baseline[k]) / (stored[k] - baseStored[k])) };
+    // Also what each record added since the previous count: the baseline's slack (heap space V8 keeps) weighs less.
+    const sincePrevious = Math.round((rss - previous[k].rss) / (stored[k] - previous[k].stored));
+    previous[k] = { rss, stored: stored[k] };
+    row[sides[k].name] = { stored: stored[k], rssBytes: rss, bytesPerRecord: Math.round((rss - baseline[k]) / (stored[k] - baseStored[k])), sincePrevious };
   }
   row.ratio = +(row.sandbox.bytesPerRecord / row.emulate.bytesPerRecord).toFixed(2);
   results.rss.rows.push(row);
@@ -215,7 +219,8 @@ const targets = [
   ['`POST /v2/pix` (QR included) / emulate `POST /v1/payment_intents`, c=50', `${create.sandbox.reqPerSec} / ${create.emulate.reqPerSec} req/s = ${create.ratio}`, '>= 1.2', create.ratio >= 1.2],
   ['read by id: `GET /v2/transactions/{id}` / emulate `GET /v1/payment_intents/{id}`, c=50', `${read.sandbox.reqPerSec} / ${read.emulate.reqPerSec} req/s = ${read.ratio}`, '>= 2', read.ratio >= 2],
   [`spawn to first answer, sandbox / emulate (${s.pairs} pairs)`, `${s.sandbox.medianMs} / ${s.emulate.medianMs} ms = ${s.ratio}`, '<= 1', s.ratio <= 1],
-  [`RSS per stored record at ${lastRss.records}, sandbox (emulate beside it)`, `${lastRss.sandbox.bytesPerRecord} B (emulate ${lastRss.emulate.bytesPerRecord} B, ratio ${lastRss.ratio})`, '<= 1024 B', lastRss.sandbox.bytesPerRecord <= 1024],
+  // bench/storage.mjs measures charges loaded from a data file; these were made through POST /v2/pix.
+  [`RSS per stored charge made through the API, at ${lastRss.records} (emulate's per payment intent beside it)`, `${lastRss.sandbox.bytesPerRecord} B (emulate ${lastRss.emulate.bytesPerRecord} B, ratio ${lastRss.ratio})`, '<= 1024 B', lastRss.sandbox.bytesPerRecord <= 1024],
 ];
 results.targets = targets.map(([what, figure, target, met]) => ({ what, figure, target, met }));
 mkdirSync(new URL('results/', import.meta.url), { recursive: true });
@@ -249,9 +254,9 @@ const md = [
   '',
   `Baseline RSS: sandbox ${Math.round(results.rss.baselineBytes.sandbox / 1048576)} MB, emulate ${Math.round(results.rss.baselineBytes.emulate / 1048576)} MB.`,
   '',
-  '| records | pix-sandbox B/record | emulate B/record | ratio |',
-  '|---|---|---|---|',
-  ...results.rss.rows.map((r) => `| ${r.records} | ${r.sandbox.bytesPerRecord} | ${r.emulate.bytesPerRecord} | ${r.ratio} |`),
+  '| records | pix-sandbox B/record | emulate B/record | ratio | B per record added since the row above: pix-sandbox / emulate |',
+  '|---|---|---|---|---|',
+  ...results.rss.rows.map((r) => `| ${r.records} | ${r.sandbox.bytesPerRecord} | ${r.emulate.bytesPerRecord} | ${r.ratio} | ${r.sandbox.sincePrevious} / ${r.emulate.sincePrevious} |`),
   '',
 ].join('\n');
 writeFileSync(new URL('results/peer.md', import.meta.url), md);
