@@ -3,11 +3,11 @@
 // alike: only the ratios mean anything. REF (default HEAD) is exported with `git archive` into a temp directory
 // outside the repository and built there with this checkout's node_modules. Prints new / old per measure.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { start, stop, waitUntilAnswering } from './processes.mjs';
+import { cpuMs, start, stop, waitUntilAnswering } from './processes.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -26,16 +26,6 @@ execFileSync('sh', ['-c', `git archive ${ref} | tar -x -C ${baseDir}`], { cwd: R
 symlinkSync(join(ROOT, 'node_modules'), join(baseDir, 'node_modules'));
 execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: baseDir, stdio: 'inherit' });
 if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('build this checkout first (node scripts/build.mjs)');
-
-/** User + system CPU time of a process so far (Linux /proc, in clock ticks of 10 ms): less swayed by other load than wall time. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
 
 const sides = [
   { name: 'old', dir: baseDir, port: 4871 },

@@ -19,7 +19,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { start, stop, waitUntilAnswering } from './processes.mjs';
+import { cpuMs, start, stop, waitUntilAnswering } from './processes.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -47,15 +47,6 @@ if (skip) {
 
 /** The middle item of `list` by `key` (the upper middle for an even count). */
 const median = (list, key = (x) => x) => [...list].sort((a, b) => key(a) - key(b))[Math.floor(list.length / 2)];
-/** User + system CPU time of a process so far, in ms (Linux /proc, clock ticks of 10 ms). */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
 /** Resident set size of a process, in bytes (/proc/<pid>/status). */
 const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 const load = () => loadavg().map((l) => +l.toFixed(2));

@@ -1,5 +1,6 @@
 // Spawning what a bench measures, waiting for its first answer and stopping it (bench/run.mjs, bench/ab.mjs).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -31,4 +32,14 @@ export async function stop(child) {
   process.kill(-child.pid, 'SIGTERM');
   await done;
   await delay(50); // let the port go
+}
+
+/** User + system CPU time of a process so far, in ms (Linux /proc, clock ticks of 10 ms): less swayed by other load than wall time. */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
