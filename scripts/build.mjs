@@ -29,7 +29,8 @@ const noZodLocales = {
 };
 
 await build({
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  // qr-worker: the thread that draws QR images (services/qr-images.ts finds it beside the bundle).
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts', 'qr-worker': 'src/services/qr-worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

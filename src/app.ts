@@ -1,6 +1,7 @@
 // createSandbox(options): builds the whole emulator in process (state, clock, tokens, scheduler, routes) and returns
 // the Hono app with a handle. It listens nowhere until `listen()` is called; the CLI is a thin wrapper over it.
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { version } from '../package.json';
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -24,6 +25,7 @@ import { registerApiPixDocument } from './api-pix/document';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
 import { doors, hostNameOf, securePages } from './http/middleware/doors';
+import { headerRecordFromNode } from './http/middleware/headers';
 import { errorName, sendError, toSandboxError } from './http/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
@@ -216,6 +218,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     c.set('traceId', traceId);
     c.header('X-Trace-Id', traceId);
     securePages(c);
+    headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
     checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
     void scheduler.catchUp();
     // The request is one unit of work: an answer that is an error changed nothing; one that reports a change is sent

@@ -12,7 +12,8 @@ import { recordLinkPayment } from '../domain/payment-links';
 import { brtDay, dueAmounts, type DueRules } from '../domain/api-pix';
 import { recordPixNotice } from '../webhooks/api-pix';
 import type { Caller } from '../domain/auth';
-import { buildDynamicBrCode, generateCpf, makeE2eId, parseBrCode } from '../pix';
+import { buildDynamicBrCode, generateCpf, makeE2eId, parseBrCode, qrPngDataUrl } from '../pix';
+import { drawQrDataUrl } from './qr-images';
 import { recordEvent } from '../webhooks/events';
 import { upsertCustomer, type CustomerInput } from './customers';
 import { walletProjects } from './projects';
@@ -46,6 +47,8 @@ export interface ChargeInput {
   staticQrId?: string;
   /** A static QR's payment carries the QR's code rather than a location of its own. */
   pixCopyPaste?: string;
+  /** The charge's id, drawn beforehand (chargeWithQr); by default one is drawn here. */
+  id?: string;
   /** Where the BR Code points (host and path) instead of the core's /pix/qr/{id}: a payload location of the standard face. */
   location?: string;
   /** A charge of the standard face (its txid and key) and, for a cobv, its due-date rules. */
@@ -94,6 +97,29 @@ function splitTarget(caller: Caller, item: SplitItem, index: number): Wallet {
   return account.wallets[sub.id]!;
 }
 
+/** The BR Code createCharge gives charge `id` of `input` (unless the input brings its own code). */
+export function chargeBrCode(deps: Deps, caller: Caller, id: string, input: Pick<ChargeInput, 'amount' | 'location'>): string {
+  return buildDynamicBrCode({
+    location: input.location ?? `${deps.settings.publicHost}${locationPath(id)}`,
+    merchantName: caller.subAccount?.name ?? caller.account.name,
+    merchantCity: caller.account.city,
+    amountCents: input.amount,
+  });
+}
+
+/**
+ * For the faces that answer a create with the QR image (POST /v2/pix, POST /v1/pix): draws the id of the charge to be
+ * made and starts drawing its QR image off the event loop (services/qr-images.ts) before anything is written. Await
+ * `image` before the verb (whose writes stay one synchronous stretch), make the charge with `id`, then `qr(tx)` is the
+ * image drawn, or one drawn now if the charge's code came out otherwise (the account renamed in between).
+ */
+export async function chargeWithQr(deps: Deps, caller: Caller, input: Pick<ChargeInput, 'amount'>): Promise<{ id: string; qr: (tx: Transaction) => string }> {
+  const id = deps.ids.uuid();
+  const text = chargeBrCode(deps, caller, id, input);
+  const image = await drawQrDataUrl(text);
+  return { id, qr: (tx) => (tx.charge!.pixCopyPaste === text ? image : qrPngDataUrl(tx.charge!.pixCopyPaste)) };
+}
+
 export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, idempotencyKey?: string): { tx: Transaction; qrText: string } {
   const { account, wallet } = caller;
   const now = deps.clock.nowMs();
@@ -114,13 +140,8 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
   const known = input.customerId === undefined ? undefined : account.customers.find((c) => c.id === input.customerId);
   if (input.customerId !== undefined && !known) throw notFound('CUSTOMER_NOT_FOUND', 'customer', input.customerId, 'Use an id from GET /v1/customers (or POST /v1/customers), or send customer instead.');
 
-  const id = deps.ids.uuid();
-  const pixCopyPaste = input.pixCopyPaste ?? buildDynamicBrCode({
-    location: input.location ?? `${deps.settings.publicHost}${locationPath(id)}`,
-    merchantName: caller.subAccount?.name ?? account.name,
-    merchantCity: account.city,
-    amountCents: input.amount,
-  });
+  const id = input.id ?? deps.ids.uuid();
+  const pixCopyPaste = input.pixCopyPaste ?? chargeBrCode(deps, caller, id, input);
   const customer = known ?? (input.customer ? upsertCustomer(deps, account, input.customer) : undefined);
   const magic = chargeMagic(account.automation, input.customer?.document);
   const tx: Transaction = {

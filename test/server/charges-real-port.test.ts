@@ -43,6 +43,34 @@ describe('on a real port', () => {
   });
 });
 
+// The declared headers are validated from node's parsed headers on a real port (http/middleware/headers.ts): the
+// same answers as in process.
+describe('declared headers on a real port', () => {
+  const post = (headers: Record<string, string>) =>
+    fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ amount: 10, description: 'x' }) });
+
+  test.each([
+    ['an Idempotency-Key of 7 characters', { 'Idempotency-Key': 'short-1' }, 400, 'Idempotency-Key'],
+    ['an Idempotency-Key of 256 characters', { 'Idempotency-Key': 'k'.repeat(256) }, 400, 'Idempotency-Key'],
+    ['an Idempotency-Key in lower case', { 'idempotency-key': 'order-lower-case-1' }, 201, null],
+    ['an X-Sub-Account that is not a reference', { 'X-Sub-Account': 'Loja Centro!' }, 400, 'X-Sub-Account'],
+    ['X-Sub-Account: loja-centro', { 'X-Sub-Account': 'loja-centro' }, 201, null],
+    ['X-Sub-Account: principal', { 'X-Sub-Account': 'principal' }, 201, null],
+  ] as const)('%s answers %s', async (_, headers, status, field) => {
+    const res = await post(headers);
+    const body = (await res.json()) as { details?: { fields?: { field: string }[] } };
+    expect(res.status, JSON.stringify(body)).toBe(status);
+    if (field) expect(body.details?.fields?.map((f) => f.field)).toEqual([field]);
+  });
+
+  test('the same Idempotency-Key replays the first answer', async () => {
+    const first = await post({ 'Idempotency-Key': 'order-real-port-1' });
+    const again = await post({ 'Idempotency-Key': 'order-real-port-1' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(await first.text());
+  });
+});
+
 describe('BR Code location host', () => {
   test('a public host that cannot stand in a BR Code is refused at start with a message that says what to give', async () => {
     await expect(createSandbox({ log: () => {}, publicHost: 'localhost:4747' })).rejects.toThrow(/dotted host/);

@@ -2,8 +2,7 @@
 // calls), so v2, the control API, /pay, the clock and the ledger see the same charge.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
-import { qrPngDataUrl } from '../../../pix';
-import { createCharge } from '../../../services/charges';
+import { chargeWithQr, createCharge } from '../../../services/charges';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
 import { json, jsonBody, metadataSchema, uuid } from '../../schemas';
@@ -57,9 +56,11 @@ export function register(app: Router, deps: Deps) {
       },
       responses: { 201: json(PixV1Schema, 'Charge created, pending'), ...v1Errors, ...v1NotFound },
     }),
-    (c) => {
-      const { tx } = createCharge(deps, c.get('caller'), c.req.valid('json'));
-      return c.json(pixV1View(tx, qrPngDataUrl(tx.charge!.pixCopyPaste)), 201);
+    async (c) => {
+      const input = c.req.valid('json');
+      const drawn = await chargeWithQr(deps, c.get('caller'), input);
+      const { tx } = createCharge(deps, c.get('caller'), { ...input, id: drawn.id });
+      return c.json(pixV1View(tx, drawn.qr(tx)), 201);
     },
   );
 }

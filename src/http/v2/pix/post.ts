@@ -4,9 +4,9 @@ import type { Deps } from '../../../deps';
 import { toCents } from '../../../domain/money';
 import { TRANSACTION_STATUSES } from '../../../domain/types';
 import { REFERENCE_PATTERN } from '../../../domain/subaccounts';
-import { createCharge } from '../../../services/charges';
+import { chargeWithQr, createCharge } from '../../../services/charges';
 import { idempotent } from '../../../services/idempotency';
-import { isValidCnpj, isValidCpf, qrPngDataUrl } from '../../../pix';
+import { isValidCnpj, isValidCpf } from '../../../pix';
 import { guard } from '../../middleware/guard';
 import { brl, createdHeaders, dateTime, errorResponse, idempotencyErrors, idempotentHeaders, json, jsonBody, metadataSchema, optionalId, sendIdempotent, uuid, v2Errors } from '../../schemas';
 import { SplitLegSchema } from '../../../webhooks/schemas';
@@ -111,11 +111,13 @@ export function register(app: Router, deps: Deps) {
   app.openapi({ ...route, middleware: [guard(deps, { permissions: ['PIX:WRITE'] })] as const }, async (c) => {
     const caller = c.get('caller');
     const key = c.req.valid('header')['Idempotency-Key'];
+    const input = c.req.valid('json');
+    const drawn = await chargeWithQr(deps, caller, input);
     let id: string | undefined;
     const result = idempotent(deps, caller, 'POST /v2/pix', key, await c.req.json(), () => {
-      const { tx } = createCharge(deps, caller, c.req.valid('json'), key);
+      const { tx } = createCharge(deps, caller, { ...input, id: drawn.id }, key);
       id = tx.id;
-      return { status: 201, body: chargeView(tx, qrPngDataUrl(tx.charge!.pixCopyPaste)) };
+      return { status: 201, body: chargeView(tx, drawn.qr(tx)) };
     });
     return sendIdempotent(c, result, { id, location: (txId) => `/v2/transactions/${txId}` });
   });

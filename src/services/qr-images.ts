@@ -1,0 +1,53 @@
+// QR images drawn off the event loop. Drawing a charge's QR image (pix/qr.ts: segments, Reed-Solomon, eight masks
+// scored, the PNG) was about a third of POST /v2/pix's CPU; a create now sends the BR Code to one worker thread per
+// process, shared by every sandbox in it, and goes on with other requests until the image comes back (the way a
+// server's crypto runs in libuv's threads). The image is the same PNG (qrPngDataUrl), byte for byte.
+// The thread starts at the first image (a first create waits for it, tens of ms; what it was sent meanwhile waits in
+// its queue). Where it cannot be had (running from the TypeScript sources, where there is no built qr-worker.js, or a
+// thread that failed), images are drawn in line as before. The thread keeps the process alive only while an image is
+// awaited (a script that awaits app.request() with no server must get its answer), never when idle.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { qrPngDataUrl } from '../pix/qr';
+
+/** Beside the bundle that imports this (dist/): scripts/build.mjs builds src/services/qr-worker.ts there. */
+const WORKER_FILE = new URL('./qr-worker.js', import.meta.url);
+
+let worker: Worker | null | undefined; // undefined: not tried yet; null: not available
+let next = 0;
+const pending = new Map<number, (url: string | null) => void>();
+
+function start(): Worker | null {
+  if (worker !== undefined) return worker;
+  const file = fileURLToPath(WORKER_FILE);
+  if (!file.endsWith('.js') || !existsSync(file)) return (worker = null);
+  const w = new Worker(file);
+  w.unref();
+  w.on('message', ({ n, url }: { n: number; url: string | null }) => {
+    pending.get(n)?.(url);
+    pending.delete(n);
+    if (pending.size === 0) w.unref();
+  });
+  const fail = () => {
+    worker = null;
+    for (const resolve of pending.values()) resolve(null);
+    pending.clear();
+  };
+  w.on('error', fail);
+  w.on('exit', fail);
+  return (worker = w);
+}
+
+/** `data:image/png;base64,...` of the QR code of `text` (qrPngDataUrl), drawn in the worker thread when there is one. */
+export function drawQrDataUrl(text: string): Promise<string> | string {
+  const w = start();
+  if (!w) return qrPngDataUrl(text);
+  const n = next++;
+  // null: the thread could not draw it (or went away); then it is drawn here, and an error is the caller's to answer.
+  return new Promise<string | null>((resolve) => {
+    if (pending.size === 0) w.ref();
+    pending.set(n, resolve);
+    w.postMessage({ n, text });
+  }).then((url) => url ?? qrPngDataUrl(text));
+}
