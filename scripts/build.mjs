@@ -29,7 +29,8 @@ const noZodLocales = {
 };
 
 await build({
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  // fold-worker: the thread a background fold of the data file runs in (src/store/store.ts foldOffThread).
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts', 'fold-worker': 'src/store/fold-worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

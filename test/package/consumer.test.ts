@@ -94,6 +94,7 @@ describe.concurrent('the packed package', () => {
       'dist/assets/vendor/swagger-ui-dist/swagger-ui-bundle.js',
       'dist/assets/vendor/swagger-ui-dist/swagger-ui.css',
       'dist/cli.js',
+      'dist/fold-worker.js',
       'dist/index.d.ts',
       'dist/index.js',
       'dist/testing.d.ts',
