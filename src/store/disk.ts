@@ -50,8 +50,11 @@ const fail = (file: string, what: string): never => {
   throw new Error(`The data file ${file} ${what}. It was left untouched: fix it, move it away (a fresh state is made only where no file exists), or give another --data file.`);
 };
 
-/** Parses and checks a snapshot's text. Throws an Error that names the file and the problem. */
-export function parseSnapshot(file: string, text: string): State {
+/**
+ * Parses and checks a snapshot's text (its shape only when `checkShape`: a fold checks the state it makes instead).
+ * Throws an Error that names the file and the problem.
+ */
+export function parseSnapshot(file: string, text: string, checkShape = true): State {
   if (text.trim() === '') fail(file, 'is empty (0 bytes or only whitespace), not a sandbox state');
   let parsed: unknown;
   try {
@@ -66,8 +69,8 @@ export function parseSnapshot(file: string, text: string): State {
   // Only collections a later version added are filled in; anything else missing or of the wrong type is reported.
   if (record.accounts !== null && typeof record.accounts === 'object' && !Array.isArray(record.accounts)) upgrade(record as unknown as State);
   else if (Array.isArray(record.jobs)) record.jobs = Object.fromEntries((record.jobs as { id: string }[]).map((j) => [j?.id, j]));
-  const checked = StateSchema.safeParse(record, { jitless: true });
-  if (!checked.success) fail(file, `does not have the shape of a sandbox state: ${describeIssues(checked.error)}`);
+  const checked = checkShape ? StateSchema.safeParse(record, { jitless: true }) : null;
+  if (checked?.success === false) fail(file, `does not have the shape of a sandbox state: ${describeIssues(checked.error)}`);
   return record as unknown as State;
 }
 
@@ -189,15 +192,18 @@ export function loadDataFile(file: string): Loaded | null {
   return { state, seq: r.seq, journalBytes: bytes, snapshotBytes, warnings: r.warnings };
 }
 
-/** FILE's snapshot with its journal lines up to `until` replayed (FILE.journal.old, then FILE.journal), every check made. */
-function readFiles(file: string, until: number) {
+/**
+ * FILE's snapshot with its journal lines up to `until` replayed (FILE.journal.old, then FILE.journal), every check
+ * made; the snapshot's shape is not checked when `checkShape` is false (the caller checks the result's).
+ */
+function readFiles(file: string, until: number, checkShape = true) {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new Error(`Cannot read the data file ${file}: ${(err as Error).message}`);
   }
-  const state = parseSnapshot(file, text) as State & { journalSeq?: number; journalFormat?: number };
+  const state = parseSnapshot(file, text, checkShape) as State & { journalSeq?: number; journalFormat?: number };
   const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [] };
   delete state.journalSeq;
   delete state.journalFormat;
@@ -214,13 +220,14 @@ function readFiles(file: string, until: number) {
 
 /**
  * A background fold, run off the event loop (./fold-worker.ts): FILE and its journal lines up to `seq` are read as
- * start-up reads them, with every check start-up makes (the snapshot's shape, each line's checksum and ops, no write
- * under a missing record), the result's shape is checked again as the fold in process checks what it writes, and it
- * is written to FILE.tmp and fsync'd. The caller renames it into place. The journal the sandbox goes on appending to
+ * start-up reads them, with the checks start-up makes (each line's checksum and ops, no write under a missing record),
+ * the result's shape is checked (as start-up checks the snapshot's, and as the fold in process checks what it writes),
+ * and it is written to FILE.tmp and fsync'd. The caller renames it into place. The journal the sandbox goes on appending to
  * is read only up to `seq`, whose lines were on disk before the fold began.
  */
 export async function foldFiles(file: string, seq: number): Promise<{ bytes: number }> {
-  const { state, r } = readFiles(file, seq);
+  // Shapes are checked once, in the state the fold writes (the snapshot it starts from passed the same check when written).
+  const { state, r } = readFiles(file, seq, false);
   if (r.seq !== seq) throw new Error(`the journals of ${file} end at entry ${r.seq}, before entry ${seq}`);
   const checked = StateSchema.safeParse(state, { jitless: true });
   if (!checked.success) throw new Error(`the state does not have the shape of a sandbox state (${describeIssues(checked.error)})`);

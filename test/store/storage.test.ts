@@ -80,24 +80,6 @@ describe('journal and snapshot', () => {
     expect((await write).status).toBe(201);
   });
 
-  test('past the threshold the journal is folded into the snapshot in the background, and nothing is lost', async () => {
-    const file = dataFile();
-    const sb = await open(file, { compactAfterBytes: 4000 });
-    const ids: string[] = [];
-    for (let i = 0; i < 40; i++) {
-      const res = await call(sb, 'POST', adjustPath, { amount: 1 });
-      expect(res.status, res.text).toBe(201);
-      ids.push(res.body.id);
-    }
-    await sb.deps.store.flush();
-    while (sb.deps.store.compaction!.runs === 0) await new Promise((r) => setImmediate(r));
-    expect(sb.deps.store.compaction!.runs).toBeGreaterThan(0);
-    expect(JSON.parse(readFileSync(file, 'utf8')).journalSeq, 'the snapshot has moved on').toBeGreaterThan(0);
-    const state = readDataFile(file);
-    for (const id of ids) expect(state.accounts[DEFAULT.accountId]!.transactions[id], id).toBeDefined();
-    expectWhole(state);
-  });
-
   test('a torn last journal line (a crash mid-append) is ignored with a warning; the lines before it load', async () => {
     const file = dataFile();
     const first = await open(file);
