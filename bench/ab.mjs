@@ -2,12 +2,10 @@
 // against another commit's build, in alternating rounds in one run, so that the shared machine's load falls on both
 // alike: only the ratios mean anything. REF (default HEAD) is exported with `git archive` into a temp directory
 // outside the repository and built there with this checkout's node_modules. Prints new / old per measure.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { cpuMs, start, stop, waitUntilAnswering } from './processes.mjs';
+import { buildRef, cpuMs, start, stop, waitUntilAnswering } from './processes.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -21,11 +19,7 @@ const only = new Set(opt('only', 'create,read,start').split(','));
 const accounts = Number(opt('accounts', 0));
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
-const baseDir = mkdtempSync(join(tmpdir(), 'pix-ab-'));
-execFileSync('sh', ['-c', `git archive ${ref} | tar -x -C ${baseDir}`], { cwd: ROOT });
-symlinkSync(join(ROOT, 'node_modules'), join(baseDir, 'node_modules'));
-execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: baseDir, stdio: 'inherit' });
-if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('build this checkout first (node scripts/build.mjs)');
+const baseDir = buildRef(ref);
 
 const sides = [
   { name: 'old', dir: baseDir, port: 4871 },

@@ -1,6 +1,9 @@
-// Spawning what a bench measures, waiting for its first answer and stopping it (bench/run.mjs, bench/ab.mjs).
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// Spawning what a bench measures, waiting for its first answer and stopping it (bench/run.mjs, bench/ab.mjs), and
+// building another commit to compare with (bench/ab.mjs, bench/fold.mjs).
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -42,4 +45,17 @@ export function cpuMs(pid) {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * Exports commit `ref` with `git archive` into a temp directory outside the repository and builds it there with this
+ * checkout's node_modules; returns the directory (the caller removes it). This checkout must be built too.
+ */
+export function buildRef(ref) {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-ab-'));
+  execFileSync('sh', ['-c', `git archive ${ref} | tar -x -C ${dir}`], { cwd: ROOT });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: 'inherit' });
+  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('build this checkout first (node scripts/build.mjs)');
+  return dir;
 }

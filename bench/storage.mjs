@@ -19,8 +19,8 @@ const ACCOUNT = '11111111-1111-4111-8111-111111111111';
 const CREDENTIAL = { client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' };
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
-function start(args, extraNode = []) {
-  const child = spawn(process.execPath, [...extraNode, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function start(args, extraNode = [], cwd = ROOT) {
+  const child = spawn(process.execPath, [...extraNode, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
   child.stderr.resume();
@@ -61,8 +61,8 @@ async function postPix(base, auth, duration) {
   return { reqPerSec: Math.round(r.requests.average), p99Ms: r.latency.p99, non2xx: r.non2xx };
 }
 
-/** A data file holding `n` stored charges, cloned from one real charge with fresh ids. */
-function seedFile(dir, sample, n) {
+/** A data file holding `n` stored charges, cloned from one real charge (sampleCharge) with fresh ids. */
+export function seedFile(dir, sample, n) {
   const file = join(dir, `seed-${n}.json`);
   const state = JSON.parse(sample.state);
   const parts = [];
@@ -76,6 +76,31 @@ function seedFile(dir, sample, n) {
   const text = `${base.slice(0, at)}${parts.join(',')}${n === 0 || base[at] === '}' ? '' : ','}${base.slice(at)}`;
   writeFileSync(file, text);
   return file;
+}
+
+/** One real charge made by a sandbox (cancelled, to clone) and the state around it, for seedFile. */
+export async function sampleCharge(dir) {
+  const sampleFile = join(dir, 'sample.json');
+  const s = start(['bench/storage-server.mjs', '4761', '--data', sampleFile]);
+  await answering('http://127.0.0.1:4761/_sandbox/health', s);
+  const created = await (await fetch('http://127.0.0.1:4761/v2/pix', { method: 'POST', headers: { authorization: `Bearer ${await token('http://127.0.0.1:4761')}`, 'content-type': 'application/json' }, body: chargeBody })).json();
+  await stop(s);
+  const sampleState = JSON.parse(readFileSync(sampleFile, 'utf8'));
+  const charge = sampleState.accounts[ACCOUNT].transactions[created.id];
+  delete sampleState.accounts[ACCOUNT].transactions[created.id];
+  sampleState.jobs = {};
+  return { state: JSON.stringify(sampleState), id: created.id, charge: JSON.stringify({ ...charge, status: 'cancelled' }) };
+}
+
+/**
+ * POST /v2/pix for `duration` s on a storage-server of the build in `dir` with data file `file` (and `extra` options):
+ * the load's figures, and the server's stats (event-loop delay, compaction) printed as it stops.
+ */
+export async function postPixOn(dir, file, extra, port, duration) {
+  const child = start(['bench/storage-server.mjs', String(port), '--data', file, ...extra], [], dir);
+  await answering(`http://127.0.0.1:${port}/_sandbox/health`, child);
+  const result = await postPix(`http://127.0.0.1:${port}`, await token(`http://127.0.0.1:${port}`), duration);
+  return { result, stats: JSON.parse(/stats (.*)/.exec(await stop(child))[1]) };
 }
 
 async function restartMs(file, port) {
@@ -108,17 +133,7 @@ export async function runStorageBench({ quick = false } = {}) {
   const rounds = quick ? 1 : 2;
   const results = { date: new Date().toISOString(), node: process.version, rows: [] };
 
-  // One real charge, to clone.
-  const sampleFile = join(dir, 'sample.json');
-  const s = start(['bench/storage-server.mjs', '4761', '--data', sampleFile]);
-  await answering('http://127.0.0.1:4761/_sandbox/health', s);
-  const created = await (await fetch('http://127.0.0.1:4761/v2/pix', { method: 'POST', headers: { authorization: `Bearer ${await token('http://127.0.0.1:4761')}`, 'content-type': 'application/json' }, body: chargeBody })).json();
-  await stop(s);
-  const sampleState = JSON.parse(readFileSync(sampleFile, 'utf8'));
-  const charge = sampleState.accounts[ACCOUNT].transactions[created.id];
-  delete sampleState.accounts[ACCOUNT].transactions[created.id];
-  sampleState.jobs = {};
-  const sample = { state: JSON.stringify(sampleState), id: created.id, charge: JSON.stringify({ ...charge, status: 'cancelled' }) };
+  const sample = await sampleCharge(dir);
   const emptyFile = seedFile(dir, sample, 0);
   const rssEmpty = await rssAfterGc(['--data', `${emptyFile}`], 4762);
   // The same restart with no stored charges: on a loaded machine, the absolute times say little without it.
@@ -156,11 +171,7 @@ export async function runStorageBench({ quick = false } = {}) {
     // Folding while it runs: a threshold of 1 byte keeps a fold running all the time.
     const foldCopy = join(dir, `fold-${n}.json`);
     copyFileSync(file, foldCopy);
-    const folding = start(['bench/storage-server.mjs', '4767', '--data', foldCopy, '--compact-after', '1']);
-    await answering('http://127.0.0.1:4767/_sandbox/health', folding);
-    const foldToken = await token('http://127.0.0.1:4767');
-    const underFold = await postPix('http://127.0.0.1:4767', foldToken, duration);
-    const foldStats = JSON.parse(/stats (.*)/.exec(await stop(folding))[1]);
+    const { result: underFold, stats: foldStats } = await postPixOn(ROOT, foldCopy, ['--compact-after', '1'], 4767, duration);
 
     const ratios = withData.map((w, i) => w.reqPerSec / inMemory[i].reqPerSec);
     const row = {

@@ -29,8 +29,15 @@ const noZodLocales = {
 };
 
 await build({
-  // qr-worker: the thread that draws QR images (services/qr-images.ts finds it beside the bundle).
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts', 'qr-worker': 'src/services/qr-worker.ts' },
+  // Workers: qr-worker draws QR images (services/qr-images.ts finds it beside the bundle); fold-worker is the thread a
+  // background fold of the data file runs in (src/store/store.ts foldOffThread).
+  entryPoints: {
+    cli: 'src/cli.ts',
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+    'qr-worker': 'src/services/qr-worker.ts',
+    'fold-worker': 'src/store/fold-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

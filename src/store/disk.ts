@@ -7,7 +7,8 @@
 //                  caught; on replay each op is also checked against the snapshot's schema (./schema.ts checkOp);
 //   FILE.lock      the process that has the file (./lock.ts).
 // While a snapshot is being written the journal is rotated to FILE.journal.old; it is deleted once the snapshot is in
-// place. Start-up loads the snapshot and replays the lines after its journalSeq, from .old then the journal.
+// place. Start-up loads the snapshot and replays the lines after its journalSeq, from .old then the journal; a fold in
+// the background does the same up to the last line before it began, in a thread of its own (foldFiles).
 import { existsSync, readFileSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { crc32 } from '../lib/crc32';
@@ -49,8 +50,11 @@ const fail = (file: string, what: string): never => {
   throw new Error(`The data file ${file} ${what}. It was left untouched: fix it, move it away (a fresh state is made only where no file exists), or give another --data file.`);
 };
 
-/** Parses and checks a snapshot's text. Throws an Error that names the file and the problem. */
-export function parseSnapshot(file: string, text: string): State {
+/**
+ * Parses and checks a snapshot's text (its shape only when `checkShape`: a fold checks the state it makes instead).
+ * Throws an Error that names the file and the problem.
+ */
+export function parseSnapshot(file: string, text: string, checkShape = true): State {
   if (text.trim() === '') fail(file, 'is empty (0 bytes or only whitespace), not a sandbox state');
   let parsed: unknown;
   try {
@@ -65,8 +69,8 @@ export function parseSnapshot(file: string, text: string): State {
   // Only collections a later version added are filled in; anything else missing or of the wrong type is reported.
   if (record.accounts !== null && typeof record.accounts === 'object' && !Array.isArray(record.accounts)) upgrade(record as unknown as State);
   else if (Array.isArray(record.jobs)) record.jobs = Object.fromEntries((record.jobs as { id: string }[]).map((j) => [j?.id, j]));
-  const checked = StateSchema.safeParse(record, { jitless: true });
-  if (!checked.success) fail(file, `does not have the shape of a sandbox state: ${describeIssues(checked.error)}`);
+  const checked = checkShape ? StateSchema.safeParse(record, { jitless: true }) : null;
+  if (checked?.success === false) fail(file, `does not have the shape of a sandbox state: ${describeIssues(checked.error)}`);
   return record as unknown as State;
 }
 
@@ -99,7 +103,7 @@ function parentExists(state: State, path: Path): boolean {
  * with a warning; any other bad line (not JSON, a wrong checksum, an op that does not fit the snapshot's schema, an
  * entry filed under another id) stops the start with its line number and what is wrong, and nothing is rewritten.
  */
-function replay(path: string, r: Replay): { bytes: number } {
+function replay(path: string, r: Replay, until = Infinity): { bytes: number } {
   if (!existsSync(path)) return { bytes: 0 };
   const text = readFileSync(path, 'utf8');
   const bad = (lineNo: number, what: string): never => {
@@ -108,7 +112,7 @@ function replay(path: string, r: Replay): { bytes: number } {
   let pos = 0;
   let good = 0;
   let lineNo = 0;
-  while (pos < text.length) {
+  while (pos < text.length && r.seq < until) {
     const end = text.indexOf('\n', pos);
     lineNo++;
     const line = end === -1 ? text.slice(pos) : text.slice(pos, end);
@@ -183,26 +187,59 @@ export function loadDataFile(file: string): Loaded | null {
       throw new Error(`The data file ${file} is missing but its journal ${journalOf(file)} exists; it was left untouched. Restore the data file, or move the journal away to start afresh.`);
     return null;
   }
+  const { state, r, bytes, snapshotBytes } = readFiles(file, Infinity);
+  shareStrings(state);
+  return { state, seq: r.seq, journalBytes: bytes, snapshotBytes, warnings: r.warnings };
+}
+
+/**
+ * FILE's snapshot with its journal lines up to `until` replayed (FILE.journal.old, then FILE.journal), every check
+ * made; the snapshot's shape is not checked when `checkShape` is false (the caller checks the result's).
+ */
+function readFiles(file: string, until: number, checkShape = true) {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new Error(`Cannot read the data file ${file}: ${(err as Error).message}`);
   }
-  const state = parseSnapshot(file, text) as State & { journalSeq?: number; journalFormat?: number };
+  const state = parseSnapshot(file, text, checkShape) as State & { journalSeq?: number; journalFormat?: number };
   const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [] };
   delete state.journalSeq;
   delete state.journalFormat;
-  replay(oldJournalOf(file), r);
-  const current = replay(journalOf(file), r);
+  replay(oldJournalOf(file), r, until);
+  const current = replay(journalOf(file), r, until);
   if (r.orphans.length > 0) {
     const o = r.orphans[0]!;
     throw new Error(
       `The journal at ${o.where} writes ${o.path.join('.')}, whose ${o.path.length > 2 ? `account ${String(o.path[1])}` : 'parent'} does not exist and is made by no later line (a changed id?). It was left untouched (and so was the data file): restore both from a copy, or move them away to start afresh.`,
     );
   }
-  shareStrings(state);
-  return { state, seq: r.seq, journalBytes: current.bytes, snapshotBytes: text.length, warnings: r.warnings };
+  return { state: state as State, r, bytes: current.bytes, snapshotBytes: text.length };
+}
+
+/**
+ * A background fold, run off the event loop (./fold-worker.ts): FILE and its journal lines up to `seq` are read as
+ * start-up reads them, with the checks start-up makes (each line's checksum and ops, no write under a missing record),
+ * the result's shape is checked (as start-up checks the snapshot's, and as the fold in process checks what it writes),
+ * and it is written to FILE.tmp and fsync'd. The caller renames it into place. The journal the sandbox goes on appending to
+ * is read only up to `seq`, whose lines were on disk before the fold began.
+ */
+export async function foldFiles(file: string, seq: number): Promise<{ bytes: number }> {
+  // Shapes are checked once, in the state the fold writes (the snapshot it starts from passed the same check when written).
+  const { state, r } = readFiles(file, seq, false);
+  if (r.seq !== seq) throw new Error(`the journals of ${file} end at entry ${r.seq}, before entry ${seq}`);
+  const checked = StateSchema.safeParse(state, { jitless: true });
+  if (!checked.success) throw new Error(`the state does not have the shape of a sandbox state (${describeIssues(checked.error)})`);
+  const writer = await snapshotWriter(file);
+  try {
+    await serializeInSlices(state, seq, Infinity, () => true, { longestMs: 0 }, writer.write);
+    await writer.finish();
+  } catch (err) {
+    await writer.abandon();
+    throw err;
+  }
+  return { bytes: writer.bytes };
 }
 
 /**
@@ -213,6 +250,7 @@ export async function snapshotWriter(file: string) {
   const tmp = `${file}.tmp`;
   const handle = await open(tmp, 'w');
   let bytes = 0;
+  let closed = false;
   return {
     write: async (chunk: string) => {
       const buf = Buffer.from(chunk);
@@ -222,13 +260,22 @@ export async function snapshotWriter(file: string) {
     get bytes() {
       return bytes;
     },
-    async commit() {
+    /** fsync and close; the text is whole in FILE.tmp (commit() then only renames). */
+    async finish() {
+      if (closed) return;
       await handle.sync();
+      closed = true;
       await handle.close();
+    },
+    async commit() {
+      await this.finish();
       await rename(tmp, file);
     },
     async abandon() {
-      await handle.close();
+      if (!closed) {
+        closed = true;
+        await handle.close();
+      }
       await rm(tmp, { force: true });
     },
   };
@@ -249,13 +296,14 @@ export async function serializeInSlices(state: State, seq: number, sliceMs: numb
   let pending = 0;
   let sliceStart = performance.now();
   const pause = async () => {
-    const spent = performance.now() - sliceStart;
     // The text goes to the file as it is made, a megabyte or so at a time: a 100 MB state is never one string.
-    if (pending > 1 << 20) await drain();
-    if (spent < sliceMs && canRun()) return;
-    stats.longestMs = Math.max(stats.longestMs, spent);
-    do await new Promise((r) => setImmediate(r));
-    while (!canRun());
+    const full = pending > 1 << 20;
+    if (!full && performance.now() - sliceStart < sliceMs && canRun()) return;
+    // A slice ends here; the event loop runs while the chunk is written, or for a turn.
+    const writing = full ? drain() : new Promise((r) => setImmediate(r));
+    stats.longestMs = Math.max(stats.longestMs, performance.now() - sliceStart);
+    await writing;
+    while (!canRun()) await new Promise((r) => setImmediate(r));
     sliceStart = performance.now();
   };
   const push = (text: string) => {
@@ -271,24 +319,30 @@ export async function serializeInSlices(state: State, seq: number, sliceMs: numb
   /** A value; a big collection entry by entry with pauses (an entry removed meanwhile is skipped, one added is replayed). */
   const emit = async (current: () => unknown) => {
     const value = current();
-    if (value === null || typeof value !== 'object' || Object.keys(value).length <= 200) {
+    if (value === null || typeof value !== 'object') {
       push(JSON.stringify(value) ?? 'null');
       return;
     }
-    const isArray = Array.isArray(value);
-    push(isArray ? '[' : '{');
+    // The keys of a collection of 100,000 entries take one stretch of tens of ms to list: listed once, arrays not at all.
+    const keys = Array.isArray(value) ? null : Object.keys(value);
+    const count = keys ? keys.length : (value as unknown[]).length;
+    if (count <= 200) {
+      push(JSON.stringify(value));
+      return;
+    }
+    push(keys ? '{' : '[');
     let first = true;
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i++) {
+    for (let i = 0; i < count; i++) {
       if ((i & 255) === 0) await pause();
-      const now = current() as Record<string, unknown> | undefined;
-      if (!now || !Object.hasOwn(now, keys[i]!)) continue;
-      const entry = JSON.stringify(now[keys[i]!]);
+      const now = current() as Record<string | number, unknown> | undefined;
+      const key = keys ? keys[i]! : i;
+      if (!now || !Object.hasOwn(now, key)) continue;
+      const entry = JSON.stringify(now[key]);
       if (entry === undefined) continue;
-      push(`${first ? '' : ','}${isArray ? '' : `${JSON.stringify(keys[i])}:`}${entry}`);
+      push(`${first ? '' : ','}${keys ? `${JSON.stringify(key)}:` : ''}${entry}`);
       first = false;
     }
-    push(isArray ? ']' : '}');
+    push(keys ? '}' : ']');
   };
   push(`{"version":${STATE_VERSION},"journalSeq":${seq},"journalFormat":${JOURNAL_FORMAT},"clock":${JSON.stringify(state.clock)},"signingKey":${JSON.stringify(state.signingKey)},"jobs":`);
   await emit(() => state.jobs);

@@ -6,7 +6,10 @@
 // snapshot in the background. A line that cannot be written undoes its unit (and every later one not yet on disk):
 // the request answers 503 STORAGE_UNAVAILABLE, reads go on, the next write tries again.
 import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, openSync, realpathSync, renameSync, statSync, unlinkSync, write as fsWrite } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { TextFile } from 'lowdb/node';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
@@ -96,8 +99,11 @@ export interface Store {
   readonly epoch: number;
   /** Test hooks (fault injection); never set in production. */
   readonly hooks: UnitHooks;
-  /** What background compaction has done (runs, abandoned, duration of the last one). */
-  readonly compaction?: { runs: number; abandoned: number; lastMs: number; lastLongestSliceMs: number };
+  /**
+   * What background compaction has done: folds done and abandoned, how many of them ran in a thread of their own, the
+   * last one's duration and its longest synchronous stretch on the event loop.
+   */
+  readonly compaction?: { runs: number; abandoned: number; offThread: number; lastMs: number; lastLongestSliceMs: number };
   /**
    * Inside a unit: holds `fn` until the unit is committed (and on disk), drops it if the unit is undone, and returns
    * true. Outside any unit: returns false (the caller goes ahead at once).
@@ -129,6 +135,44 @@ const REBUILDING = 'The sandbox is writing a fresh snapshot and journal at the p
 function invalidState(state: State): string | null {
   const checked = StateSchema.safeParse(state, { jitless: true });
   return checked.success ? null : describeIssues(checked.error);
+}
+
+/** The fold's thread, beside the bundle (dist/fold-worker.js); running from source there is none. */
+const FOLD_WORKER = new URL('./fold-worker.js', import.meta.url);
+let foldWorkerBuilt: boolean | undefined;
+
+/**
+ * Folds FILE's snapshot and journal up to `seq` into FILE.tmp in a worker thread (./fold-worker.ts), one per fold
+ * (its heap, as big as the state while it runs, goes with it). Null when the build has no such thread.
+ */
+function foldOffThread(file: string, seq: number): Promise<{ bytes: number }> | null {
+  foldWorkerBuilt ??= FOLD_WORKER.protocol === 'file:' && existsSync(fileURLToPath(FOLD_WORKER));
+  if (!foldWorkerBuilt) return null;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(FOLD_WORKER);
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      fn();
+    };
+    worker.once('message', (m: { bytes: number } | { error: string }) => settle(() => ('error' in m ? reject(new Error(m.error)) : resolve(m))));
+    worker.once('error', (err) => settle(() => reject(err)));
+    worker.once('exit', (code) => settle(() => reject(new Error(`the fold's thread stopped with exit code ${code}`))));
+    worker.postMessage({ file, seq });
+  });
+}
+
+/** Runs `fn` after a turn of the event loop, and keeps the longest such synchronous stretch in `slices`. */
+async function stretch<T>(slices: { longestMs: number }, fn: () => T): Promise<T> {
+  await new Promise((r) => setImmediate(r));
+  const started = performance.now();
+  try {
+    return fn();
+  } finally {
+    slices.longestMs = Math.max(slices.longestMs, performance.now() - started);
+  }
 }
 
 function writeAll(fd: number, buf: Buffer, position: number): Promise<void> {
@@ -352,16 +396,19 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
   }
 
   // Compaction: the snapshot is rewritten in the background once the journal passes a threshold, between two batches
-  // (so every line up to lastSeq is on disk), from the state serialized in slices (see serializeInSlices for why that
-  // is a correct snapshot at lastSeq). The journal is rotated to FILE.journal.old first and deleted once the snapshot
-  // is in place. If a unit is undone meanwhile, this snapshot is abandoned (it may hold the undone change).
+  // (so every line up to lastSeq is on disk). The journal is rotated to FILE.journal.old first and deleted once the
+  // snapshot is in place. As built, a thread of its own reads the snapshot and the journal lines up to lastSeq as
+  // start-up would, checks them and writes the result (disk.ts foldFiles): lines on disk are never undone, so that is
+  // the state at lastSeq, and the event loop only rotates and renames. Where there is no such thread (running from
+  // source), and at a clean stop, the state in memory is serialized in slices (see serializeInSlices for why that is
+  // a correct snapshot at lastSeq); if a unit is undone meanwhile, that snapshot is abandoned (it may hold the change).
   let compacting: Promise<void> | null = null;
   let tainted = false;
   const noUncommittedWrites = () => ![...active].some((u) => u.open && u.undo.length > 0);
   // Past this many journal bytes (by default 8 MiB, or half the snapshot when that is more, so folding stays a small
   // part of the writing), the journal is folded.
   const threshold = () => options.compactAfterBytes ?? Math.max(8 * 1024 * 1024, snapshotBytes / 2);
-  const compactionStats = { runs: 0, abandoned: 0, lastMs: 0, lastLongestSliceMs: 0 };
+  const compactionStats = { runs: 0, abandoned: 0, offThread: 0, lastMs: 0, lastLongestSliceMs: 0 };
 
   function maybeCompact() {
     if (compacting || closing || broken || !dataFile || size < threshold()) return;
@@ -383,42 +430,62 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
       size = 0;
     }
     if (sliceMs !== Infinity) log(`pix-sandbox: folding the journal into ${file} (up to entry ${seq})`);
-    const slices = { longestMs: 0 };
-    const writer = await snapshotWriter(file);
-    try {
-      await serializeInSlices(holder.state, seq, sliceMs, noUncommittedWrites, slices, writer.write);
-      compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
-      await tail; // what was committed while slicing must be on disk (or undone) before the snapshot can be trusted
-    } catch (err) {
-      await writer.abandon();
-      throw err;
+    const slices = { longestMs: performance.now() - started };
+    // In the background, the fold runs in a thread of its own when the build has one (dist/fold-worker.js): this
+    // thread only rotates the journal, starts the fold's thread (after a turn of the event loop) and renames the
+    // result (asynchronously: replacing the old snapshot frees its blocks, tens of ms at 100k charges).
+    const offThread = sliceMs === Infinity ? null : (await stretch(slices, () => ({ fold: foldOffThread(file, seq) }))).fold;
+    if (offThread) {
+      let bytes: number;
+      try {
+        ({ bytes } = await offThread);
+      } catch (err) {
+        await rm(`${file}.tmp`, { force: true });
+        compactionStats.abandoned++;
+        throw new Error(`${(err as Error).message.replace(/\.$/, '')}; the snapshot was not replaced`);
+      }
+      renaming = true;
+      try {
+        await rename(`${file}.tmp`, file);
+      } finally {
+        files.snapshot = identity(file);
+        renaming = false;
+      }
+      snapshotBytes = bytes;
+      compactionStats.offThread++;
+    } else {
+      const writer = await snapshotWriter(file);
+      try {
+        await serializeInSlices(holder.state, seq, sliceMs, noUncommittedWrites, slices, writer.write);
+        await tail; // what was committed while slicing must be on disk (or undone) before the snapshot can be trusted
+      } catch (err) {
+        await writer.abandon();
+        throw err;
+      }
+      if (tainted) {
+        await writer.abandon();
+        compactionStats.abandoned++;
+        log(`pix-sandbox: a change was undone while folding the journal; this snapshot is dropped (the journal still has everything)`);
+        return;
+      }
+      // The fold checks what it writes: a record that start-up would refuse never replaces a good snapshot.
+      const invalid = invalidState(holder.state);
+      if (invalid) {
+        await writer.abandon();
+        compactionStats.abandoned++;
+        throw new Error(`the state does not have the shape of a sandbox state (${invalid}); the snapshot was not replaced and the journal keeps everything`);
+      }
+      renaming = true;
+      try {
+        await writer.commit();
+      } finally {
+        files.snapshot = identity(file);
+        renaming = false;
+      }
+      snapshotBytes = writer.bytes;
     }
-    if (tainted) {
-      await writer.abandon();
-      compactionStats.abandoned++;
-      log(`pix-sandbox: a change was undone while folding the journal; this snapshot is dropped (the journal still has everything)`);
-      return;
-    }
-    // The fold checks what it writes: a record that start-up would refuse never replaces a good snapshot.
-    const invalid = invalidState(holder.state);
-    if (invalid) {
-      await writer.abandon();
-      compactionStats.abandoned++;
-      throw new Error(`the state does not have the shape of a sandbox state (${invalid}); the snapshot was not replaced and the journal keeps everything`);
-    }
-    renaming = true;
-    try {
-      await writer.commit();
-    } finally {
-      files.snapshot = identity(file);
-      renaming = false;
-    }
-    snapshotBytes = writer.bytes;
-    try {
-      unlinkSync(oldJournalOf(file));
-    } catch {
-      /* already gone */
-    }
+    compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
+    await rm(oldJournalOf(file), { force: true });
     compactionStats.runs++;
     compactionStats.lastMs = Math.round(performance.now() - started);
     if (sliceMs !== Infinity) log(`pix-sandbox: folded into ${file} in ${compactionStats.lastMs} ms (${snapshotBytes} bytes; longest pause ${compactionStats.lastLongestSliceMs} ms)`);

@@ -80,24 +80,6 @@ describe('journal and snapshot', () => {
     expect((await write).status).toBe(201);
   });
 
-  test('past the threshold the journal is folded into the snapshot in the background, and nothing is lost', async () => {
-    const file = dataFile();
-    const sb = await open(file, { compactAfterBytes: 4000 });
-    const ids: string[] = [];
-    for (let i = 0; i < 40; i++) {
-      const res = await call(sb, 'POST', adjustPath, { amount: 1 });
-      expect(res.status, res.text).toBe(201);
-      ids.push(res.body.id);
-    }
-    await sb.deps.store.flush();
-    while (sb.deps.store.compaction!.runs === 0) await new Promise((r) => setImmediate(r));
-    expect(sb.deps.store.compaction!.runs).toBeGreaterThan(0);
-    expect(JSON.parse(readFileSync(file, 'utf8')).journalSeq, 'the snapshot has moved on').toBeGreaterThan(0);
-    const state = readDataFile(file);
-    for (const id of ids) expect(state.accounts[DEFAULT.accountId]!.transactions[id], id).toBeDefined();
-    expectWhole(state);
-  });
-
   test('a torn last journal line (a crash mid-append) is ignored with a warning; the lines before it load', async () => {
     const file = dataFile();
     const first = await open(file);
@@ -118,6 +100,64 @@ describe('journal and snapshot', () => {
     expect(next.status).toBe(201);
     expect(readFileSync(`${file}.journal`, 'utf8')).not.toContain('"n":99');
     expect(readDataFile(file).accounts[DEFAULT.accountId]!.transactions[next.body.id]).toBeDefined();
+  });
+});
+
+/** The sandbox as built (dist/, which `npm test` builds first): its background folds run in a thread of their own. */
+const BUILT = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+async function openBuilt(file: string, extra: Parameters<typeof createSandbox>[0] = {}): Promise<Sandbox> {
+  if (!existsSync(BUILT)) throw new Error("dist/ is not built: run 'node scripts/build.mjs' (npm test does this before vitest)");
+  const built = (await import(BUILT)) as { createSandbox: typeof createSandbox };
+  const sb = await built.createSandbox({ log: () => {}, dataFile: file, clockStart: T0, freezeClock: true, ...extra });
+  cleanups.push(() => sb.close());
+  return sb;
+}
+
+type Account = ReturnType<typeof readDataFile>['accounts'][string];
+/** A record that start-up would refuse, written through a unit of work (so it is in the journal), and its repair. */
+const badRecords: [string, (a: Account) => void, (a: Account) => void, RegExp][] = [
+  ['a charge whose amount is a string', (a) => ((a.transactions['tx-bad'] as unknown) = { ...Object.values(a.transactions)[0], id: 'tx-bad', amount: '12.34' }), (a) => delete a.transactions['tx-bad'], /transactions\.tx-bad\.amount: expected an integer, received string/],
+  ['a wallet whose balance is not whole cents', (a) => (Object.values(a.wallets)[0]!.balances.available += 0.5), (a) => (Object.values(a.wallets)[0]!.balances.available -= 0.5), /wallets\.[^.]+\.balances\.available/],
+  ['an idempotency entry whose status is a string', (a) => ((a.idempotency['k-bad'] as unknown) = { key: 'k-bad', fingerprint: 'f', status: '201', body: '{}', createdAt: 1 }), (a) => delete a.idempotency['k-bad'], /idempotency\.k-bad\.status: expected an integer, received string/],
+];
+
+describe.each([
+  ['in process (from source)', open, 0],
+  ['in a thread of its own (as built)', openBuilt, 1],
+] as const)('a background fold %s', (_, opener, offThread) => {
+  test('past the threshold folds the journal into the snapshot; nothing is lost, and a restart loads it', async () => {
+    const file = dataFile();
+    const sb = await opener(file, { compactAfterBytes: 4000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const res = await call(sb, 'POST', adjustPath, { amount: 1 });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.body.id);
+    }
+    await sb.deps.store.flush();
+    while (sb.deps.store.compaction!.runs === 0) await new Promise((r) => setImmediate(r));
+    expect(Math.min(sb.deps.store.compaction!.offThread, 1), 'where the folds ran').toBe(offThread);
+    expect(sb.deps.store.compaction!.abandoned).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).journalSeq, 'the snapshot has moved on').toBeGreaterThan(0);
+    const state = readDataFile(file);
+    for (const id of ids) expect(state.accounts[DEFAULT.accountId]!.transactions[id], id).toBeDefined();
+    expectWhole(state);
+  });
+
+  test.each(badRecords)('checks what it writes: with %s the snapshot stays byte for byte, the journal keeps everything, the log says what is wrong', async (_name, spoil, repair, problem) => {
+    const file = dataFile();
+    await (await opener(file)).close(); // the fixtures folded into the snapshot: the journal starts empty
+    const before = readFileSync(file);
+    const lines: string[] = [];
+    const sb = await opener(file, { compactAfterBytes: 1, log: (l) => lines.push(l) });
+    const store = sb.deps.store;
+    await store.atomically('job', () => spoil(store.state.accounts[DEFAULT.accountId]!)).durable;
+    while (store.compaction!.abandoned === 0) await new Promise((r) => setImmediate(r));
+    expect(store.compaction!.runs).toBe(0);
+    expect(readFileSync(file).equals(before), 'the snapshot was not replaced').toBe(true);
+    expect(lines.find((l) => l.includes('could not fold'))).toMatch(problem);
+    expect(() => readDataFile(file), 'the journal still holds the line, and start-up refuses it too').toThrow(problem);
+    await store.atomically('job', () => repair(store.state.accounts[DEFAULT.accountId]!)).durable;
   });
 });
 
