@@ -24,7 +24,8 @@ async function main() {
     process.stdout.write(`${(await loadOrCreateCa(config.ca)).certPath}\n`);
     return;
   }
-  const sandbox = await createSandbox(config.options);
+  // Each route group is loaded at the first request under its paths: the first answer does not wait for the rest.
+  const sandbox = await createSandbox({ ...config.options, lazyRoutes: true });
   const url = await sandbox.listen({ port: config.port, host: config.host });
   // Before the banner: a supervisor may send SIGTERM as soon as it reads the banner, and that must close cleanly.
   const stop = async () => {
