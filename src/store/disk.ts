@@ -13,7 +13,7 @@ import * as zlib from 'node:zlib';
 import { crc32 } from '../lib/crc32';
 import { open, rename, rm } from 'node:fs/promises';
 import { STATE_VERSION, type State, upgrade } from './store';
-import { StateSchema, checkOp, describeIssues } from './schema';
+import { stateChecks } from './checks';
 import { applyOp, type Path } from './unit';
 
 /** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
@@ -65,6 +65,7 @@ export function parseSnapshot(file: string, text: string): State {
   // Only collections a later version added are filled in; anything else missing or of the wrong type is reported.
   if (record.accounts !== null && typeof record.accounts === 'object' && !Array.isArray(record.accounts)) upgrade(record as unknown as State);
   else if (Array.isArray(record.jobs)) record.jobs = Object.fromEntries((record.jobs as { id: string }[]).map((j) => [j?.id, j]));
+  const { StateSchema, describeIssues } = stateChecks();
   const checked = StateSchema.safeParse(record, { jitless: true });
   if (!checked.success) fail(file, `does not have the shape of a sandbox state: ${describeIssues(checked.error)}`);
   return record as unknown as State;
@@ -137,7 +138,7 @@ function replay(path: string, r: Replay): { bytes: number } {
     if (entry!.n > r.seq) {
       if (entry!.n !== r.seq + 1) bad(lineNo, `it skips from entry ${r.seq} to ${entry!.n}`);
       for (const op of entry!.o) {
-        const problem = checkOp(op);
+        const problem = stateChecks().checkOp(op);
         if (problem) bad(lineNo, problem);
         const opPath = (op as unknown[])[0] as Path;
         // A line that makes or removes a record settles the lines before it that wrote under it while it was missing.
