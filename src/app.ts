@@ -32,7 +32,7 @@ import { lanUrls, listen, type Listening } from './server';
 import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 import { GrowingRouter } from './http/growing-router';
-import { mountRouteGroups } from './http/groups';
+import { mountRouteGroups } from './route-groups';
 import { healthAnswer } from './control/health';
 import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
 

@@ -1,5 +1,5 @@
 // GET /_sandbox/health's answer, in a module of its own (no schema library): the CLI answers it before the control
-// API's routes are loaded (http/groups.ts), so a harness waiting for the sandbox does not wait for them.
+// API's routes are loaded (route-groups.ts), so a harness waiting for the sandbox does not wait for them.
 import type { Deps } from '../deps';
 
 export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: number }) {

@@ -139,7 +139,7 @@ export function openApiDocument(app: OpenAPIHono<Env>, version: string) {
   return doc;
 }
 
-/** `document` makes /openapi.json's document (http/groups.ts: from every route group, in their order); made once, on first request. */
+/** `document` makes /openapi.json's document (route-groups.ts: from every route group, in their order); made once, on first request. */
 export function registerDocs(app: OpenAPIHono<Env>, document: () => Promise<Json>) {
   let doc: Promise<Json> | undefined;
   app.get('/openapi.json', async (c) => {

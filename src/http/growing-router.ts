@@ -1,6 +1,6 @@
 // Hono's default router (SmartRouter over RegExpRouter and TrieRouter) freezes at its first match; this one is the
 // same router, rebuilt when routes are added after it has matched: the route groups a request loads on demand
-// (http/groups.ts) join the app after it has answered others. Adding is rare (once per group), matching is not: a
+// (route-groups.ts) join the app after it has answered others. Adding is rare (once per group), matching is not: a
 // match costs one call more than Hono's own.
 import type { Result, Router } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';

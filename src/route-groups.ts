@@ -5,9 +5,9 @@
 // is answered without them. In process, createSandbox loads every group before it returns, as before.
 import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Deps } from '../deps';
-import type { ControlHooks } from '../control';
-import type { Env } from './env';
+import type { Deps } from './deps';
+import type { ControlHooks } from './control';
+import type { Env } from './http/env';
 
 /** Registers a group on an app as createSandbox's app always had it (routes and their OpenAPI entries). */
 type Mount = (app: OpenAPIHono<Env>) => void;
@@ -24,16 +24,16 @@ const matches = (pattern: string, path: string) =>
 
 export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Promise<Record<string, unknown>>): Group[] {
   return [
-    { name: 'v2', paths: ['/v2/*'], load: async () => { const { v2Routes } = await import('./v2'); return (app) => app.route('/v2', v2Routes(deps)); } },
-    { name: 'v1', paths: ['/v1/*'], load: async () => { const { v1Routes } = await import('./v1'); return (app) => app.route('/v1', v1Routes(deps)); } },
-    { name: 'api-pix', paths: ['/api-pix/*'], load: async () => { const { apiPixRoutes } = await import('../api-pix'); return (app) => app.route('/api-pix', apiPixRoutes(deps)); } },
-    { name: 'control', paths: ['/_sandbox/*'], load: async () => { const { controlRoutes } = await import('../control'); return (app) => app.route('/_sandbox', controlRoutes(deps, hooks)); } },
-    { name: 'location', paths: ['/pix/qr/*'], load: async () => { const { registerLocation } = await import('./location'); return (app) => registerLocation(app, deps); } },
+    { name: 'v2', paths: ['/v2/*'], load: async () => { const { v2Routes } = await import('./http/v2'); return (app) => app.route('/v2', v2Routes(deps)); } },
+    { name: 'v1', paths: ['/v1/*'], load: async () => { const { v1Routes } = await import('./http/v1'); return (app) => app.route('/v1', v1Routes(deps)); } },
+    { name: 'api-pix', paths: ['/api-pix/*'], load: async () => { const { apiPixRoutes } = await import('./api-pix'); return (app) => app.route('/api-pix', apiPixRoutes(deps)); } },
+    { name: 'control', paths: ['/_sandbox/*'], load: async () => { const { controlRoutes } = await import('./control'); return (app) => app.route('/_sandbox', controlRoutes(deps, hooks)); } },
+    { name: 'location', paths: ['/pix/qr/*'], load: async () => { const { registerLocation } = await import('./http/location'); return (app) => registerLocation(app, deps); } },
     {
       name: 'documents',
       paths: ['/openapi.json', '/docs/*', '/openapi-api-pix.json'],
       load: async () => {
-        const [{ registerDocs }, { registerApiPixDocument }] = await Promise.all([import('./docs'), import('../api-pix/document')]);
+        const [{ registerDocs }, { registerApiPixDocument }] = await Promise.all([import('./http/docs'), import('./api-pix/document')]);
         return (app) => {
           registerDocs(app, document);
           registerApiPixDocument(app);
@@ -44,7 +44,7 @@ export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Pro
       name: 'pages',
       paths: ['/', '/assets/*', '/pay', '/c/*'],
       load: async () => {
-        const [{ registerPages }, { registerPayerPage }, { registerLinkPages }] = await Promise.all([import('../pages'), import('./payer'), import('../pages/link')]);
+        const [{ registerPages }, { registerPayerPage }, { registerLinkPages }] = await Promise.all([import('./pages'), import('./http/payer'), import('./pages/link')]);
         return (app) => {
           registerPages(app, deps);
           registerPayerPage(app, deps);
@@ -83,7 +83,7 @@ export function mountRouteGroups(app: Hono<Env>, deps: Deps, hooks: ControlHooks
     return p;
   };
   const document = async () => {
-    const [{ OpenAPIHono }, { openApiDocument }, mounts] = await Promise.all([zodOpenApi(), import('./docs'), Promise.all(groups.map(load))]);
+    const [{ OpenAPIHono }, { openApiDocument }, mounts] = await Promise.all([zodOpenApi(), import('./http/docs'), Promise.all(groups.map(load))]);
     const whole = new OpenAPIHono<Env>();
     for (const mount of mounts) mount(whole);
     return openApiDocument(whole, hooks.version);
