@@ -3,9 +3,11 @@
 // declarations: rollup-plugin-dts bundles what each entry exports into one .d.ts (dist/index.d.ts, dist/testing.d.ts)
 // that names no .ts source and needs none of our compiler settings, so a consumer type-checks it under its own
 // (NodeNext, Bundler, CommonJS through import(), skipLibCheck off).
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
@@ -25,6 +27,34 @@ const noZodLocales = {
   name: 'no-zod-locales',
   setup(b) {
     b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
+// The default fixtures, checked here by the schema a start would check them with (src/fixtures-checked.ts): a start
+// with them, unchanged, loads no schema library. The output must survive JSON as it is, or the build stops.
+const checkerFile = 'dist/.fixtures-check.mjs';
+await build({
+  stdin: { contents: "import '@hono/zod-openapi'; export { FixturesSchema } from './src/control/schemas';", resolveDir: '.', loader: 'ts' },
+  outfile: checkerFile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  banner,
+  logLevel: 'warning',
+  plugins: [noZodLocales],
+});
+const { FixturesSchema } = await import(pathToFileURL(checkerFile).href);
+rmSync(checkerFile);
+const fixturesText = readFileSync('fixtures/default.json', 'utf8');
+const checked = FixturesSchema.parse(JSON.parse(fixturesText));
+if (!isDeepStrictEqual(JSON.parse(JSON.stringify(checked)), checked)) throw new Error('fixtures/default.json: the schema\'s output does not survive JSON; src/fixtures-checked.ts cannot hold it');
+const fixturesChecked = {
+  name: 'fixtures-checked',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]fixtures-checked\.ts$/ }, () => ({
+      contents: `export const DEFAULT_FIXTURES_CHECKED = ${JSON.stringify({ text: fixturesText, parsed: JSON.stringify(checked) })};`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -49,7 +79,7 @@ await build({
   sourcemap: true,
   banner,
   logLevel: 'warning',
-  plugins: [noZodLocales],
+  plugins: [noZodLocales, fixturesChecked],
 });
 
 // The pages' own stylesheet and scripts, read at run time from `./assets/` beside the bundle (src/pages/static.ts).

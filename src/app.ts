@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { version } from '../package.json';
 import { randomUUID } from 'node:crypto';
-import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
 import { createBus } from './lib/bus';
@@ -16,12 +15,6 @@ import { createTokens } from './services/tokens';
 import { createAccount } from './services/accounts';
 import type { Deps } from './deps';
 import type { FixturesFile, SandboxOptions } from './config';
-import { FixturesSchema } from './control/schemas';
-import { controlRoutes } from './control';
-import { v2Routes } from './http/v2';
-import { v1Routes } from './http/v1';
-import { apiPixRoutes } from './api-pix';
-import { registerApiPixDocument } from './api-pix/document';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
 import { doors, hostNameOf, securePages } from './http/middleware/doors';
@@ -30,10 +23,6 @@ import { errorName, sendError, toSandboxError } from './http/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
 import type { Env } from './http/env';
-import { registerDocs } from './http/docs';
-import { registerLocation } from './http/location';
-import { registerPayerPage } from './http/payer';
-import { registerPages } from './pages';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { registerRefundJobs } from './services/refunds';
@@ -41,10 +30,13 @@ import { registerWithdrawalJobs } from './services/withdrawals';
 import { registerMagicJobs } from './services/magic';
 import { registerPaymentLinkJobs } from './services/payment-links';
 import { registerStaticQrActions } from './services/static-qr';
-import { registerLinkPages } from './pages/link';
 import { lanUrls, listen, type Listening } from './server';
 import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
+import { GrowingRouter } from './http/growing-router';
+import { mountRouteGroups } from './route-groups';
+import { healthAnswer } from './control/health';
+import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
 export const VERSION: string = version;
@@ -92,8 +84,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-function readFixtures(fixtures: SandboxOptions['fixtures']): FixturesFile {
-  if (fixtures && typeof fixtures === 'object') return fixtures;
+function readFixtures(fixtures: SandboxOptions['fixtures']): { file: FixturesFile; text?: string } {
+  if (fixtures && typeof fixtures === 'object') return { file: fixtures };
   const source = fixtures ?? DEFAULT_FIXTURES;
   let text: string;
   try {
@@ -102,17 +94,42 @@ function readFixtures(fixtures: SandboxOptions['fixtures']): FixturesFile {
     throw new Error(`Cannot read the fixtures file ${String(source)}: ${(err as Error).message}`);
   }
   try {
-    return JSON.parse(text) as FixturesFile;
+    return { file: JSON.parse(text) as FixturesFile, text };
   } catch (err) {
     throw new Error(`The fixtures file ${String(source)} is not valid JSON: ${(err as Error).message}`);
   }
 }
 
-function loadFixtures(deps: Deps, file: FixturesFile, webhookUrl?: string) {
-  // jitless: parsed once per start or reset, where compiling zod's fast path for each nested object costs more than it saves.
-  const parsed = FixturesSchema.safeParse(file, { jitless: true });
-  if (!parsed.success) throw new Error(`The fixtures do not match the account spec of POST /_sandbox/accounts: ${parsed.error.message}`);
-  parsed.data.accounts.forEach((spec, i) => {
+/**
+ * The fixtures' schema, imported when a start needs it (not with the app's code): the schema library extends zod with
+ * .openapi() when it is evaluated, so it goes first (a bundle's chunks do not promise that order).
+ */
+async function fixturesSchema() {
+  await import('@hono/zod-openapi');
+  return (await import('./control/schemas')).FixturesSchema;
+}
+type CheckedFixtures = Awaited<ReturnType<typeof fixturesSchema>>['_output'];
+
+/**
+ * What turns the fixtures into account specs at each start and reset: the build's own check of the default file when
+ * this is that file, unchanged (no schema library at start), else the schema (a bad file stops the start here).
+ */
+async function fixturesChecker({ file, text }: { file: FixturesFile; text?: string }): Promise<() => CheckedFixtures> {
+  if (DEFAULT_FIXTURES_CHECKED && text === DEFAULT_FIXTURES_CHECKED.text) {
+    const { parsed } = DEFAULT_FIXTURES_CHECKED;
+    return () => JSON.parse(parsed) as CheckedFixtures;
+  }
+  const FixturesSchema = await fixturesSchema();
+  return () => {
+    // jitless: parsed once per start or reset, where compiling zod's fast path for each nested object costs more than it saves.
+    const parsed = FixturesSchema.safeParse(file, { jitless: true });
+    if (!parsed.success) throw new Error(`The fixtures do not match the account spec of POST /_sandbox/accounts: ${parsed.error.message}`);
+    return parsed.data;
+  };
+}
+
+function loadFixtures(deps: Deps, fixtures: () => CheckedFixtures, webhookUrl?: string) {
+  fixtures().accounts.forEach((spec, i) => {
     const account = createAccount(deps, spec);
     // --webhook-url points the default world's first endpoint somewhere.
     if (i === 0 && webhookUrl && account.webhooks[0]) account.webhooks[0].url = webhookUrl;
@@ -176,7 +193,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerMagicJobs(deps);
   registerPaymentLinkJobs(deps);
   registerStaticQrActions(deps);
-  const fixtures = readFixtures(options.fixtures);
+  const fixtures = await fixturesChecker(readFixtures(options.fixtures));
   if (!loaded) await store.atomically('system', () => loadFixtures(deps, fixtures, options.webhookUrl)).durable;
 
   const faults = new Faults();
@@ -199,7 +216,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (opts.clock) deps.bus.publish({ kind: 'clock', now: clock.iso(), frozen: clock.frozen });
   };
 
-  const app = new OpenAPIHono<Env>();
+  // Route groups join the app as requests need them (lazyRoutes), after it has matched others: a router that takes that.
+  const app = new Hono<Env>({ router: new GrowingRouter() });
   app.onError((err, c) => {
     const error = toSandboxError(err, log);
     const timestamp = clock.iso();
@@ -249,16 +267,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   for (const prefix of JSON_BODY_PREFIXES) app.use(`${prefix}*`, jsonBody);
 
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
-  app.route('/v2', v2Routes(deps));
-  app.route('/v1', v1Routes(deps));
-  app.route('/api-pix', apiPixRoutes(deps));
-  app.route('/_sandbox', controlRoutes(deps, { reset, faults, startedAt: Date.now(), version: VERSION, deliveries, streamKeepAliveMs: options.streamKeepAliveMs }));
-  registerLocation(app, deps);
-  registerDocs(app, VERSION);
-  registerApiPixDocument(app);
-  registerPages(app, deps);
-  registerPayerPage(app, deps);
-  registerLinkPages(app, deps);
+  const controlHooks = { reset, faults, startedAt: Date.now(), version: VERSION, deliveries, streamKeepAliveMs: options.streamKeepAliveMs };
+  // The control API's health, answered before the groups are loaded (what a harness polls); with an admin token it
+  // waits for the control API, whose token check applies to it.
+  const early = options.lazyRoutes && !deps.settings.adminToken;
+  if (early) app.get('/_sandbox/health', (c) => c.json(healthAnswer(deps, controlHooks), 200));
+  const groups = mountRouteGroups(app, deps, controlHooks, new Set(early ? ['/_sandbox/health'] : []));
+  if (options.lazyRoutes) {
+    const dispatch = app.fetch;
+    app.fetch = (request, ...rest) => {
+      const ready = groups.ready(app.getPath(request));
+      return ready ? ready.then(() => dispatch(request, ...rest)) : dispatch(request, ...rest);
+    };
+  } else await groups.all();
 
   let server: Listening | null = null;
   let ca: Sandbox['ca'];

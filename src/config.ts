@@ -73,6 +73,12 @@ export interface SandboxOptions {
    * issued to the token's account (POST /_sandbox/accounts/{id}/client-certificates); other routes ask none (sandbox.md 9).
    */
   mtls?: boolean;
+  /**
+   * Load each route group (v2, v1, /api-pix, /_sandbox, BR Code locations, documents, pages) on the first request
+   * under its paths, as the CLI does: a faster start, and `app.routes` lists only the groups loaded so far.
+   * Default false: every group is loaded before createSandbox returns.
+   */
+  lazyRoutes?: boolean;
 }
 
 export interface FixturesFile {

@@ -23,6 +23,7 @@ import { registerPaymentLinkControl } from './charges';
 import { registerWithdrawalControl } from './withdrawals';
 import { registerStories } from './stories';
 import { registerApiPixControl } from './api-pix';
+import { healthAnswer } from './health';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -100,21 +101,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
       summary: 'Liveness, version, clock and state size',
       responses: { 200: json(HealthSchema, 'Healthy') },
     }),
-    (c) =>
-      c.json(
-        {
-          status: 'ok' as const,
-          version: hooks.version,
-          now: deps.clock.iso(),
-          frozen: deps.clock.frozen,
-          uptimeSeconds: Math.round((Date.now() - hooks.startedAt) / 1000),
-          accounts: Object.keys(deps.store.state.accounts).length,
-          persistent: deps.store.persistent,
-          pendingJobs: deps.scheduler.pendingCount(),
-          rssBytes: process.memoryUsage().rss,
-        },
-        200,
-      ),
+    (c) => c.json(healthAnswer(deps, hooks), 200),
   );
   return app;
 }

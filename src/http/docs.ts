@@ -139,9 +139,16 @@ export function openApiDocument(app: OpenAPIHono<Env>, version: string) {
   return doc;
 }
 
-export function registerDocs(app: OpenAPIHono<Env>, version: string) {
-  let doc: unknown;
-  app.get('/openapi.json', (c) => c.json((doc ??= openApiDocument(app, version))));
+/** `document` makes /openapi.json's document (route-groups.ts: from every route group, in their order); made once, on first request. */
+export function registerDocs(app: OpenAPIHono<Env>, document: () => Promise<Json>) {
+  let doc: Promise<Json> | undefined;
+  app.get('/openapi.json', async (c) => {
+    doc ??= document().catch((err) => {
+      doc = undefined; // a failure is not kept: the next request tries again
+      throw err;
+    });
+    return c.json(await doc);
+  });
 
   const assetsDir = () => dirname(packageFilePath('swagger-ui-dist', 'swagger-ui.css'));
   app.get('/docs/assets/:file', (c) => {

@@ -14,7 +14,7 @@ import * as zlib from 'node:zlib';
 import { crc32 } from '../lib/crc32';
 import { open, rename, rm } from 'node:fs/promises';
 import { STATE_VERSION, type State, upgrade } from './store';
-import { StateSchema, checkOp, describeIssues } from './schema';
+import { loadStateChecks, stateChecks } from './checks';
 import { applyOp, type Path } from './unit';
 
 /** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
@@ -69,8 +69,11 @@ export function parseSnapshot(file: string, text: string, checkShape = true): St
   // Only collections a later version added are filled in; anything else missing or of the wrong type is reported.
   if (record.accounts !== null && typeof record.accounts === 'object' && !Array.isArray(record.accounts)) upgrade(record as unknown as State);
   else if (Array.isArray(record.jobs)) record.jobs = Object.fromEntries((record.jobs as { id: string }[]).map((j) => [j?.id, j]));
-  const checked = checkShape ? StateSchema.safeParse(record, { jitless: true }) : null;
-  if (checked?.success === false) fail(file, `does not have the shape of a sandbox state: ${describeIssues(checked.error)}`);
+  if (checkShape) {
+    const { StateSchema, describeIssues } = stateChecks();
+    const checked = StateSchema.safeParse(record, { jitless: true });
+    if (!checked.success) fail(file, `does not have the shape of a sandbox state: ${describeIssues(checked.error)}`);
+  }
   return record as unknown as State;
 }
 
@@ -141,7 +144,7 @@ function replay(path: string, r: Replay, until = Infinity): { bytes: number } {
     if (entry!.n > r.seq) {
       if (entry!.n !== r.seq + 1) bad(lineNo, `it skips from entry ${r.seq} to ${entry!.n}`);
       for (const op of entry!.o) {
-        const problem = checkOp(op);
+        const problem = stateChecks().checkOp(op);
         if (problem) bad(lineNo, problem);
         const opPath = (op as unknown[])[0] as Path;
         // A line that makes or removes a record settles the lines before it that wrote under it while it was missing.
@@ -226,7 +229,9 @@ function readFiles(file: string, until: number, checkShape = true) {
  * is read only up to `seq`, whose lines were on disk before the fold began.
  */
 export async function foldFiles(file: string, seq: number): Promise<{ bytes: number }> {
-  // Shapes are checked once, in the state the fold writes (the snapshot it starts from passed the same check when written).
+  // In its thread the checks are loaded here (its lines are checked as they are replayed). Shapes are checked once, in
+  // the state the fold writes (the snapshot it starts from passed the same check when written).
+  const { StateSchema, describeIssues } = await loadStateChecks();
   const { state, r } = readFiles(file, seq, false);
   if (r.seq !== seq) throw new Error(`the journals of ${file} end at entry ${r.seq}, before entry ${seq}`);
   const checked = StateSchema.safeParse(state, { jitless: true });

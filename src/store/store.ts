@@ -16,7 +16,7 @@ import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
 import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, view } from './unit';
 import { JOURNAL_FORMAT, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
-import { StateSchema, describeIssues } from './schema';
+import { loadStateChecks, stateChecks } from './checks';
 import { acquireLock, type FileLock } from './lock';
 
 export const STATE_VERSION = 2;
@@ -133,6 +133,7 @@ const REBUILDING = 'The sandbox is writing a fresh snapshot and journal at the p
 
 /** What is wrong with a state about to be written as a snapshot (the shape start-up checks), or null. */
 function invalidState(state: State): string | null {
+  const { StateSchema, describeIssues } = stateChecks();
   const checked = StateSchema.safeParse(state, { jitless: true });
   return checked.success ? null : describeIssues(checked.error);
 }
@@ -233,6 +234,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
   let renaming = false;
 
   if (dataFile) {
+    await loadStateChecks();
     lock = acquireLock(dataFile, log);
     try {
       const found = loadDataFile(dataFile);

@@ -1,0 +1,93 @@
+// The CLI itself (src/cli.ts loads it once the compile cache is on): read the configuration once, build the sandbox,
+// listen, print the banner.
+import { readCliConfig } from './config';
+import { createSandbox, VERSION } from './app';
+import { isLoopback } from './http/middleware/doors';
+
+async function main() {
+  const config = readCliConfig(process.argv.slice(2), process.env);
+  if ('help' in config) {
+    process.stdout.write(config.help);
+    return;
+  }
+  if ('version' in config) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  if ('error' in config) {
+    process.stderr.write(`${config.error}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if ('ca' in config) {
+    const { loadOrCreateCa } = await import('./tls');
+    process.stdout.write(`${(await loadOrCreateCa(config.ca)).certPath}\n`);
+    return;
+  }
+  // Each route group is loaded at the first request under its paths: the first answer does not wait for the rest.
+  const sandbox = await createSandbox({ ...config.options, lazyRoutes: true });
+  const url = await sandbox.listen({ port: config.port, host: config.host });
+  // Before the banner: a supervisor may send SIGTERM as soon as it reads the banner, and that must close cleanly.
+  const stop = async () => {
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const account = Object.values(sandbox.deps.store.state.accounts)[0];
+  const tlsLines = !config.options.https ? [] : sandbox.ca ? trustLines(sandbox.ca.path) : [`  TLS         certificate ${config.options.tlsCertFile} (brought with --cert; clients trust its issuer)`];
+  const lines = [
+    `pix-sandbox listening on ${url}`,
+    `  version     ${VERSION}`,
+    `  v2 API      ${url}/v2`,
+    `  v1 API      ${url}/v1`,
+    `  control     ${url}/_sandbox`,
+    `  docs        ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
+    `  console     ${url}/  (pay page: ${url}/pay)`,
+    `  JWKS        ${url}/.well-known/jwks.json`,
+    // The code's host is a name for validators; the path is served here (a phone that must fetch it: --public-host).
+    `  BR Codes    point at ${sandbox.deps.settings.publicHost}/pix/qr/<id>, served here at ${url}/pix/qr/<id>`,
+    ...tlsLines,
+    `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
+  ];
+  if (account) {
+    lines.push(`  account     ${account.id} (${account.name})`);
+    for (const cr of account.credentials) lines.push(`  credential  client_id=${cr.clientId}  client_secret=${cr.clientSecret}  [${cr.permissions.join(', ')}${cr.subAccountAccess ? ', sub-account access' : ''}]`);
+    for (const k of account.apiKeys) lines.push(`  v1 API key  ${k.key}  [${k.permissions.join(', ')}]`);
+    for (const w of account.webhooks) lines.push(`  webhook     ${w.url ?? '(no URL yet: --webhook-url URL)'}  secret=${w.secret}`);
+  }
+  // --host 0.0.0.0: the addresses a phone on the same network opens (the pages name the first one too).
+  for (const lan of sandbox.deps.settings.lanUrls ?? []) lines.push(`  phones      ${lan}/  (pay page: ${lan}/pay)`);
+  // sandbox.md 11: on the network without an admin token, everyone who reaches the port can read every secret.
+  if (!isLoopback(config.host) && !config.options.adminToken)
+    lines.push(`  WARNING     listening on ${config.host} with no admin token: anyone on the network can read every secret and reset the sandbox; start it with SANDBOX_ADMIN_TOKEN=<a secret>`);
+  // With --ready-json, stdout carries exactly one line a harness in any language can parse; people read stderr.
+  (config.readyJson ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
+  if (config.readyJson) process.stdout.write(`${JSON.stringify(readyLine(url, sandbox.ca?.path))}\n`);
+}
+
+/**
+ * The ready line of --ready-json: the addresses a harness needs, the pid to stop the sandbox with, and under --https
+ * the local CA's certificate to trust (none with --cert: the harness trusts that certificate's own issuer).
+ */
+function readyLine(url: string, ca: string | undefined) {
+  return { url, v2Url: `${url}/v2`, v1Url: `${url}/v1`, controlUrl: `${url}/_sandbox`, pid: process.pid, ...(ca ? { ca } : {}) };
+}
+
+/** How each client trusts the local CA (the path of ca.pem only: its key is never printed). */
+function trustLines(ca: string): string[] {
+  return [
+    `  TLS         certificate signed by the local CA ${ca}; trust that file:`,
+    `    Node      NODE_EXTRA_CA_CERTS=${ca}`,
+    `    curl      curl --cacert ${ca} ...`,
+    `    Python    REQUESTS_CA_BUNDLE=${ca} (requests), SSL_CERT_FILE=${ca} (httpx, urllib)`,
+    `    PHP       curl_setopt($ch, CURLOPT_CAINFO, '${ca}'); Guzzle: new Client(['verify' => '${ca}'])`,
+    `    Java      keytool -importcert -noprompt -alias pix-sandbox -file ${ca} -keystore pix-sandbox.p12 -storepass changeit`,
+    `              then -Djavax.net.ssl.trustStore=pix-sandbox.p12 -Djavax.net.ssl.trustStorePassword=changeit`,
+  ];
+}
+
+main().catch((err) => {
+  process.stderr.write(`pix-sandbox could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,17 @@
+// GET /_sandbox/health's answer, in a module of its own (no schema library): the CLI answers it before the control
+// API's routes are loaded (route-groups.ts), so a harness waiting for the sandbox does not wait for them.
+import type { Deps } from '../deps';
+
+export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: number }) {
+  return {
+    status: 'ok' as const,
+    version: hooks.version,
+    now: deps.clock.iso(),
+    frozen: deps.clock.frozen,
+    uptimeSeconds: Math.round((Date.now() - hooks.startedAt) / 1000),
+    accounts: Object.keys(deps.store.state.accounts).length,
+    persistent: deps.store.persistent,
+    pendingJobs: deps.scheduler.pendingCount(),
+    rssBytes: process.memoryUsage().rss,
+  };
+}
