@@ -11,6 +11,7 @@ import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../dom
 import type { Job } from '../store/store';
 import type { SandboxEvent } from './events';
 import pLimit from 'p-limit';
+import { noteHolder } from '../services/holders';
 import { signWebhookBody } from './signature';
 import { globalFetch, postWithFetch, postWithHttp, type Post } from './transport';
 
@@ -89,6 +90,7 @@ export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent,
     ...(replayOf ? { replayOf } : {}),
   };
   account.deliveries[delivery.id] = delivery;
+  noteHolder(deps.store, 'delivery', delivery.id, account.id);
   trimLog(account.deliveries, DELIVERY_LOG_LIMIT, deps.store.epoch);
   deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: now, accountId: account.id, ref: delivery.id });
   return delivery;
