@@ -52,24 +52,35 @@ export function endpointsFor(account: Account, event: Pick<SandboxEvent, 'event'
 /** How many deliveries an account's log keeps (sandbox.md 4.8); older finished ones are dropped, pending ones never. */
 export const DELIVERY_LOG_LIMIT = 10_000;
 /**
- * Deliveries per log, counted once and then kept up to date, so a new delivery does not count them all again; counted
- * afresh once changes were undone or the state replaced (the store's epoch moved), since an undone delivery leaves.
+ * The ids of each log in the order they were added (from `head` on), read once and then kept up to date, so a new
+ * delivery neither counts the log again nor walks it for the oldest finished one (a for-in over a full log, on every
+ * delivery past the limit, cost milliseconds each); read afresh once changes were undone or the state replaced (the
+ * store's epoch moved), since an undone delivery leaves and a trim undone comes back. Only trimLog removes deliveries.
  */
-const logSizes = new WeakMap<Record<string, Delivery>, { size: number; epoch: number }>();
+const logOrders = new WeakMap<Record<string, Delivery>, { ids: string[]; head: number; epoch: number }>();
 
-/** After a delivery was added: drops the oldest finished deliveries while the log is over its limit (oldest first). */
-function trimLog(log: Record<string, Delivery>, limit: number, epoch: number): void {
-  const known = logSizes.get(log);
-  let size = known && known.epoch === epoch ? known.size + 1 : Object.keys(log).length;
-  if (size > limit) {
-    for (const id in log) {
-      if (size <= limit) break;
-      if (log[id]!.state === 'pending') continue;
-      delete log[id];
-      size--;
+/** After delivery `id` was added: drops the oldest finished deliveries while the log is over its limit (oldest first). */
+export function trimLog(log: Record<string, Delivery>, id: string, limit: number, epoch: number): void {
+  let order = logOrders.get(log);
+  if (!order || order.epoch !== epoch) logOrders.set(log, (order = { ids: Object.keys(log), head: 0, epoch }));
+  else order.ids.push(id);
+  const { ids } = order;
+  let size = ids.length - order.head;
+  for (let i = order.head; size > limit && i < ids.length; ) {
+    const oldest = ids[i]!;
+    if (log[oldest]?.state === 'pending') {
+      i++; // pending deliveries are never dropped
+      continue;
     }
+    delete log[oldest];
+    size--;
+    if (i === order.head) i = ++order.head;
+    else ids.splice(i, 1);
   }
-  logSizes.set(log, { size, epoch });
+  if (order.head > 1024 && order.head * 2 > ids.length) {
+    order.ids = ids.slice(order.head);
+    order.head = 0;
+  }
 }
 
 /** Makes a pending delivery of `event` to `endpoint` with its first attempt due now. */
@@ -91,7 +102,7 @@ export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent,
   };
   account.deliveries[delivery.id] = delivery;
   noteHolder(deps.store, 'delivery', delivery.id, account.id);
-  trimLog(account.deliveries, DELIVERY_LOG_LIMIT, deps.store.epoch);
+  trimLog(account.deliveries, delivery.id, DELIVERY_LOG_LIMIT, deps.store.epoch);
   deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: now, accountId: account.id, ref: delivery.id });
   return delivery;
 }
