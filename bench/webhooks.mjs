@@ -5,10 +5,14 @@
 //   fan-out  - many charges paid by 20 concurrent clients; events delivered per second to one endpoint, then to 5
 //              endpoints (each event 5 deliveries). The pay calls run meanwhile, so this is the rate at which state
 //              changes and their deliveries go through together (paysPerSecond shows the API's side of it).
+//   server CPU - the sandbox process's user + system time per delivery during each fan-out (pay calls included), from
+//              /proc: less swayed by a shared machine's load than the rates.
 // Writes bench/results/webhooks.json. The machine may be shared: read the figures as orders of magnitude.
+// --cli PATH runs another build's cli.js and prints its figures instead of writing them (alternating runs against
+// another commit: see bench/ab.mjs for how to build one).
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -51,7 +55,9 @@ const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 const until = (ok) => new Promise((resolve) => { const check = () => (ok() ? resolve() : waiters.push(check)); check(); });
 
 // Sandbox process with its default endpoint pointed at the receiver.
-const sandbox = spawn(process.execPath, ['dist/cli.js', '--port', String(PORT), '--webhook-url', `${receiverUrl}/hook`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+const cliAt = process.argv.indexOf('--cli');
+const cli = cliAt > 0 ? process.argv[cliAt + 1] : 'dist/cli.js';
+const sandbox = spawn(process.execPath, [cli, '--port', String(PORT), '--webhook-url', `${receiverUrl}/hook`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
 sandbox.stdout.resume();
 const base = `http://127.0.0.1:${PORT}`;
 for (;;) {
@@ -114,12 +120,19 @@ const results = { date: new Date().toISOString(), node: process.version, quick }
   console.log(`latency pay sent -> receiver: p50 ${l.p50} ms, p99 ${l.p99} ms; the pay call itself p50 ${c.p50} / p99 ${c.p99} ms; pay answer -> receiver p50 ${a.p50} / p99 ${a.p99} ms (${latencies.length} samples)`);
 }
 
+/** CPU time (user + system, ms) the sandbox process has used so far (Linux /proc; USER_HZ is 100). */
+const sandboxCpuMs = () => {
+  const fields = readFileSync(`/proc/${sandbox.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 // 2. Fan-out: N charges made first, then paid by 20 clients; time until the receiver has every delivery.
 async function fanOut(label, events, endpoints) {
   const headers = await auth();
   const ids = [];
   await inParallel(Array.from({ length: events }), CONCURRENCY, async () => ids.push(await newCharge(headers)));
   const start = received;
+  const cpu0 = sandboxCpuMs();
   const t0 = performance.now();
   let paysDone = 0;
   await inParallel(ids, CONCURRENCY, async (id) => {
@@ -128,6 +141,7 @@ async function fanOut(label, events, endpoints) {
   });
   await until(() => received - start >= events * endpoints);
   const seconds = (performance.now() - t0) / 1000;
+  const cpuMs = sandboxCpuMs() - cpu0;
   const out = {
     events,
     endpoints,
@@ -136,9 +150,10 @@ async function fanOut(label, events, endpoints) {
     eventsPerSecond: Math.round(events / seconds),
     deliveriesPerSecond: Math.round((events * endpoints) / seconds),
     paysPerSecond: Math.round(events / ((paysDone - t0) / 1000)),
+    serverCpuUsPerDelivery: Math.round((cpuMs * 1000) / (events * endpoints)),
   };
   results[label] = out;
-  console.log(`${label}: ${out.eventsPerSecond} events/s, ${out.deliveriesPerSecond} deliveries/s (${out.deliveries} deliveries in ${out.seconds} s; pay calls ${out.paysPerSecond}/s)`);
+  console.log(`${label}: ${out.eventsPerSecond} events/s, ${out.deliveriesPerSecond} deliveries/s (${out.deliveries} deliveries in ${out.seconds} s; pay calls ${out.paysPerSecond}/s; sandbox CPU ${out.serverCpuUsPerDelivery} us per delivery, pay call included)`);
 }
 
 await fanOut('fanOut1Endpoint', FANOUT_EVENTS, 1);
@@ -150,6 +165,7 @@ for (let i = 2; i <= 5; i++) {
 await fanOut('fanOut5Endpoints', FANOUT5_EVENTS, 5);
 
 const log = await call('GET', `/_sandbox/accounts/${ACCOUNT}/deliveries`);
+results.loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 results.check = {
   badSignatures,
   deliveriesLogged: log.total,
@@ -164,6 +180,9 @@ await done;
 receiver.close();
 receiver.closeAllConnections();
 
-mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('results/webhooks.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-console.log('wrote bench/results/webhooks.json');
+if (cliAt > 0) console.log(JSON.stringify(results)); // another build's figures: printed, not kept as this checkout's
+else {
+  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('results/webhooks.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  console.log('wrote bench/results/webhooks.json');
+}

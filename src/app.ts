@@ -37,6 +37,7 @@ import { GrowingRouter } from './http/growing-router';
 import { mountRouteGroups } from './route-groups';
 import { healthAnswer } from './control/health';
 import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
+import { globalFetch } from './webhooks/transport';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
 export const VERSION: string = version;
@@ -171,8 +172,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     clock,
     ids,
     log,
-    // Looked up at the first delivery, not here: reading globalThis.fetch loads Node's HTTP client (about 15 ms of start-up).
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    // Without a fetch of the caller's, deliveries go out through node:http (webhooks/transport.ts).
+    fetch: options.fetch ?? globalFetch,
     scheduler,
     tokens,
     bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),

@@ -1,14 +1,20 @@
 // GET /_sandbox/stream (sandbox.md 4.9): Server-Sent Events of every change the bus carries. Each connection is one
 // bus listener, removed the moment the client goes away (whatever it was in the middle of), so connections that come
-// and go leave nothing behind; writes to one client are chained, so messages keep their order.
+// and go leave nothing behind. A batch of messages is made into bytes once for every stream of all accounts (and once
+// per account for filtered streams); what each stream then costs is one write of those bytes. On a Node server that
+// write goes straight to the connection's response once its head is out, not through a web stream (a TransformStream
+// and the adapter's reader cost about twice the write itself); in process (app.request) the bytes go into the
+// Response's body stream. A client that stops reading is dropped once it is MAX_UNREAD_BYTES behind.
+import type { ServerResponse } from 'node:http';
 import { createRoute, z } from '@hono/zod-openapi';
-import { streamSSE } from 'hono/streaming';
 import type { Deps } from '../deps';
 import type { BusMessage } from '../lib/bus';
 import { controlErrors, controlSecurity } from '../http/schemas';
 import type { Router } from '../http/env';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** How far a stream's client may fall behind (bytes written and not yet taken) before it is disconnected. */
+export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 
 /** The SSE message of a bus message: its `event:` name and its JSON data. */
 export function sseOf(message: BusMessage): { event: string; data: string } {
@@ -39,11 +45,13 @@ function textOf(message: BusMessage): string {
 const encoder = new TextEncoder();
 /** The bytes of a batch for the streams of every account, encoded once for all of them. */
 const batchBytes = new WeakMap<readonly BusMessage[], Uint8Array>();
+/** The bytes of a batch for the streams of one account, encoded once per account. */
+const accountBytes = new WeakMap<readonly BusMessage[], Map<string, Uint8Array>>();
 
 /** The wire bytes of a batch for a stream (of one account, or of all). */
 function bytesOf(messages: readonly BusMessage[], accountId: string | undefined): Uint8Array {
-  const shared = accountId === undefined ? batchBytes.get(messages) : undefined;
-  if (shared) return shared;
+  const known = accountId === undefined ? batchBytes.get(messages) : accountBytes.get(messages)?.get(accountId);
+  if (known) return known;
   let text = '';
   for (const message of messages) {
     if (accountId !== undefined && 'accountId' in message && message.accountId !== accountId) continue;
@@ -51,8 +59,19 @@ function bytesOf(messages: readonly BusMessage[], accountId: string | undefined)
   }
   const bytes = encoder.encode(text);
   if (accountId === undefined) batchBytes.set(messages, bytes);
+  else {
+    let byAccount = accountBytes.get(messages);
+    if (!byAccount) accountBytes.set(messages, (byAccount = new Map()));
+    byAccount.set(accountId, bytes);
+  }
   return bytes;
 }
+
+const CONNECTED = encoder.encode(': connected\n\n');
+const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
+
+/** The Node response under a request served by @hono/node-server (undefined in process). */
+const nodeResponseOf = (env: unknown): ServerResponse | undefined => (env as { outgoing?: ServerResponse } | undefined)?.outgoing;
 
 export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KEEP_ALIVE_MS) {
   app.openapi(
@@ -79,32 +98,59 @@ export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KE
     (c) => {
       const { accountId } = c.req.valid('query');
       if (accountId !== undefined) deps.store.account(accountId); // an unknown account is a 404, not a silent stream
-      return streamSSE(c, async (stream) => {
-        let unsubscribe = () => {};
-        let timer: ReturnType<typeof setInterval> | undefined;
-        let stop!: () => void;
-        const stopped = new Promise<void>((resolve) => {
-          stop = () => {
-            clearInterval(timer);
-            unsubscribe();
-            resolve();
-          };
-        });
-        stream.onAbort(stop);
-        let chain: Promise<unknown> = Promise.resolve();
-        const send = (write: () => Promise<unknown>) => {
-          if (stream.closed || stream.aborted) return stop();
-          chain = chain.then(write).catch(stop); // a client gone mid-write: stop listening
+      const outgoing = nodeResponseOf(c.env);
+      let controller!: ReadableStreamDefaultController<Uint8Array>;
+      let stopped = false;
+      let unsubscribe = () => {};
+      let timer: ReturnType<typeof setInterval> | undefined;
+      const stop = () => {
+        if (stopped) return;
+        stopped = true;
+        clearInterval(timer);
+        unsubscribe();
+        try {
+          controller.close();
+        } catch {
+          /* cancelled already */
+        }
+      };
+      const body = new ReadableStream<Uint8Array>({ start: (ctl) => void (controller = ctl), cancel: stop }, new ByteLengthQueuingStrategy({ highWaterMark: 0 }));
+      /** Bytes waiting for the response's head to be written (Node server only). */
+      let waiting: Uint8Array[] | null = outgoing ? [] : null;
+      const write = (bytes: Uint8Array) => {
+        if (stopped) return;
+        if (!outgoing) {
+          if ((controller.desiredSize ?? 0) < -MAX_UNREAD_BYTES) return stop();
+          return controller.enqueue(bytes);
+        }
+        if (outgoing.destroyed || outgoing.writableEnded) return stop();
+        if (waiting) return void waiting.push(bytes);
+        if (outgoing.writableLength > MAX_UNREAD_BYTES) {
+          outgoing.destroy();
+          return stop();
+        }
+        outgoing.write(bytes);
+      };
+      if (outgoing) {
+        outgoing.once('close', stop);
+        // The adapter writes the head once this Response has come back through the middleware (a few microtasks).
+        const whenHeadIsOut = () => {
+          if (stopped || outgoing.destroyed || outgoing.writableEnded) return stop();
+          if (!outgoing.headersSent) return void setImmediate(whenHeadIsOut);
+          const queued = waiting!;
+          waiting = null;
+          for (const bytes of queued) write(bytes);
         };
-        // One write per batch: the text of its messages (for this stream's account) back to back.
-        unsubscribe = deps.bus.subscribe((messages) => {
-          const bytes = bytesOf(messages, accountId);
-          if (bytes.byteLength > 0) send(() => stream.write(bytes));
-        });
-        timer = setInterval(() => send(() => stream.write(': keep-alive\n\n')), keepAliveMs);
-        send(() => stream.write(': connected\n\n'));
-        await stopped;
+        setImmediate(whenHeadIsOut);
+      }
+      // One write per batch: the text of its messages (for this stream's account) back to back.
+      unsubscribe = deps.bus.subscribe((messages) => {
+        const bytes = bytesOf(messages, accountId);
+        if (bytes.byteLength > 0) write(bytes);
       });
+      timer = setInterval(() => write(KEEP_ALIVE), keepAliveMs);
+      write(CONNECTED);
+      return c.newResponse(body, 200, { 'Transfer-Encoding': 'chunked', 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
     },
   );
 }

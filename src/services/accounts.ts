@@ -27,6 +27,7 @@ import type {
 import { opt } from '../lib/objects';
 import { publishTransactions } from '../lib/bus';
 import { generateCnpj, validatePixKey, type PixKeyType } from '../pix';
+import { noteHolder } from './holders';
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 30, 120, 600, 3600];
 export const DEFAULT_AUTOMATION: Automation = { completeAfterSeconds: 2, autoPayAfterSeconds: null, magicValues: true };
@@ -188,6 +189,7 @@ function adjustmentTx(deps: Deps, account: Account, wallet: Wallet, amount: Cent
     description,
   };
   account.transactions[tx.id] = tx;
+  noteHolder(deps.store, 'transaction', tx.id, account.id);
   post(account, [{ walletId: wallet.id, amount, transactionId: tx.id }], now, deps.ids.uuid);
   publishTransactions(deps.bus, account.id, tx);
   return tx;

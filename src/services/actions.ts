@@ -36,7 +36,7 @@ export type ActionName = (typeof ACTION_NAMES)[number];
 /** Finders, tried in order: the first that knows the id names its kind. */
 const locators: Array<(deps: Deps, id: string) => ActionTarget | undefined> = [
   (deps, id) => {
-    const found = locateTransaction(deps.store.state.accounts, id);
+    const found = locateTransaction(deps.store, id);
     if (!found) return undefined;
     const kind = found.tx.charge ? 'charge' : found.tx.type;
     return { kind, account: found.account, id, status: found.tx.status };

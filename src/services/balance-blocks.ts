@@ -16,6 +16,7 @@ import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { opt } from '../lib/objects';
 import { publishTransactions } from '../lib/bus';
+import { holderOf, noteHolder } from './holders';
 
 export const DEFAULT_BLOCK_REASON: Record<BlockType, string> = {
   med: "Fraud suspected by the payer's institution (MED)",
@@ -112,6 +113,8 @@ export function openBlock(deps: Deps, account: Account, paymentId: string, input
   };
   account.transactions[chargeback.id] = chargeback;
   account.balanceBlocks[block.id] = block;
+  noteHolder(deps.store, 'transaction', chargeback.id, account.id);
+  noteHolder(deps.store, 'balanceBlock', block.id, account.id);
   post(
     account,
     [
@@ -132,7 +135,7 @@ const TARGET: Record<BlockAction, BalanceBlockStatus> = { defend: 'defended', ap
 
 /** POST /_sandbox/balance-blocks/{id}/{defend|approve|reject}. */
 export function resolveBlock(deps: Deps, blockId: string, action: BlockAction, reason?: string): { account: Account; block: BalanceBlock } {
-  const account = Object.values(deps.store.state.accounts).find((a) => Object.hasOwn(a.balanceBlocks, blockId));
+  const account = holderOf(deps.store, 'balanceBlock', blockId);
   const block = account?.balanceBlocks[blockId];
   if (!account || !block) throw notFound('BALANCE_BLOCK_NOT_FOUND', 'balance block', blockId, 'List blocks with GET /v2/balance-blocks.');
   block.status = transition(BALANCE_BLOCK_TRANSITIONS, 'balance block', block.status, TARGET[action], action);

@@ -21,6 +21,7 @@ import { opt } from '../lib/objects';
 import { MAGIC_DELAY_SECONDS, MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { chargeMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
+import { noteHolder } from './holders';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
@@ -173,6 +174,7 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
     },
   };
   account.transactions[id] = tx;
+  noteHolder(deps.store, 'transaction', id, account.id);
   deps.scheduler.schedule({ kind: EXPIRE_JOB, dueAt: tx.charge!.expiresAt, accountId: account.id, ref: id });
   // A magic value decides the outcome: automatic payment would race it, so it is not scheduled then.
   const autoPay = account.automation.autoPayAfterSeconds;

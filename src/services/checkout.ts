@@ -31,7 +31,7 @@ export interface LocatedCharge {
 
 /** The PIX charge with this id in any account, or undefined (another id, or a transaction that is not a charge). */
 export function locateCharge(deps: Deps, id: string): LocatedCharge | undefined {
-  const found = locateTransaction(deps.store.state.accounts, id);
+  const found = locateTransaction(deps.store, id);
   if (!found?.tx.charge) return undefined;
   const { account, tx } = found;
   const subAccount = account.subAccounts.find((s) => s.id === tx.walletId) ?? null;

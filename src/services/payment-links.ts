@@ -12,6 +12,7 @@ import type { Account, PaymentLink, PaymentLinkStatus, PaymentMethod, Transactio
 import { mainWallet } from '../domain/subaccounts';
 import { opt } from '../lib/objects';
 import { createCharge, payCharge, resolveProject } from './charges';
+import { holderOf, noteHolder } from './holders';
 
 export const LINK_EXPIRE_JOB = 'link.expire';
 /** The PIX charge a link's page makes lives this long (or until the link expires, at least 300 s). */
@@ -62,6 +63,7 @@ export function createPaymentLink(deps: Deps, caller: Caller, input: PaymentLink
     updatedAt: now,
   };
   account.paymentLinks[id] = link;
+  noteHolder(deps.store, 'paymentLink', id, account.id);
   if (link.expiresAt !== undefined) deps.scheduler.schedule({ kind: LINK_EXPIRE_JOB, dueAt: link.expiresAt, accountId: account.id, ref: id });
   return link;
 }
@@ -101,9 +103,8 @@ export function findLinkBySlug(deps: Deps, slug: string): { account: Account; li
 
 /** A link by id in any account (the control API addresses links by id alone). */
 export function locateLink(deps: Deps, id: string): { account: Account; link: PaymentLink } {
-  for (const account of Object.values(deps.store.state.accounts)) {
-    if (Object.hasOwn(account.paymentLinks, id)) return { account, link: account.paymentLinks[id]! };
-  }
+  const account = holderOf(deps.store, 'paymentLink', id);
+  if (account) return { account, link: account.paymentLinks[id]! };
   throw notFound('PAYMENT_LINK_NOT_FOUND', 'charge', id, 'Use a payment link id from GET /v1/charges.');
 }
 

@@ -20,6 +20,7 @@ import { visibleTo } from './transactions';
 import { opt } from '../lib/objects';
 import { magicCompleteAfterSeconds, magicValuesOn } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
+import { noteHolder } from './holders';
 
 export const REFUND_COMPLETE_JOB = 'refund.complete';
 /** A refund of a magic 00000000515 payment ends ERROR when it would otherwise complete (domain/magic.ts). */
@@ -86,6 +87,7 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
     },
   };
   account.transactions[tx.id] = tx;
+  noteHolder(deps.store, 'transaction', tx.id, account.id);
   post(account, [{ walletId: wallet.id, amount: -tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
   const after = account.automation.completeAfterSeconds;
   if (payment.charge?.magic === 'charge_paid_refund_error' && magicValuesOn(account.automation))

@@ -8,6 +8,7 @@
 // on a frozen clock; every request first catches up on anything overdue. Handlers re-check state and do nothing when
 // the job is moot (a charge paid before its expiry), so jobs never need cancelling.
 import type { Clock } from '../lib/clock';
+import { createHeap } from '../lib/heap';
 import type { Ids } from '../lib/ids';
 import type { Job, Store } from '../store/store';
 
@@ -37,19 +38,20 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
   let running = false;
 
   // The state keys jobs by id (a change set holds one job, not the whole list); their order lives here, in memory:
-  // sorted by dueAt, then by insertion. A job in this queue that is no longer the state's (its unit was undone, its
+  // by dueAt, then by insertion (a heap). A job in this queue that is no longer the state's (its unit was undone, its
   // account deleted) is skipped; when changes were undone or the state replaced (store.epoch moved), it is rebuilt.
-  let queue: Job[] = [];
+  const dueAt = (job: Job) => job.dueAt;
+  let queue = createHeap<Job>(dueAt);
   let epoch = -1;
   const dropped = new Set<string>();
   function head(): Job | undefined {
     const stored = store.raw.jobs;
     if (epoch !== store.epoch) {
       epoch = store.epoch;
-      queue = Object.values(stored).sort((a, b) => a.dueAt - b.dueAt);
+      queue = createHeap(dueAt, Object.values(stored));
     }
-    while (queue.length > 0 && (stored[queue[0]!.id] !== queue[0] || dropped.has(queue[0]!.id))) queue.shift();
-    return queue[0];
+    for (let first = queue.peek(); first && (stored[first.id] !== first || dropped.has(first.id)); first = queue.peek()) queue.pop();
+    return queue.peek();
   }
   const pendingCount = () => Object.keys(store.raw.jobs).length;
 
@@ -91,7 +93,7 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
   function runDue(until: number): Promise<unknown>[] {
     const pending: Promise<unknown>[] = [];
     for (let job = head(); job && job.dueAt <= until; job = head()) {
-      queue.shift();
+      queue.pop();
       const p = runOne(job);
       if (p) pending.push(p);
     }
@@ -154,17 +156,10 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
       head();
       const job: Job = { id: ids.uuid(), ...spec };
       store.state.jobs[job.id] = job;
-      // Insert after every job due at the same time or earlier: equal times keep their insertion order.
-      let lo = 0;
-      let hi = queue.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (queue[mid]!.dueAt <= job.dueAt) lo = mid + 1;
-        else hi = mid;
-      }
-      queue.splice(lo, 0, job);
+      const wasFirst = queue.peek();
+      queue.push(job);
       if (job.dueAt <= clock.nowMs()) kick();
-      else if (lo === 0) arm();
+      else if (queue.peek() !== wasFirst) arm();
     },
     catchUp() {
       const first = head();

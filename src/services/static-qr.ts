@@ -11,6 +11,7 @@ import { buildStaticBrCode } from '../pix';
 import { opt } from '../lib/objects';
 import { registerActions } from './actions';
 import { createCharge, payCharge, resolveProject } from './charges';
+import { holderOf, noteHolder } from './holders';
 
 export interface StaticQrInput {
   amount: Cents;
@@ -46,6 +47,7 @@ export function createStaticQr(deps: Deps, caller: Caller, input: StaticQrInput)
     paymentsCount: 0,
   };
   account.staticQrs[id] = qr;
+  noteHolder(deps.store, 'staticQr', id, account.id);
   return qr;
 }
 
@@ -75,10 +77,8 @@ export function payStaticQr(deps: Deps, account: Account, id: string, payer: { p
 
 /** Finds a static QR by id in any account: POST /_sandbox/transactions/{qrId}/pay pays it once more. */
 export function locateStaticQr(deps: Deps, id: string): { account: Account; qr: StaticQr } | undefined {
-  for (const account of Object.values(deps.store.state.accounts)) {
-    if (Object.hasOwn(account.staticQrs, id)) return { account, qr: account.staticQrs[id]! };
-  }
-  return undefined;
+  const account = holderOf(deps.store, 'staticQr', id);
+  return account && { account, qr: account.staticQrs[id]! };
 }
 
 export function registerStaticQrActions(deps: Deps) {

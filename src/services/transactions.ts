@@ -4,6 +4,8 @@
 import { notFound } from '../domain/errors';
 import type { Account, Transaction } from '../domain/types';
 import type { Caller } from '../domain/auth';
+import type { Store } from '../store/store';
+import { holderOf } from './holders';
 
 export const visibleTo = (tx: Transaction, walletId: string) => tx.walletId === walletId || tx.counterpartWalletId === walletId;
 
@@ -41,10 +43,8 @@ export function getTransaction(caller: Pick<Caller, 'account' | 'wallet'>, idOrR
   return tx;
 }
 
-/** Finds a transaction by UUID in any account (control actions address transactions by id alone). */
-export function locateTransaction(accounts: Record<string, Account>, id: string): { account: Account; tx: Transaction } | undefined {
-  for (const account of Object.values(accounts)) {
-    if (Object.hasOwn(account.transactions, id)) return { account, tx: account.transactions[id]! };
-  }
-  return undefined;
+/** Finds a transaction by UUID in any account (control actions address transactions by id alone), by the holders index. */
+export function locateTransaction(store: Store, id: string): { account: Account; tx: Transaction } | undefined {
+  const account = holderOf(store, 'transaction', id);
+  return account && { account, tx: account.transactions[id]! };
 }

@@ -1,25 +1,26 @@
 // Webhook endpoints and the delivery log (sandbox.md 4.2): register, list, change and delete endpoints of an account;
 // read deliveries with their attempts; replay one as a new delivery of the same event. Endpoints and deliveries are
-// addressed by id alone in the control API, so they are looked up across accounts here.
+// addressed by id alone in the control API, so they are found through the holders index (./holders).
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import type { Account, Delivery, DeliveryState, WebhookEndpoint } from '../domain/types';
 import { partsOf, queueDelivery } from '../webhooks/dispatcher';
 import type { DeliveryEventKind } from '../webhooks/events';
 import { buildWebhook, type WebhookSpec } from './accounts';
+import { holderOf, noteHolder } from './holders';
 
 export function addWebhook(deps: Deps, accountId: string, spec: Omit<WebhookSpec, 'id'>): WebhookEndpoint {
   const account = deps.store.account(accountId);
   const endpoint = buildWebhook(deps, account, spec);
   account.webhooks.push(endpoint);
+  noteHolder(deps.store, 'webhook', endpoint.id, account.id);
   return endpoint;
 }
 
 function locateWebhook(deps: Deps, endpointId: string): { account: Account; endpoint: WebhookEndpoint } {
-  for (const account of Object.values(deps.store.state.accounts)) {
-    const endpoint = account.webhooks.find((w) => w.id === endpointId);
-    if (endpoint) return { account, endpoint };
-  }
+  const account = holderOf(deps.store, 'webhook', endpointId);
+  const endpoint = account?.webhooks.find((w) => w.id === endpointId);
+  if (account && endpoint) return { account, endpoint };
   throw new SandboxError('WEBHOOK_NOT_FOUND', `No webhook endpoint '${endpointId}'; list an account's endpoints with GET /_sandbox/accounts/{id}/webhooks.`, { resource: 'webhook', id: endpointId });
 }
 
@@ -52,9 +53,8 @@ export function listDeliveries(deps: Deps, accountId: string, filter: DeliveryFi
 }
 
 export function locateDelivery(deps: Deps, deliveryId: string): { account: Account; delivery: Delivery } {
-  for (const account of Object.values(deps.store.state.accounts)) {
-    if (Object.hasOwn(account.deliveries, deliveryId)) return { account, delivery: account.deliveries[deliveryId]! };
-  }
+  const account = holderOf(deps.store, 'delivery', deliveryId);
+  if (account) return { account, delivery: account.deliveries[deliveryId]! };
   throw new SandboxError('DELIVERY_NOT_FOUND', `No delivery '${deliveryId}'; list an account's deliveries with GET /_sandbox/accounts/{id}/deliveries.`, { resource: 'delivery', id: deliveryId });
 }
 

@@ -20,6 +20,7 @@ import { opt } from '../lib/objects';
 import { MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { magicCompleteAfterSeconds, withdrawalMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
+import { holderOf, noteHolder } from './holders';
 
 export const WITHDRAWAL_COMPLETE_JOB = 'withdrawal.complete';
 /** The outcome a magic PIX key chose (domain/magic.ts), when the withdrawal would otherwise complete. */
@@ -140,6 +141,7 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
     },
   };
   account.transactions[tx.id] = tx;
+  noteHolder(deps.store, 'transaction', tx.id, account.id);
   post(account, [{ walletId: wallet.id, amount: -gross, transactionId: tx.id }], now, deps.ids.uuid);
   // A magic key decides the outcome in place of the automatic completion (which would race it).
   const after = account.automation.completeAfterSeconds;
@@ -272,10 +274,8 @@ registerActions(
   },
   // Names the withdrawal's own status (processing, reversed) in refusals, not the transaction status it shows as.
   (deps, id) => {
-    for (const account of Object.values(deps.store.state.accounts)) {
-      const w = Object.hasOwn(account.transactions, id) ? account.transactions[id]!.withdrawal : undefined;
-      if (w) return { kind: 'withdrawal', account, id, status: w.status };
-    }
-    return undefined;
+    const account = holderOf(deps.store, 'transaction', id);
+    const w = account?.transactions[id]!.withdrawal;
+    return account && w ? { kind: 'withdrawal', account, id, status: w.status } : undefined;
   },
 );

@@ -11,7 +11,9 @@ import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../dom
 import type { Job } from '../store/store';
 import type { SandboxEvent } from './events';
 import pLimit from 'p-limit';
+import { noteHolder } from '../services/holders';
 import { signWebhookBody } from './signature';
+import { globalFetch, postWithFetch, postWithHttp, type Post } from './transport';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
 /** The vendor word of the delivery headers (sandbox.md 12): the service document writes it as Service. */
@@ -30,8 +32,6 @@ export function deliveryHeaders(word: string, event: string, deliveryId: string,
 }
 /** No answer within this much real time is a failed attempt (sandbox.md 2.7). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
-/** How much of a receiver's answer the delivery log keeps (sandbox.md 5: the response's first 2 KB). */
-const RESPONSE_SNIPPET = 2048;
 /** Attempts sending at once (sandbox.md 4.10); enough for a CI suite's endpoints, few enough for a laptop's sockets. */
 export const MAX_IN_FLIGHT = 32;
 
@@ -52,24 +52,35 @@ export function endpointsFor(account: Account, event: Pick<SandboxEvent, 'event'
 /** How many deliveries an account's log keeps (sandbox.md 4.8); older finished ones are dropped, pending ones never. */
 export const DELIVERY_LOG_LIMIT = 10_000;
 /**
- * Deliveries per log, counted once and then kept up to date, so a new delivery does not count them all again; counted
- * afresh once changes were undone or the state replaced (the store's epoch moved), since an undone delivery leaves.
+ * The ids of each log in the order they were added (from `head` on), read once and then kept up to date, so a new
+ * delivery neither counts the log again nor walks it for the oldest finished one (a for-in over a full log, on every
+ * delivery past the limit, cost milliseconds each); read afresh once changes were undone or the state replaced (the
+ * store's epoch moved), since an undone delivery leaves and a trim undone comes back. Only trimLog removes deliveries.
  */
-const logSizes = new WeakMap<Record<string, Delivery>, { size: number; epoch: number }>();
+const logOrders = new WeakMap<Record<string, Delivery>, { ids: string[]; head: number; epoch: number }>();
 
-/** After a delivery was added: drops the oldest finished deliveries while the log is over its limit (oldest first). */
-function trimLog(log: Record<string, Delivery>, limit: number, epoch: number): void {
-  const known = logSizes.get(log);
-  let size = known && known.epoch === epoch ? known.size + 1 : Object.keys(log).length;
-  if (size > limit) {
-    for (const id in log) {
-      if (size <= limit) break;
-      if (log[id]!.state === 'pending') continue;
-      delete log[id];
-      size--;
+/** After delivery `id` was added: drops the oldest finished deliveries while the log is over its limit (oldest first). */
+export function trimLog(log: Record<string, Delivery>, id: string, limit: number, epoch: number): void {
+  let order = logOrders.get(log);
+  if (!order || order.epoch !== epoch) logOrders.set(log, (order = { ids: Object.keys(log), head: 0, epoch }));
+  else order.ids.push(id);
+  const { ids } = order;
+  let size = ids.length - order.head;
+  for (let i = order.head; size > limit && i < ids.length; ) {
+    const oldest = ids[i]!;
+    if (log[oldest]?.state === 'pending') {
+      i++; // pending deliveries are never dropped
+      continue;
     }
+    delete log[oldest];
+    size--;
+    if (i === order.head) i = ++order.head;
+    else ids.splice(i, 1);
   }
-  logSizes.set(log, { size, epoch });
+  if (order.head > 1024 && order.head * 2 > ids.length) {
+    order.ids = ids.slice(order.head);
+    order.head = 0;
+  }
 }
 
 /** Makes a pending delivery of `event` to `endpoint` with its first attempt due now. */
@@ -90,7 +101,8 @@ export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent,
     ...(replayOf ? { replayOf } : {}),
   };
   account.deliveries[delivery.id] = delivery;
-  trimLog(account.deliveries, DELIVERY_LOG_LIMIT, deps.store.epoch);
+  noteHolder(deps.store, 'delivery', delivery.id, account.id);
+  trimLog(account.deliveries, delivery.id, DELIVERY_LOG_LIMIT, deps.store.epoch);
   deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: now, accountId: account.id, ref: delivery.id });
   return delivery;
 }
@@ -113,32 +125,12 @@ export function partsOf(account: Account, delivery: Delivery): { endpoint: Webho
 
 type Outcome = Omit<DeliveryAttempt, 'at'>;
 
-/** Why no answer came, with the cause's code a developer can search for (ECONNREFUSED, UND_ERR_SOCKET, HPE_...). */
+/** Why no answer came, with the cause's code a developer can search for (ECONNREFUSED, ECONNRESET, HPE_...). */
 function describeFailure(err: unknown): string {
-  const e = err as { message?: string; cause?: { code?: string; message?: string } } | undefined;
-  const cause = e?.cause ? [e.cause.code, e.cause.message].filter(Boolean).join(': ') : '';
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } } | undefined;
+  const source = e?.cause ?? e;
+  const cause = [source?.code, source?.message].filter(Boolean).join(': ');
   return `could not get an HTTP answer (${cause || e?.message || String(err)})`;
-}
-
-/** Up to RESPONSE_SNIPPET bytes of the body (of any answer, 2xx included), then lets the connection go. Never throws. */
-async function snippet(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < RESPONSE_SNIPPET) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } catch {
-    /* a body cut short is still an answer: keep what came */
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  return Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET).toString('utf8');
 }
 
 class Interrupted extends Error {}
@@ -148,20 +140,21 @@ class Interrupted extends Error {}
  * time-out aborts it too; the abort is also raced, so an injected fetch that ignores its signal cannot hold an attempt
  * (or close()) forever.
  */
-async function send(fetchFn: typeof fetch, url: string, headers: Record<string, string>, body: string, timeoutMs: number, controller: AbortController): Promise<Outcome | Interrupted> {
+async function send(post: Post, url: string, headers: Record<string, string>, body: string, timeoutMs: number, controller: AbortController): Promise<Outcome | Interrupted> {
   const timedOut = new Error(`no answer within ${timeoutMs} ms`);
   const timer = setTimeout(() => controller.abort(timedOut), timeoutMs);
   const { signal } = controller;
   const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  aborted.catch(() => {}); // raced below; an abort after the answer is nobody's error
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const res = await Promise.race([fetchFn(url, { method: 'POST', headers, body, redirect: 'manual', signal }), aborted]);
+    const res = await Promise.race([post(url, headers, body, signal), aborted]);
     const durationMs = elapsed();
-    const text = await Promise.race([snippet(res), aborted]).catch(() => '');
+    const text = await Promise.race([res.text(), aborted]).catch(() => '');
     const kept = text ? { responseBody: text } : {};
     if (res.status >= 200 && res.status <= 299) return { statusCode: res.status, durationMs, error: null, ...kept };
-    const location = res.headers.get('location');
+    const { location } = res;
     const error =
       res.status >= 300 && res.status <= 399
         ? `redirect (HTTP ${res.status}${location ? ` to ${location}` : ''}): redirects are not followed; register the final URL`
@@ -201,6 +194,9 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
   const inFlight = new Map<string, { done: Promise<void>; controller: AbortController }>();
   const slots = pLimit(MAX_IN_FLIGHT);
   let closed = false;
+  // The sandbox's own keep-alive connections unless a fetch was given (see ./transport).
+  const http = deps.fetch === globalFetch ? postWithHttp(MAX_IN_FLIGHT) : undefined;
+  const post = http?.post ?? postWithFetch(deps.fetch);
 
   /** The delivery a job is for, if the job is still its next attempt. */
   function due(job: Job): { account: Account; delivery: Delivery } | undefined {
@@ -235,7 +231,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
         : { 'Content-Type': 'application/json', 'User-Agent': `${word}-Webhook/1.0` };
     const controller = new AbortController();
     // A close() while waiting for a slot ends the attempt before it is sent (made again after a restart).
-    const sent = slots(() => (controller.signal.aborted ? Promise.resolve(controller.signal.reason as Interrupted) : send(deps.fetch, url, headers, event.body, timeoutMs, controller)));
+    const sent = slots(() => (controller.signal.aborted ? Promise.resolve(controller.signal.reason as Interrupted) : send(post, url, headers, event.body, timeoutMs, controller)));
     const done = sent.then((outcome) => {
       inFlight.delete(delivery.id);
       // The outcome is a unit of work of its own (the job's unit ended when the attempt started).
@@ -287,6 +283,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
       const running = [...inFlight.values()];
       for (const f of running) f.controller.abort(new Interrupted('the sandbox closed during the attempt'));
       await Promise.all(running.map((f) => f.done));
+      http?.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 // GET /_sandbox/stream (sandbox.md 4.9): one SSE message per change, each kind, the accountId filter, the admin
 // token (header or ?token=), keep-alive comments, and no listener left behind by a client that goes away.
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, onTestFinished, test } from 'vitest';
 import { DEFAULT, failEachWrite, startHarness, type Harness } from '../helpers/harness';
 import { at } from '../foundation/support';
 import { startReceiver, type Receiver } from '../helpers/receiver';
@@ -222,3 +222,32 @@ test('clients that go away, even in the middle of a burst of messages, leave no 
   await h.advance(1);
   await again.next((m) => m.event === 'clock');
 });
+
+test('over a real socket, messages and keep-alive comments arrive written straight to the connection, and a client that hangs up leaves no listener', async () => {
+  const h = await started({ streamKeepAliveMs: 20 });
+  const url = await h.sb.listen({ port: 0, host: '127.0.0.1' });
+  onTestFinished(() => h.sb.close());
+  const base = h.sb.deps.bus.listeners;
+  const controller = new AbortController();
+  const res = await fetch(`${url}/_sandbox/stream`, { signal: controller.signal });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  expect(res.headers.get('x-trace-id')).toEqual(expect.any(String)); // the head is the app's, middleware included
+  const s = reader(res);
+  await s.comment('connected');
+  expect(h.sb.deps.bus.listeners).toBe(base + 1);
+  const created = await h.v2('POST', '/pix', { body: { amount: 10, description: 'real socket' } });
+  const id = created.body.id as string;
+  expect(await s.next((m) => m.event === 'transaction' && m.data.id === id)).toEqual({ event: 'transaction', data: { accountId: DEFAULT.accountId, id, type: 'payment', status: 'pending' } });
+  await s.comment('keep-alive');
+  controller.abort();
+  await s.cancel().catch(() => {});
+  // The server sees the socket close on its next turn; a change then finds no listener.
+  await at0(() => h.sb.deps.bus.listeners === base);
+  expect(h.sb.deps.bus.listeners).toBe(base);
+});
+
+/** Resolves once `ok()` holds, checking after each turn of the event loop (no timers, no sleeps). */
+async function at0(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setImmediate(r));
+}
