@@ -12,3 +12,10 @@ export function stateChecks(): Checks {
   if (!checks) throw new Error('The data file checks are not loaded: call loadStateChecks() first.');
   return checks;
 }
+
+/** What is wrong with the shape of `value` as a sandbox state (what start-up checks a snapshot for), or null. */
+export function shapeProblem(value: unknown): string | null {
+  const { StateSchema, describeIssues } = stateChecks();
+  const checked = StateSchema.safeParse(value, { jitless: true });
+  return checked.success ? null : describeIssues(checked.error);
+}

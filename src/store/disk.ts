@@ -14,7 +14,7 @@ import * as zlib from 'node:zlib';
 import { crc32 } from '../lib/crc32';
 import { open, rename, rm } from 'node:fs/promises';
 import { STATE_VERSION, type State, upgrade } from './store';
-import { loadStateChecks, stateChecks } from './checks';
+import { loadStateChecks, shapeProblem, stateChecks } from './checks';
 import { applyOp, type Path } from './unit';
 
 /** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
@@ -69,11 +69,8 @@ export function parseSnapshot(file: string, text: string, checkShape = true): St
   // Only collections a later version added are filled in; anything else missing or of the wrong type is reported.
   if (record.accounts !== null && typeof record.accounts === 'object' && !Array.isArray(record.accounts)) upgrade(record as unknown as State);
   else if (Array.isArray(record.jobs)) record.jobs = Object.fromEntries((record.jobs as { id: string }[]).map((j) => [j?.id, j]));
-  if (checkShape) {
-    const { StateSchema, describeIssues } = stateChecks();
-    const checked = StateSchema.safeParse(record, { jitless: true });
-    if (!checked.success) fail(file, `does not have the shape of a sandbox state: ${describeIssues(checked.error)}`);
-  }
+  const problem = checkShape ? shapeProblem(record) : null;
+  if (problem) fail(file, `does not have the shape of a sandbox state: ${problem}`);
   return record as unknown as State;
 }
 
@@ -231,11 +228,11 @@ function readFiles(file: string, until: number, checkShape = true) {
 export async function foldFiles(file: string, seq: number): Promise<{ bytes: number }> {
   // In its thread the checks are loaded here (its lines are checked as they are replayed). Shapes are checked once, in
   // the state the fold writes (the snapshot it starts from passed the same check when written).
-  const { StateSchema, describeIssues } = await loadStateChecks();
+  await loadStateChecks();
   const { state, r } = readFiles(file, seq, false);
   if (r.seq !== seq) throw new Error(`the journals of ${file} end at entry ${r.seq}, before entry ${seq}`);
-  const checked = StateSchema.safeParse(state, { jitless: true });
-  if (!checked.success) throw new Error(`the state does not have the shape of a sandbox state (${describeIssues(checked.error)})`);
+  const problem = shapeProblem(state);
+  if (problem) throw new Error(`the state does not have the shape of a sandbox state (${problem})`);
   const writer = await snapshotWriter(file);
   try {
     await serializeInSlices(state, seq, Infinity, () => true, { longestMs: 0 }, writer.write);

@@ -16,7 +16,7 @@ import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
 import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, view } from './unit';
 import { JOURNAL_FORMAT, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
-import { loadStateChecks, stateChecks } from './checks';
+import { loadStateChecks, shapeProblem } from './checks';
 import { acquireLock, type FileLock } from './lock';
 
 export const STATE_VERSION = 2;
@@ -130,13 +130,6 @@ interface Pending {
 const storageUnavailable = (why: string, fix = 'Free disk space or fix the permissions, then send the request again') =>
   new SandboxError('STORAGE_UNAVAILABLE', `The change could not be written to the data file (${why}), so it was not made. ${fix}; reads keep working.`);
 const REBUILDING = 'The sandbox is writing a fresh snapshot and journal at the path: send the request again in a moment';
-
-/** What is wrong with a state about to be written as a snapshot (the shape start-up checks), or null. */
-function invalidState(state: State): string | null {
-  const { StateSchema, describeIssues } = stateChecks();
-  const checked = StateSchema.safeParse(state, { jitless: true });
-  return checked.success ? null : describeIssues(checked.error);
-}
 
 /** The fold's thread, beside the bundle (dist/fold-worker.js); running from source there is none. */
 const FOLD_WORKER = new URL('./fold-worker.js', import.meta.url);
@@ -362,7 +355,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
           }
           files.lock = identity(lock.path);
         }
-        const invalid = invalidState(holder.state);
+        const invalid = shapeProblem(holder.state);
         if (invalid) throw new Error(`the state does not have the shape of a sandbox state: ${invalid}`);
         const writer = await snapshotWriter(file);
         try {
@@ -437,8 +430,10 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     // thread only rotates the journal, starts the fold's thread (after a turn of the event loop) and renames the
     // result (asynchronously: replacing the old snapshot frees its blocks, tens of ms at 100k charges).
     const offThread = sliceMs === Infinity ? null : (await stretch(slices, () => ({ fold: foldOffThread(file, seq) }))).fold;
+    /** What puts the new snapshot (written to FILE.tmp) in place, and its size. */
+    let put: () => Promise<void>;
+    let bytes: number;
     if (offThread) {
-      let bytes: number;
       try {
         ({ bytes } = await offThread);
       } catch (err) {
@@ -446,15 +441,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
         compactionStats.abandoned++;
         throw new Error(`${(err as Error).message.replace(/\.$/, '')}; the snapshot was not replaced`);
       }
-      renaming = true;
-      try {
-        await rename(`${file}.tmp`, file);
-      } finally {
-        files.snapshot = identity(file);
-        renaming = false;
-      }
-      snapshotBytes = bytes;
-      compactionStats.offThread++;
+      put = () => rename(`${file}.tmp`, file);
     } else {
       const writer = await snapshotWriter(file);
       try {
@@ -471,21 +458,25 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
         return;
       }
       // The fold checks what it writes: a record that start-up would refuse never replaces a good snapshot.
-      const invalid = invalidState(holder.state);
+      const invalid = shapeProblem(holder.state);
       if (invalid) {
         await writer.abandon();
         compactionStats.abandoned++;
         throw new Error(`the state does not have the shape of a sandbox state (${invalid}); the snapshot was not replaced and the journal keeps everything`);
       }
-      renaming = true;
-      try {
-        await writer.commit();
-      } finally {
-        files.snapshot = identity(file);
-        renaming = false;
-      }
-      snapshotBytes = writer.bytes;
+      put = () => writer.commit();
+      bytes = writer.bytes;
     }
+    // The snapshot goes into place; the check of the data file's identity does not take that for a replaced file.
+    renaming = true;
+    try {
+      await put();
+    } finally {
+      files.snapshot = identity(file);
+      renaming = false;
+    }
+    snapshotBytes = bytes;
+    if (offThread) compactionStats.offThread++;
     compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
     await rm(oldJournalOf(file), { force: true });
     compactionStats.runs++;
