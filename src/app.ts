@@ -17,7 +17,8 @@ import type { Deps } from './deps';
 import type { FixturesFile, SandboxOptions } from './config';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
-import { doors, hostNameOf, securePages } from './http/middleware/doors';
+import { doors, hostDoor, hostNameOf, securePages } from './http/middleware/doors';
+import { earlyHealth } from './http/early-health';
 import { headerRecordFromNode } from './http/middleware/headers';
 import { errorName, sendError, toSandboxError } from './http/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -231,7 +232,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return sendError(c, err, clock.iso(), c.get('traceId') ?? randomUUID());
   });
 
-  const checkDoors = doors({ allowedHosts: [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...(options.tlsNames ?? [])], allowedOrigins: options.allowedOrigins ?? [] });
+  const allowedHosts = [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...(options.tlsNames ?? [])];
+  const checkDoors = doors({ allowedHosts, allowedOrigins: options.allowedOrigins ?? [] });
   app.use('*', async (c, next) => {
     const traceId = randomUUID();
     c.set('traceId', traceId);
@@ -315,7 +317,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         tlsOptions = options.mtls ? serverTlsOptions(tls, { clientCa: (tls.ca ?? (await loadOrCreateCa(deps.settings.home))).cert, clientCertificates: 'request' }) : serverTlsOptions(tls);
         ca = tls.ca && { path: tls.ca.certPath, pem: tls.ca.cert };
       }
-      server = await listen(app, opts.port ?? 4747, host, tlsOptions);
+      // Health is answered while the Node adapter loads (server.ts), as the route above would answer it.
+      const earlyAnswer = early ? earlyHealth(() => (void scheduler.catchUp(), healthAnswer(deps, controlHooks)), hostDoor(allowedHosts)) : undefined;
+      server = await listen(app, opts.port ?? 4747, host, tlsOptions, earlyAnswer);
       // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them).
       deps.settings.lanUrls = lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
       scheduler.start();

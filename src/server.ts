@@ -1,6 +1,6 @@
 // The only place that opens a socket (for createSandbox().listen and the CLI).
-import { createAdaptorServer, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions as HttpsOptions } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -35,7 +35,7 @@ function httpsRequired(socket: Socket, port: number) {
  * each connection says which it is (a TLS record starts with 0x16), and the socket, its byte put back, goes to the
  * HTTPS server.
  */
-function serveTls(app: Hono<any>, port: number, host: string, tls: HttpsOptions, ready: (info: AddressInfo) => void): Server {
+function serveTls(createAdaptorServer: Adaptor, app: Hono<any>, port: number, host: string, tls: HttpsOptions, ready: (info: AddressInfo) => void): Server {
   const https = createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: tls });
   const sockets = new Set<Socket>();
   const front = createNetServer((socket) => {
@@ -60,25 +60,71 @@ function serveTls(app: Hono<any>, port: number, host: string, tls: HttpsOptions,
   });
 }
 
+/**
+ * An answer given on the bare node:http request while @hono/node-server is not loaded yet: true when it answered,
+ * false to let the request wait for the app (app.ts answers GET /_sandbox/health so, src/http/early-health.ts).
+ */
+type Adaptor = typeof import('@hono/node-server').createAdaptorServer;
+
+export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * Plain HTTP, listening before the Node adapter is loaded: @hono/node-server brings node:http2 (and with it node:tls)
+ * and Node's fetch classes (undici), about a third of a start, which a harness polling GET /_sandbox/health does not
+ * need. Until the adapter is in, `early` answers what it can and every other request waits for the adapter, then goes
+ * to it as if it had come later; the promise resolves once the adapter serves (what the banner waits for). The adapter
+ * is loaded at the first request `early` does not answer, once an early answer is out, or a moment after listening.
+ */
+const EARLY_WINDOW_MS = 10;
+
+function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswer | undefined, ready: (info: AddressInfo) => void, failed: (err: Error) => void): Server {
+  let serveRequest: RequestListener | null = null;
+  const waiting: [IncomingMessage, ServerResponse][] = [];
+  let loading: Promise<void> | null = null;
+  const loadAdapter = () =>
+    (loading ??= import('@hono/node-server').then(({ getRequestListener }) => {
+      // The listener serve() would make, with the same options (the global Request and Response are replaced as there).
+      serveRequest = getRequestListener(app.fetch, { hostname: host });
+      for (const [req, res] of waiting.splice(0)) serveRequest(req, res);
+    }));
+  const server = createHttpServer((req, res) => {
+    if (serveRequest) return serveRequest(req, res);
+    if (early?.(req, res)) {
+      setImmediate(loadAdapter);
+      return;
+    }
+    waiting.push([req, res]);
+    void loadAdapter();
+  });
+  server.listen(port, host, () => {
+    const info = server.address() as AddressInfo;
+    // Early answers go out first: the adapter loads a moment after listening unless a request asks for it sooner.
+    setTimeout(loadAdapter, early ? EARLY_WINDOW_MS : 0);
+    loadAdapter().then(() => ready(info), failed);
+  });
+  return server;
+}
+
 /** Listens on `host:port`; with `tls` (options for https.createServer, see src/tls serverTlsOptions) it speaks HTTPS. */
-export function listen(app: Hono<any>, port: number, host: string, tls?: HttpsOptions): Promise<Listening> {
-  return new Promise((resolve, reject) => {
-    const ready = (info: AddressInfo) => {
-      const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      resolve({
-        url: `${tls ? 'https' : 'http'}://${shownHost}:${info.port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-          }),
-      });
-    };
-    const server = tls ? serveTls(app, port, host, tls, ready) : (serve({ fetch: app.fetch, port, hostname: host }, ready) as unknown as Server);
-    server.once('error', (err: NodeJS.ErrnoException) => {
+export async function listen(app: Hono<any>, port: number, host: string, tls?: HttpsOptions, early?: EarlyAnswer): Promise<Listening> {
+  const adaptor = tls && (await import('@hono/node-server')).createAdaptorServer;
+  let server!: Server;
+  const info = await new Promise<AddressInfo>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EADDRINUSE') return reject(err);
       const taken = new Error(`port ${port} on ${host} is already in use (another pix-sandbox?). Stop that process, pick another port with --port N (PORT=N), or use --port 0 for any free port.`);
       reject(Object.assign(taken, { code: err.code }));
-    });
+    };
+    server = adaptor ? serveTls(adaptor, app, port, host, tls, resolve) : serveHttp(app, port, host, early, resolve, reject);
+    server.once('error', onError);
   });
+  const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+  return {
+    url: `${tls ? 'https' : 'http'}://${shownHost}:${info.port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
 }

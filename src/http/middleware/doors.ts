@@ -79,14 +79,13 @@ const refuseOrigin = (origin: string) =>
     { origin },
   );
 
-/** The check, called first thing by app.ts's request middleware: throws the refusal, or returns. */
-export function doors(options: DoorsOptions): (c: Context) => void {
-  const anyHost = options.allowedHosts.includes('*');
-  const named = new Set(options.allowedHosts.map(hostNameOf));
-  const origins = new Set(options.allowedOrigins.map((o) => normalizeOrigin(o) ?? o.toLowerCase()));
+/** The Host door alone: whether a request for `authority` (host[:port], lower-case) is answered. */
+export function hostDoor(allowedHosts: DoorsOptions['allowedHosts']): (authority: string) => boolean {
+  const anyHost = allowedHosts.includes('*');
+  const named = new Set(allowedHosts.map(hostNameOf));
   /** The decision per authority seen (a handful per run): the check costs one Map lookup per request. */
   const seen = new Map<string, boolean>();
-  const hostAllowed = (authority: string): boolean => {
+  return (authority) => {
     let ok = seen.get(authority);
     if (ok === undefined) {
       const name = hostNameOf(authority);
@@ -96,6 +95,12 @@ export function doors(options: DoorsOptions): (c: Context) => void {
     }
     return ok;
   };
+}
+
+/** The check, called first thing by app.ts's request middleware: throws the refusal, or returns. */
+export function doors(options: DoorsOptions): (c: Context) => void {
+  const hostAllowed = hostDoor(options.allowedHosts);
+  const origins = new Set(options.allowedOrigins.map((o) => normalizeOrigin(o) ?? o.toLowerCase()));
   return (c) => {
     const { scheme, authority } = authorityOf(c.req.url);
     if (!hostAllowed(authority)) throw refuseHost(hostNameOf(authority));
@@ -127,8 +132,12 @@ export const PAGE_CSP =
  * @hono/node-server build a Headers object per request).
  */
 export function securePages(c: Context): void {
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Content-Security-Policy', PAGE_CSP);
-  c.header('X-Frame-Options', 'DENY');
-  c.header('Referrer-Policy', 'no-referrer');
+  for (const name in PAGE_HEADERS) c.header(name, PAGE_HEADERS[name as keyof typeof PAGE_HEADERS]);
 }
+
+export const PAGE_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': PAGE_CSP,
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+} as const;
