@@ -179,7 +179,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     tokens,
     bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),
     settings: {
-      publicHost: checkPublicHost(options.publicHost ?? DEFAULT_PUBLIC_HOST),
+      publicHost: options.publicHost === undefined ? DEFAULT_PUBLIC_HOST : checkPublicHost(options.publicHost),
       ispb: options.ispb ?? DEFAULT_ISPB,
       adminToken: options.adminToken,
       webhookUrl: options.webhookUrl,

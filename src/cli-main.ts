@@ -26,14 +26,15 @@ async function main() {
   }
   // Each route group is loaded at the first request under its paths: the first answer does not wait for the rest.
   const sandbox = await createSandbox({ ...config.options, lazyRoutes: true });
-  const url = await sandbox.listen({ port: config.port, host: config.host });
-  // Before the banner: a supervisor may send SIGTERM as soon as it reads the banner, and that must close cleanly.
+  // Before listening: a supervisor may send SIGTERM as soon as it reads the banner or the first health answer (which
+  // comes before the banner, server.ts), and that must close cleanly.
   const stop = async () => {
     await sandbox.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  const url = await sandbox.listen({ port: config.port, host: config.host });
   const account = Object.values(sandbox.deps.store.state.accounts)[0];
   const tlsLines = !config.options.https ? [] : sandbox.ca ? trustLines(sandbox.ca.path) : [`  TLS         certificate ${config.options.tlsCertFile} (brought with --cert; clients trust its issuer)`];
   const lines = [

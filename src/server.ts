@@ -1,7 +1,7 @@
 // The only place that opens a socket (for createSandbox().listen and the CLI).
 import type { Hono } from 'hono';
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer, type ServerOptions as HttpsOptions } from 'node:https';
+import type { ServerOptions as HttpsOptions } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
@@ -35,7 +35,7 @@ function httpsRequired(socket: Socket, port: number) {
  * each connection says which it is (a TLS record starts with 0x16), and the socket, its byte put back, goes to the
  * HTTPS server.
  */
-function serveTls(createAdaptorServer: Adaptor, app: Hono<any>, port: number, host: string, tls: HttpsOptions, ready: (info: AddressInfo) => void): Server {
+function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hono<any>, port: number, host: string, tls: HttpsOptions, ready: (info: AddressInfo) => void): Server {
   const https = createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: tls });
   const sockets = new Set<Socket>();
   const front = createNetServer((socket) => {
@@ -64,7 +64,11 @@ function serveTls(createAdaptorServer: Adaptor, app: Hono<any>, port: number, ho
  * An answer given on the bare node:http request while @hono/node-server is not loaded yet: true when it answered,
  * false to let the request wait for the app (app.ts answers GET /_sandbox/health so, src/http/early-health.ts).
  */
-type Adaptor = typeof import('@hono/node-server').createAdaptorServer;
+/** What HTTPS needs beyond plain HTTP, imported when a listener speaks it. */
+interface TlsParts {
+  createAdaptorServer: typeof import('@hono/node-server').createAdaptorServer;
+  createHttpsServer: typeof import('node:https').createServer;
+}
 
 export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -75,7 +79,7 @@ export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => boolean
  * to it as if it had come later; the promise resolves once the adapter serves (what the banner waits for). The adapter
  * is loaded at the first request `early` does not answer, once an early answer is out, or a moment after listening.
  */
-const EARLY_WINDOW_MS = 10;
+const EARLY_WINDOW_MS = 20;
 
 function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswer | undefined, ready: (info: AddressInfo) => void, failed: (err: Error) => void): Server {
   let serveRequest: RequestListener | null = null;
@@ -107,7 +111,7 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
 
 /** Listens on `host:port`; with `tls` (options for https.createServer, see src/tls serverTlsOptions) it speaks HTTPS. */
 export async function listen(app: Hono<any>, port: number, host: string, tls?: HttpsOptions, early?: EarlyAnswer): Promise<Listening> {
-  const adaptor = tls && (await import('@hono/node-server')).createAdaptorServer;
+  const tlsParts: TlsParts | undefined = tls && { createAdaptorServer: (await import('@hono/node-server')).createAdaptorServer, createHttpsServer: (await import('node:https')).createServer };
   let server!: Server;
   const info = await new Promise<AddressInfo>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
@@ -115,7 +119,7 @@ export async function listen(app: Hono<any>, port: number, host: string, tls?: H
       const taken = new Error(`port ${port} on ${host} is already in use (another pix-sandbox?). Stop that process, pick another port with --port N (PORT=N), or use --port 0 for any free port.`);
       reject(Object.assign(taken, { code: err.code }));
     };
-    server = adaptor ? serveTls(adaptor, app, port, host, tls, resolve) : serveHttp(app, port, host, early, resolve, reject);
+    server = tls && tlsParts ? serveTls(tlsParts, app, port, host, tls, resolve) : serveHttp(app, port, host, early, resolve, reject);
     server.once('error', onError);
   });
   const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;

@@ -1,6 +1,9 @@
 // Access tokens: real JWTs (ES256, jose), 300 s of sandbox clock. The key pair is made once and kept in the state,
 // so tokens survive a restart with a data file; its public half is served at /.well-known/jwks.json.
-import { CompactSign, SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type KeyObject } from 'jose';
+// jose is imported at the first token issued, verified or signed, not at start: a start makes (or checks) the key with
+// node:crypto, which writes the same JWK members.
+import { createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import type { JWK, KeyObject } from 'jose';
 import type { Clock } from '../lib/clock';
 import type { Store } from '../store/store';
 import { SandboxError } from '../domain/errors';
@@ -31,16 +34,26 @@ const invalid = (why: string) =>
 export async function createTokens(store: Store, clock: Clock): Promise<Tokens> {
   let privateJwk = store.state.signingKey as JWK | null;
   if (!privateJwk) {
-    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-    privateJwk = { ...(await exportJWK(privateKey)), alg: 'ES256', use: 'sig' };
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    privateJwk = { ...(privateKey.export({ format: 'jwk' }) as JWK), alg: 'ES256', use: 'sig' };
     privateJwk.kid = `sandbox-${Date.now().toString(36)}`;
     const jwk = privateJwk as Record<string, unknown>;
     await store.atomically('system', () => (store.state.signingKey = jwk)).durable;
+  } else {
+    // A stored key that is no P-256 private key stops the start here, as importing it did before jose was lazy.
+    const key = createPrivateKey({ key: privateJwk as JsonWebKey, format: 'jwk' });
+    if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error('the signing key in the state is not a P-256 key (ES256)');
   }
   const kid = privateJwk.kid!;
-  const privateKey = (await importJWK(privateJwk, 'ES256')) as KeyObject;
   const { d: _d, ...publicJwk } = privateJwk;
-  const publicKey = (await importJWK(publicJwk, 'ES256')) as KeyObject;
+  const signer = privateJwk;
+  let loaded: Promise<{ jose: typeof import('jose'); privateKey: KeyObject; publicKey: KeyObject }> | undefined;
+  const load = () =>
+    (loaded ??= import('jose').then(async (jose) => ({
+      jose,
+      privateKey: (await jose.importJWK(signer, 'ES256')) as KeyObject,
+      publicKey: (await jose.importJWK(publicJwk, 'ES256')) as KeyObject,
+    })));
 
   // Verified tokens are remembered (signature checks are the costly part); expiry is still checked on every call
   // against the sandbox clock, so moving the clock expires a cached token too.
@@ -48,8 +61,9 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
 
   return {
     async issue(accountId, credentialId, scope) {
+      const { jose, privateKey } = await load();
       const iat = Math.floor(clock.nowMs() / 1000);
-      const token = await new SignJWT(scope === undefined ? { acc: accountId } : { acc: accountId, scope })
+      const token = await new jose.SignJWT(scope === undefined ? { acc: accountId } : { acc: accountId, scope })
         .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
         .setIssuer(ISSUER)
         .setSubject(credentialId)
@@ -61,8 +75,9 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
     async verify(token) {
       let claims = verified.get(token);
       if (!claims) {
+        const { jose, publicKey } = await load();
         try {
-          const { payload } = await jwtVerify(token, publicKey, { issuer: ISSUER, algorithms: ['ES256'], currentDate: clock.now(), clockTolerance: 0 });
+          const { payload } = await jose.jwtVerify(token, publicKey, { issuer: ISSUER, algorithms: ['ES256'], currentDate: clock.now(), clockTolerance: 0 });
           if (typeof payload.acc !== 'string' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
           claims = { accountId: payload.acc, credentialId: payload.sub, expiresAt: payload.exp * 1000, ...(typeof payload.scope === 'string' ? { scope: payload.scope } : {}) };
         } catch (err) {
@@ -76,7 +91,9 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
       return claims;
     },
     jwks: () => ({ keys: [{ ...publicJwk, kid, alg: 'ES256', use: 'sig' }] }),
-    signJws: (payload) =>
-      new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'ES256', kid, typ: 'JOSE' }).sign(privateKey),
+    signJws: async (payload) => {
+      const { jose, privateKey } = await load();
+      return new jose.CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'ES256', kid, typ: 'JOSE' }).sign(privateKey);
+    },
   };
 }
