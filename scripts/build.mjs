@@ -3,7 +3,7 @@
 // declarations: rollup-plugin-dts bundles what each entry exports into one .d.ts (dist/index.d.ts, dist/testing.d.ts)
 // that names no .ts source and needs none of our compiler settings, so a consumer type-checks it under its own
 // (NodeNext, Bundler, CommonJS through import(), skipLibCheck off).
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -77,10 +77,16 @@ await build({
   // Every split chunk is named chunk-<hash>.js (the lazily loaded ones too: tls, the API Pix document), as the package test expects.
   chunkNames: 'chunk-[hash]',
   sourcemap: true,
-  banner,
+  // No require banner here: no bundled dependency is CommonJS any more, and the banner made each of the two dozen
+  // chunks a start loads call createRequire at evaluation. A CommonJS dependency added later shows as esbuild's
+  // __require("...") shim (or __dirname), which the check below refuses (put `banner` back then).
   logLevel: 'warning',
   plugins: [noZodLocales, fixturesChecked],
 });
+for (const file of readdirSync('dist')) {
+  if (file.endsWith('.js') && /\b__require\("|\b__(dirname|filename)\b/.test(readFileSync(join('dist', file), 'utf8')))
+    throw new Error(`dist/${file} calls require() or reads __dirname (a bundled CommonJS dependency): give the bundle build the require banner back`);
+}
 
 // The pages' own stylesheet and scripts, read at run time from `./assets/` beside the bundle (src/pages/static.ts).
 cpSync('src/pages/assets', 'dist/assets', { recursive: true });
