@@ -19,6 +19,12 @@ async function startupPair(commands) {
     for (const [k, { cmd, args, port, path }] of commands.entries()) {
       const t0 = performance.now();
       const child = start(cmd, args, { PORT: String(port) });
+      if (!path) {
+        // The floor: a node that runs nothing, spawn to exit.
+        await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+        times[k].push(performance.now() - t0);
+        continue;
+      }
       times[k].push(await waitUntilAnswering(`http://127.0.0.1:${port}${path}`, child, t0));
       await stop(child);
     }
@@ -45,7 +51,8 @@ async function load(label, opts) {
 }
 
 // 1. Start-up: spawn to first answered request.
-const [bareStart, sandboxStart] = await startupPair([
+const [, bareStart, sandboxStart] = await startupPair([
+  { label: 'node -e 0 (the floor: spawn to exit)', cmd: process.execPath, args: ['-e', '0'] },
   { label: 'bare hono (node bench/bare-server.mjs)', cmd: process.execPath, args: ['bench/bare-server.mjs'], port: 4791, path: '/health' },
   { label: 'sandbox (node dist/cli.js)', cmd: process.execPath, args: ['dist/cli.js', '--port', '4792'], port: 4792, path: '/_sandbox/health' },
 ]);
