@@ -11,6 +11,7 @@ import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../dom
 import type { Job } from '../store/store';
 import type { SandboxEvent } from './events';
 import { noteHolder } from '../services/holders';
+import { unwrap } from '../store/unit';
 import { signWebhookBody } from './signature';
 import { globalFetch, postWithFetch, postWithHttp, Stop, type Answer, type Post } from './transport';
 
@@ -39,7 +40,8 @@ export const MAX_IN_FLIGHT = 32;
  * take it (an endpoint's `events` filter narrows what it receives; it never stops a sub-account's other kinds from
  * reaching the main account). Endpoints without a URL point nowhere: they make no delivery.
  */
-export function endpointsFor(account: Account, event: Pick<SandboxEvent, 'event' | 'subAccount' | 'chave'>): WebhookEndpoint[] {
+export function endpointsFor(viewed: Account, event: Pick<SandboxEvent, 'event' | 'subAccount' | 'chave'>): WebhookEndpoint[] {
+  const account = unwrap(viewed); // read, never written: the raw records, not the unit's proxies of each one
   // The standard face's notices go to the webhook of their key alone; its webhooks hear nothing else.
   if (event.chave !== undefined) return account.webhooks.filter((w) => w.chave === event.chave && w.url !== null);
   const takes = (w: WebhookEndpoint) => w.chave === undefined && (w.events.length === 0 || w.events.includes(event.event));
@@ -113,9 +115,11 @@ export function createDeliveries(deps: Deps, account: Account, event: SandboxEve
 
 /**
  * The endpoint (undefined once deleted) and the event of a delivery. Events are appended and deliveries are mostly of
- * recent ones, so the event is searched from the end.
+ * recent ones, so the event is searched from the end. Both are read, never written: they are the raw records (inside
+ * a unit, the search need not make a proxy of every event it passes).
  */
-export function partsOf(account: Account, delivery: Delivery): { endpoint: WebhookEndpoint | undefined; event: SandboxEvent | undefined } {
+export function partsOf(viewed: Account, delivery: Delivery): { endpoint: WebhookEndpoint | undefined; event: SandboxEvent | undefined } {
+  const account = unwrap(viewed);
   return {
     endpoint: account.webhooks.find((w) => w.id === delivery.endpointId),
     event: account.events.findLast((e) => e.id === delivery.eventRecordId),
@@ -258,7 +262,8 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
   function attempt(account: Account, delivery: Delivery): Promise<void> | undefined {
     const at = deps.clock.nowMs();
     const { endpoint, event } = partsOf(account, delivery);
-    const delay = account.webhookRetrySchedule[delivery.attempts.length];
+    const settings = unwrap(account); // read only: the retry schedule and the header word
+    const delay = settings.webhookRetrySchedule[delivery.attempts.length];
     if (!endpoint || !event) {
       delivery.nextAttemptAt = null;
       conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: endpoint ? 'the event of this delivery is no longer in the state' : 'the endpoint was deleted' });
@@ -273,7 +278,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     // The standard face posts to {webhookUrl}/pix, unsigned (it relies on mTLS); the service's deliveries are signed.
     const url = endpoint.chave === undefined ? endpoint.url : `${endpoint.url.replace(/\/+$/, '')}/pix`;
     delivery.url = url;
-    const word = account.webhookHeaderWord ?? deps.settings.webhookHeaderWord ?? DEFAULT_HEADER_WORD;
+    const word = settings.webhookHeaderWord ?? deps.settings.webhookHeaderWord ?? DEFAULT_HEADER_WORD;
     const headers =
       endpoint.chave === undefined
         ? deliveryHeaders(word, delivery.event, delivery.id, signWebhookBody(event.body, endpoint.secret), at)
