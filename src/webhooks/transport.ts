@@ -104,7 +104,8 @@ function readSnippet(res: IncomingMessage): Promise<string> {
 
 /**
  * How long a socket of the plain client waits idle for the next attempt: below the 5 s a Node server keeps an idle
- * connection, so that the receiver does not close it under an attempt.
+ * connection, so that the receiver does not close it under an attempt (a receiver's Keep-Alive: timeout=N hint,
+ * less 1 s, when shorter).
  */
 const IDLE_MS = 4_000;
 /** How many parsed URLs postWithHttp keeps (a CI suite's endpoints; past that the cache starts again). */
@@ -239,7 +240,7 @@ function rawHttp(sockets: number, idleMs: number) {
     return new Promise((resolve, reject) => pool.waiting.push((s) => (s instanceof Error ? reject(s) : resolve(s))));
   };
   /** An attempt is done with `socket`: the next waiting attempt takes it (or a new one), else it idles. */
-  const release = (t: Target, pool: Pool, socket: Socket, reusable: boolean) => {
+  const release = (t: Target, pool: Pool, socket: Socket, reusable: boolean, idle = idleMs) => {
     if (!reusable || closed) drop(pool, socket);
     const next = pool.waiting.shift();
     if (next) {
@@ -247,7 +248,7 @@ function rawHttp(sockets: number, idleMs: number) {
       return next(closed ? failure('ECONNRESET', 'the sandbox closed') : connectTo(t, pool));
     }
     if (reusable && !closed && !socket.destroyed) {
-      socket.setTimeout(idleMs);
+      socket.setTimeout(idle);
       socket.unref();
       pool.idle.push(socket);
     }
@@ -278,6 +279,7 @@ function rawHttp(sockets: number, idleMs: number) {
           let pending: Buffer | null = null; // bytes not yet parsed
           let status = 0;
           let reusable = false;
+          let idle = idleMs;
           /** Body framing once the head is in: bytes left (Content-Length), chunked, or to the connection's end. */
           let left = -1;
           let chunked = false;
@@ -292,7 +294,7 @@ function rawHttp(sockets: number, idleMs: number) {
             socket.removeListener('end', onEnd);
             socket.removeListener('close', onEnd);
             finish(Buffer.concat(snippet).subarray(0, RESPONSE_SNIPPET).toString('utf8'));
-            release(t, pool, socket, reuse);
+            release(t, pool, socket, reuse, idle);
           };
           const fail = (err: Error) => {
             if (ended) return;
@@ -381,6 +383,10 @@ function rawHttp(sockets: number, idleMs: number) {
             status = code;
             const connection = (fields.connection ?? '').toLowerCase();
             reusable = m[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+            // A receiver's hint of how long it keeps an idle connection (Keep-Alive: timeout=N): given back 1 s early.
+            const hint = /timeout=(\d+)/i.exec(fields['keep-alive'] ?? '');
+            if (hint) idle = Math.min(idleMs, Number(hint[1]) * 1000 - 1000);
+            if (idle <= 0) reusable = false;
             chunked = /(?:^|,)\s*chunked\s*$/i.test(fields['transfer-encoding'] ?? '');
             const length = fields['content-length'];
             if (chunked) left = -1;

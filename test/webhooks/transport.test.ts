@@ -43,6 +43,7 @@ test.each([
   ['100 Continue first', ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n'], false, 201, '', null, 1],
   ['a body longer than the snippet', [`HTTP/1.1 200 OK\r\nContent-Length: ${long.length}\r\n\r\n${long}`], false, 200, long.slice(0, RESPONSE_SNIPPET), null, 2],
   ['a redirect', ['HTTP/1.1 302 Found\r\nLocation: http://elsewhere.test/x\r\nContent-Length: 0\r\n\r\n'], false, 302, '', 'http://elsewhere.test/x', 1],
+  ['a keep-alive hint of 1 s: not kept', ['HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\nContent-Length: 0\r\n\r\n'], false, 200, '', null, 2],
   ['the head in pieces', ['HTTP/1.1 20', '0 OK\r\nContent-Le', 'ngth: 3\r\n\r', '\nabc'], false, 200, 'abc', null, 1],
 ])('an answer with %s: status, Location and body as sent, and the connection reused when it may be', async (_, answer, closeAfter, status, text, location, connections) => {
   const receiver = await cannedReceiver(answer as string[], closeAfter as boolean);
