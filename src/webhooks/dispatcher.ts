@@ -277,7 +277,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     }
     // The standard face posts to {webhookUrl}/pix, unsigned (it relies on mTLS); the service's deliveries are signed.
     const url = endpoint.chave === undefined ? endpoint.url : `${endpoint.url.replace(/\/+$/, '')}/pix`;
-    delivery.url = url;
+    if (delivery.url !== url) delivery.url = url; // a write (recorded by the unit) only when it moved
     const word = settings.webhookHeaderWord ?? deps.settings.webhookHeaderWord ?? DEFAULT_HEADER_WORD;
     const headers =
       endpoint.chave === undefined

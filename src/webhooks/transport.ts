@@ -408,6 +408,7 @@ function rawHttp(sockets: number, idleMs: number) {
           socket.on('error', onError);
           socket.on('end', onEnd);
           socket.on('close', onEnd);
+          if (socket.destroyed) return fail(failure('ECONNRESET', 'socket hang up')); // closed while it was handed over
           stop.onStop((reason) => {
             if (ended) return;
             fail(reason instanceof Error ? reason : new Error(String(reason)));
