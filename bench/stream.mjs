@@ -3,7 +3,8 @@
 //    time; measured from sending the request (an upper bound on change -> message), p50 and p99.
 // 2. Cost: POST /v2/pix throughput with no stream open and with 100 streams open that read every message,
 //    alternating rounds on the same server (the machine is shared: the ratio is what counts; target >= 0.90).
-// Writes bench/results/stream.{json,md}.
+// Writes bench/results/stream.{json,md}. --cli PATH runs another build's cli.js and prints its figures instead of
+// writing them (alternating runs against another commit: see bench/ab.mjs for how to build one).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -17,7 +18,9 @@ const ACCOUNT = '11111111-1111-4111-8111-111111111111';
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const pct = (list, p) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
 
-const child = spawn(process.execPath, ['dist/cli.js', '--port', String(PORT)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'ignore'] });
+const cliAt = process.argv.indexOf('--cli');
+const cli = cliAt > 0 ? process.argv[cliAt + 1] : 'dist/cli.js';
+const child = spawn(process.execPath, [cli, '--port', String(PORT)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'ignore'] });
 for (;;) {
   try {
     if ((await fetch(`${base}/_sandbox/health`)).ok) break;
@@ -162,6 +165,10 @@ console.log(`server CPU per request: ${cost.serverCpuMsPerRequestWithout} ms wit
 child.kill('SIGTERM');
 
 const results = { date: new Date().toISOString(), node: process.version, quick, latency, cost, pendingJobsAtEnd: health.pendingJobs };
+if (cliAt > 0) {
+  console.log(JSON.stringify(results)); // another build's figures: printed, not kept as this checkout's
+  process.exit(0);
+}
 mkdirSync(`${ROOT}bench/results`, { recursive: true });
 writeFileSync(`${ROOT}bench/results/stream.json`, `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(

@@ -16,7 +16,10 @@ export type JobHandler = (job: Job) => void | Promise<unknown>;
 
 export interface Scheduler {
   on(kind: string, handler: JobHandler): void;
-  schedule(job: Omit<Job, 'id'>): void;
+  /** Adds a job; returns its id. */
+  schedule(job: Omit<Job, 'id'>): string;
+  /** Takes a job off before it falls due (a webhook retry made moot by a success); a job already gone is no change. */
+  unschedule(id: string): void;
   /** Runs every job due by now. Resolves once their async work (webhook attempts) is done, for callers that wait. */
   catchUp(): Promise<unknown>;
   /** Moves the clock forward by `ms`, running what falls due on the way, in order; resolves when all of it is done. */
@@ -117,7 +120,13 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
 
   const detached = new Set<Promise<unknown>>();
   function detach(work: Promise<unknown>) {
-    const tracked: Promise<unknown> = work.catch((err) => log(`scheduler: detached work failed: ${String(err)}`)).finally(() => detached.delete(tracked));
+    const tracked: Promise<unknown> = work.then(
+      () => detached.delete(tracked),
+      (err) => {
+        log(`scheduler: detached work failed: ${String(err)}`);
+        detached.delete(tracked);
+      },
+    );
     detached.add(tracked);
   }
 
@@ -160,6 +169,11 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
       queue.push(job);
       if (job.dueAt <= clock.nowMs()) kick();
       else if (queue.peek() !== wasFirst) arm();
+      return job.id;
+    },
+    unschedule(id) {
+      // The queue skips a job that is no longer the state's when it comes to the top.
+      if (Object.hasOwn(store.raw.jobs, id)) delete store.state.jobs[id];
     },
     catchUp() {
       const first = head();

@@ -1,8 +1,8 @@
 // Deliveries: one per event and endpoint, each attempt a job on the sandbox clock. Invariants:
 // - the body is the event's bytes, fixed when the event was made; the delivery id is the X-Service-Webhook-ID of every
 //   attempt; the signature is over exactly the bytes sent; the endpoint's URL and secret are read at each attempt;
-// - as an attempt starts, the next one is already scheduled (moot if this one succeeds), so a crash or a close never
-//   leaves a pending delivery without a job; only one attempt of a delivery is in flight at a time;
+// - as an attempt starts, the next one is already scheduled (taken off again by the unit that records a success), so a
+//   crash or a close never leaves a pending delivery without a job; only one attempt of a delivery is in flight at a time;
 // - attempts of different deliveries run side by side, at most MAX_IN_FLIGHT sending at once (more wait for a slot;
 //   the timeout runs from the send), so an advance or a settle takes about as long as the slowest attempt, not the sum;
 // - nothing here blocks a response: the first attempt is a job due now, run by the scheduler on the next tick.
@@ -10,10 +10,10 @@ import type { Deps } from '../deps';
 import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../domain/types';
 import type { Job } from '../store/store';
 import type { SandboxEvent } from './events';
-import pLimit from 'p-limit';
 import { noteHolder } from '../services/holders';
+import { unwrap } from '../store/unit';
 import { signWebhookBody } from './signature';
-import { globalFetch, postWithFetch, postWithHttp, type Post } from './transport';
+import { globalFetch, postWithFetch, postWithHttp, Stop, type Answer, type Post } from './transport';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
 /** The vendor word of the delivery headers (sandbox.md 12): the service document writes it as Service. */
@@ -40,7 +40,8 @@ export const MAX_IN_FLIGHT = 32;
  * take it (an endpoint's `events` filter narrows what it receives; it never stops a sub-account's other kinds from
  * reaching the main account). Endpoints without a URL point nowhere: they make no delivery.
  */
-export function endpointsFor(account: Account, event: Pick<SandboxEvent, 'event' | 'subAccount' | 'chave'>): WebhookEndpoint[] {
+export function endpointsFor(viewed: Account, event: Pick<SandboxEvent, 'event' | 'subAccount' | 'chave'>): WebhookEndpoint[] {
+  const account = unwrap(viewed); // read, never written: the raw records, not the unit's proxies of each one
   // The standard face's notices go to the webhook of their key alone; its webhooks hear nothing else.
   if (event.chave !== undefined) return account.webhooks.filter((w) => w.chave === event.chave && w.url !== null);
   const takes = (w: WebhookEndpoint) => w.chave === undefined && (w.events.length === 0 || w.events.includes(event.event));
@@ -114,9 +115,11 @@ export function createDeliveries(deps: Deps, account: Account, event: SandboxEve
 
 /**
  * The endpoint (undefined once deleted) and the event of a delivery. Events are appended and deliveries are mostly of
- * recent ones, so the event is searched from the end.
+ * recent ones, so the event is searched from the end. Both are read, never written: they are the raw records (inside
+ * a unit, the search need not make a proxy of every event it passes).
  */
-export function partsOf(account: Account, delivery: Delivery): { endpoint: WebhookEndpoint | undefined; event: SandboxEvent | undefined } {
+export function partsOf(viewed: Account, delivery: Delivery): { endpoint: WebhookEndpoint | undefined; event: SandboxEvent | undefined } {
+  const account = unwrap(viewed);
   return {
     endpoint: account.webhooks.find((w) => w.id === delivery.endpointId),
     event: account.events.findLast((e) => e.id === delivery.eventRecordId),
@@ -134,39 +137,89 @@ function describeFailure(err: unknown): string {
 }
 
 class Interrupted extends Error {}
+/** The time-out's reason (made only when an attempt times out). */
+class TimedOut extends Error {}
+
+/** The outcome of an HTTP answer: a 2xx is a success; a redirect is not followed. */
+function answered(res: Answer, durationMs: number, text: string): Outcome {
+  const kept = text ? { responseBody: text } : {};
+  if (res.status >= 200 && res.status <= 299) return { statusCode: res.status, durationMs, error: null, ...kept };
+  const { location } = res;
+  const error =
+    res.status >= 300 && res.status <= 399
+      ? `redirect (HTTP ${res.status}${location ? ` to ${location}` : ''}): redirects are not followed; register the final URL`
+      : `HTTP ${res.status}: only a 2xx answer is a success`;
+  return { statusCode: res.status, durationMs, error, ...kept };
+}
 
 /**
- * One POST. Resolves with the outcome (never rejects), or with Interrupted when close() aborted `controller`. The
- * time-out aborts it too; the abort is also raced, so an injected fetch that ignores its signal cannot hold an attempt
- * (or close()) forever.
+ * One POST. Resolves with the outcome (never rejects), or with Interrupted when close() stopped it. The time-out
+ * stops it too; a stop settles the attempt at once whatever the Post does with it, so an injected fetch that ignores
+ * its signal cannot hold an attempt (or close()) forever. A stop once the answer's head is in keeps the answer (its
+ * body as far as it came: nothing).
  */
-async function send(post: Post, url: string, headers: Record<string, string>, body: string, timeoutMs: number, controller: AbortController): Promise<Outcome | Interrupted> {
-  const timedOut = new Error(`no answer within ${timeoutMs} ms`);
-  const timer = setTimeout(() => controller.abort(timedOut), timeoutMs);
-  const { signal } = controller;
-  const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-  aborted.catch(() => {}); // raced below; an abort after the answer is nobody's error
+function send(post: Post, url: string, headers: Record<string, string>, body: string, timeoutMs: number, stop: Stop): Promise<Outcome | Interrupted> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  try {
-    const res = await Promise.race([post(url, headers, body, signal), aborted]);
-    const durationMs = elapsed();
-    const text = await Promise.race([res.text(), aborted]).catch(() => '');
-    const kept = text ? { responseBody: text } : {};
-    if (res.status >= 200 && res.status <= 299) return { statusCode: res.status, durationMs, error: null, ...kept };
-    const { location } = res;
-    const error =
-      res.status >= 300 && res.status <= 399
-        ? `redirect (HTTP ${res.status}${location ? ` to ${location}` : ''}): redirects are not followed; register the final URL`
-        : `HTTP ${res.status}: only a 2xx answer is a success`;
-    return { statusCode: res.status, durationMs, error, ...kept };
-  } catch (err) {
-    const reason = signal.aborted ? signal.reason : err;
-    if (reason instanceof Interrupted) return reason;
-    return { statusCode: null, durationMs: elapsed(), error: reason === timedOut ? timedOut.message : describeFailure(reason) };
-  } finally {
-    clearTimeout(timer);
-  }
+  return new Promise((resolve) => {
+    let answer: { res: Answer; durationMs: number } | undefined;
+    const timer = setTimeout(() => stop.stop(new TimedOut(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const finish = (outcome: Outcome | Interrupted) => {
+      clearTimeout(timer);
+      resolve(outcome); // the first call settles it
+    };
+    const failed = (err: unknown) => {
+      if (answer) return finish(answered(answer.res, answer.durationMs, ''));
+      const reason = stop.stopped ? stop.reason : err;
+      if (reason instanceof Interrupted) return finish(reason);
+      finish({ statusCode: null, durationMs: elapsed(), error: reason instanceof TimedOut ? reason.message : describeFailure(reason) });
+    };
+    stop.onStop(failed);
+    let sent: Promise<Answer>;
+    try {
+      sent = post(url, headers, body, stop);
+    } catch (err) {
+      return failed(err);
+    }
+    sent.then((res) => {
+      answer = { res, durationMs: elapsed() };
+      const { durationMs } = answer;
+      return res.text().then(
+        (text) => finish(answered(res, durationMs, text)),
+        () => finish(answered(res, durationMs, '')),
+      );
+    }, failed);
+  });
+}
+
+/**
+ * At most `size` attempts sending at once; the others wait in order. A finished attempt hands its slot to the next one
+ * (p-limit did the same with about seven promises per attempt).
+ */
+function slots(size: number) {
+  let free = size;
+  const waiting: Array<() => void> = [];
+  let head = 0;
+  const release = () => {
+    if (head < waiting.length) {
+      const next = waiting[head]!;
+      waiting[head++] = undefined as never;
+      if (head > 1024 && head * 2 > waiting.length) waiting.splice(0, head), (head = 0);
+      next();
+    } else free++;
+  };
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = () => {
+      const p = work();
+      p.then(release, release);
+      return p;
+    };
+    if (free > 0) {
+      free--;
+      return run();
+    }
+    return new Promise<void>((r) => waiting.push(r)).then(run);
+  };
 }
 
 /** Records a finished attempt, settles the delivery's state and tells the live stream. */
@@ -191,8 +244,8 @@ export interface DeliveryWorker {
 /** Registers the attempt job. `timeoutMs` is real time (createSandbox option webhookTimeoutMs). */
 export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS): DeliveryWorker {
   /** The attempt in flight of each delivery, by delivery id. */
-  const inFlight = new Map<string, { done: Promise<void>; controller: AbortController }>();
-  const slots = pLimit(MAX_IN_FLIGHT);
+  const inFlight = new Map<string, { done: Promise<void>; stop: Stop }>();
+  const slot = slots(MAX_IN_FLIGHT);
   let closed = false;
   // The sandbox's own keep-alive connections unless a fetch was given (see ./transport).
   const http = deps.fetch === globalFetch ? postWithHttp(MAX_IN_FLIGHT) : undefined;
@@ -209,29 +262,30 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
   function attempt(account: Account, delivery: Delivery): Promise<void> | undefined {
     const at = deps.clock.nowMs();
     const { endpoint, event } = partsOf(account, delivery);
-    const delay = account.webhookRetrySchedule[delivery.attempts.length];
+    const settings = unwrap(account); // read only: the retry schedule and the header word
+    const delay = settings.webhookRetrySchedule[delivery.attempts.length];
     if (!endpoint || !event) {
       delivery.nextAttemptAt = null;
       conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: endpoint ? 'the event of this delivery is no longer in the state' : 'the endpoint was deleted' });
       return undefined;
     }
     delivery.nextAttemptAt = delay === undefined ? null : at + delay * 1000;
-    if (delivery.nextAttemptAt !== null) deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: delivery.nextAttemptAt, accountId: account.id, ref: delivery.id });
+    const retry = delivery.nextAttemptAt === null ? undefined : deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: delivery.nextAttemptAt, accountId: account.id, ref: delivery.id });
     if (endpoint.url === null) {
       conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: `the endpoint has no URL; set one with PATCH /_sandbox/webhooks/${endpoint.id}` });
       return undefined;
     }
     // The standard face posts to {webhookUrl}/pix, unsigned (it relies on mTLS); the service's deliveries are signed.
     const url = endpoint.chave === undefined ? endpoint.url : `${endpoint.url.replace(/\/+$/, '')}/pix`;
-    delivery.url = url;
-    const word = account.webhookHeaderWord ?? deps.settings.webhookHeaderWord ?? DEFAULT_HEADER_WORD;
+    if (delivery.url !== url) delivery.url = url; // a write (recorded by the unit) only when it moved
+    const word = settings.webhookHeaderWord ?? deps.settings.webhookHeaderWord ?? DEFAULT_HEADER_WORD;
     const headers =
       endpoint.chave === undefined
         ? deliveryHeaders(word, delivery.event, delivery.id, signWebhookBody(event.body, endpoint.secret), at)
         : { 'Content-Type': 'application/json', 'User-Agent': `${word}-Webhook/1.0` };
-    const controller = new AbortController();
+    const stop = new Stop();
     // A close() while waiting for a slot ends the attempt before it is sent (made again after a restart).
-    const sent = slots(() => (controller.signal.aborted ? Promise.resolve(controller.signal.reason as Interrupted) : send(post, url, headers, event.body, timeoutMs, controller)));
+    const sent = slot(() => (stop.stopped ? Promise.resolve(stop.reason as Interrupted) : send(post, url, headers, event.body, timeoutMs, stop)));
     const done = sent.then((outcome) => {
       inFlight.delete(delivery.id);
       // The outcome is a unit of work of its own (the job's unit ended when the attempt started).
@@ -240,11 +294,16 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
           // Not recorded: made again, right away, when the sandbox next runs with this state.
           delivery.nextAttemptAt = at;
           deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: at, accountId: account.id, ref: delivery.id });
-        } else conclude(deps, account, delivery, { at, ...outcome, requestHeaders: headers });
+        } else {
+          conclude(deps, account, delivery, { at, ...outcome, requestHeaders: headers });
+          // A success makes the retry scheduled as it started moot: it goes now, in this unit, rather than run later
+          // (a unit of its own per delivery) only to find the delivery done.
+          if (outcome.error === null && retry !== undefined) deps.scheduler.unschedule(retry);
+        }
       });
       return durable;
     });
-    inFlight.set(delivery.id, { done, controller });
+    inFlight.set(delivery.id, { done, stop });
     return done;
   }
 
@@ -281,7 +340,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     async close() {
       closed = true;
       const running = [...inFlight.values()];
-      for (const f of running) f.controller.abort(new Interrupted('the sandbox closed during the attempt'));
+      for (const f of running) f.stop.stop(new Interrupted('the sandbox closed during the attempt'));
       await Promise.all(running.map((f) => f.done));
       http?.close();
     },

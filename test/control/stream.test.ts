@@ -1,5 +1,6 @@
 // GET /_sandbox/stream (sandbox.md 4.9): one SSE message per change, each kind, the accountId filter, the admin
 // token (header or ?token=), keep-alive comments, and no listener left behind by a client that goes away.
+import { connect as connectTo } from 'node:net';
 import { afterEach, expect, onTestFinished, test } from 'vitest';
 import { DEFAULT, failEachWrite, startHarness, type Harness } from '../helpers/harness';
 import { at } from '../foundation/support';
@@ -245,6 +246,46 @@ test('over a real socket, messages and keep-alive comments arrive written straig
   // The server sees the socket close on its next turn; a change then finds no listener.
   await at0(() => h.sb.deps.bus.listeners === base);
   expect(h.sb.deps.bus.listeners).toBe(base);
+});
+
+test('over a real socket the bytes on the wire are the chunks of the response, each message whole and in order', async () => {
+  const h = await started();
+  const url = new URL(await h.sb.listen({ port: 0, host: '127.0.0.1' }));
+  onTestFinished(() => h.sb.close());
+  const socket = connectTo(Number(url.port), '127.0.0.1');
+  onTestFinished(() => void socket.destroy());
+  let raw = '';
+  const waiters: Array<() => void> = [];
+  socket.on('data', (c: Buffer) => {
+    raw += c.toString('latin1');
+    for (const w of waiters.splice(0)) w();
+  });
+  const until = async (ok: () => boolean) => {
+    while (!ok()) await new Promise<void>((r) => waiters.push(r));
+  };
+  socket.write(`GET /_sandbox/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  await until(() => raw.includes(': connected'));
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push((await h.v2('POST', '/pix', { body: { amount: 10 + i, description: 'raw socket' } })).body.id as string);
+  await until(() => raw.includes(ids[2]!) && raw.endsWith('\n\n\r\n'));
+  const cut = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, cut);
+  expect(head).toMatch(/transfer-encoding: chunked/i);
+  // Each chunk: its size in hex, CRLF, exactly that many bytes, CRLF; the messages sit whole inside chunks.
+  let rest = raw.slice(cut + 4);
+  let body = '';
+  while (rest.length > 0) {
+    const line = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, line), 16);
+    expect(size).toBeGreaterThan(0);
+    const chunk = rest.slice(line + 2, line + 2 + size);
+    expect(rest.slice(line + 2 + size, line + 4 + size)).toBe('\r\n');
+    expect(chunk.endsWith('\n\n')).toBe(true);
+    body += chunk;
+    rest = rest.slice(line + 4 + size);
+  }
+  const created = body.split('\n\n').filter((m) => m.startsWith('event: transaction')).map((m) => JSON.parse(m.split('\ndata: ')[1]!) as { id: string });
+  expect(created.map((m) => m.id)).toEqual(ids);
 });
 
 /** Resolves once `ok()` holds, checking after each turn of the event loop (no timers, no sleeps). */

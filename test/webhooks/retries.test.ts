@@ -33,6 +33,23 @@ describe('retries on the sandbox clock', () => {
     expect(d).toMatchObject({ state: 'succeeded', nextAttemptAt: null, attempts: [{ statusCode: 500 }, { at: at(T0, 5), statusCode: 200, error: null }] });
   });
 
+  test.each([
+    [200, 'succeeded', 0],
+    [500, 'pending', 1],
+  ])('an attempt answered %i leaves its delivery %s with %i retry job waiting (a success takes its retry off)', async (status, state, retries) => {
+    const { h, receiver } = await withReceiver();
+    receiver.answer(status);
+    const id = await newCharge(h);
+    const jobs = async () => ((await h.control('GET', '/health')).body as { pendingJobs: number }).pendingJobs;
+    const before = await jobs();
+    await act(h, id, 'pay');
+    await receiver.next();
+    await h.sb.settle();
+    const [d] = await deliveries(h);
+    expect(d.state).toBe(state);
+    expect(await jobs()).toBe(before + retries);
+  });
+
   test('follow 5 s, 30 s, 2 min, 10 min and 1 h, all in one advance; after the fifth retry the delivery is failed', async () => {
     const { h, receiver } = await withReceiver();
     receiver.answer(500);

@@ -1,0 +1,90 @@
+// The plain http:// client of the deliveries (src/webhooks/transport.ts) against receivers that answer in each way HTTP/1.1
+// allows: what an attempt reads (status, Location, the body's first bytes) and whether the next attempt reuses the
+// connection. Deliveries end to end (headers, signatures, retries) are tested in the other files of this folder.
+import { createServer, type Socket } from 'node:net';
+import { expect, onTestFinished, test } from 'vitest';
+import { postWithHttp, RESPONSE_SNIPPET, Stop } from '../../src/webhooks/transport';
+
+/** A receiver on a raw socket: reads each request whole (head and Content-Length body), answers with the pieces given. */
+async function cannedReceiver(answer: string[], closeAfter = false) {
+  const requests: string[] = [];
+  let connections = 0;
+  const server = createServer((socket: Socket) => {
+    connections++;
+    let buffer = '';
+    socket.on('data', async (c: Buffer) => {
+      buffer += c.toString('latin1');
+      const cut = buffer.indexOf('\r\n\r\n');
+      if (cut < 0) return;
+      const length = Number(/content-length: (\d+)/i.exec(buffer.slice(0, cut))?.[1] ?? 0);
+      if (buffer.length < cut + 4 + length) return;
+      requests.push(buffer.slice(0, cut + 4 + length));
+      buffer = buffer.slice(cut + 4 + length);
+      for (const piece of answer) {
+        socket.write(piece);
+        await new Promise((r) => setImmediate(r)); // separate reads on the client's side
+      }
+      if (closeAfter) socket.end();
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  onTestFinished(() => void server.close());
+  return { url: `http://127.0.0.1:${port}/hooks/in?x=1`, port, requests, connections: () => connections };
+}
+
+const long = 'x'.repeat(5000);
+test.each([
+  ['Content-Length', ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'], false, 200, 'ok', null, 1],
+  ['chunked, with a chunk extension, in pieces', ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r', '\n3;x=y\r\n!!!\r\n', '0\r\n\r\n'], false, 200, 'ok!!!', null, 1],
+  ['no length: to the connection end', ['HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n\r\nboom'], true, 500, 'boom', null, 2],
+  ['204 without a body', ['HTTP/1.1 204 No Content\r\n\r\n'], false, 204, '', null, 1],
+  ['100 Continue first', ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n'], false, 201, '', null, 1],
+  ['a body longer than the snippet', [`HTTP/1.1 200 OK\r\nContent-Length: ${long.length}\r\n\r\n${long}`], false, 200, long.slice(0, RESPONSE_SNIPPET), null, 2],
+  ['a redirect', ['HTTP/1.1 302 Found\r\nLocation: http://elsewhere.test/x\r\nContent-Length: 0\r\n\r\n'], false, 302, '', 'http://elsewhere.test/x', 1],
+  ['a keep-alive hint of 1 s: not kept', ['HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\nContent-Length: 0\r\n\r\n'], false, 200, '', null, 2],
+  ['the head in pieces', ['HTTP/1.1 20', '0 OK\r\nContent-Le', 'ngth: 3\r\n\r', '\nabc'], false, 200, 'abc', null, 1],
+])('an answer with %s: status, Location and body as sent, and the connection reused when it may be', async (_, answer, closeAfter, status, text, location, connections) => {
+  const receiver = await cannedReceiver(answer as string[], closeAfter as boolean);
+  const { post, close } = postWithHttp(4);
+  onTestFinished(close);
+  for (let i = 0; i < 2; i++) {
+    const res = await post(receiver.url, { 'Content-Type': 'application/json', 'X-Service-Event': 'payment_completed' }, `{"n":${i}}`, new Stop());
+    expect({ status: res.status, location: res.location, text: await res.text() }).toEqual({ status, location, text });
+  }
+  expect(receiver.connections()).toBe(connections);
+  expect(receiver.requests[1]).toBe(`POST /hooks/in?x=1 HTTP/1.1\r\nHost: 127.0.0.1:${receiver.port}\r\nContent-Type: application/json\r\nX-Service-Event: payment_completed\r\nContent-Length: 7\r\nConnection: keep-alive\r\n\r\n{"n":1}`);
+});
+
+test.each([
+  ['is not HTTP', ['this is not HTTP at all\r\n\r\n'], /HPE_/],
+  ['ends before an answer', [], /socket hang up/],
+  ['sends a bad chunk size', ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'], null],
+])('a receiver that %s: the attempt fails with the cause (or keeps the answer whose body was cut)', async (_, answer, error) => {
+  const receiver = await cannedReceiver(answer as string[], true);
+  const { post, close } = postWithHttp(4);
+  onTestFinished(close);
+  const sent = post(receiver.url, {}, '{}', new Stop());
+  if (error) await expect(sent.then(() => 'answered', (e: { code?: string; message: string }) => `${e.code}: ${e.message}`)).resolves.toMatch(error as RegExp);
+  else expect((await sent).status).toBe(200);
+});
+
+test('a header value with a line break is refused before anything is sent', async () => {
+  const receiver = await cannedReceiver(['HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n']);
+  const { post, close } = postWithHttp(4);
+  onTestFinished(close);
+  await expect(post(receiver.url, { 'X-Evil': 'a\r\nX-Injected: 1' }, '{}', new Stop())).rejects.toThrow(/Invalid character in header content/);
+  expect(receiver.connections()).toBe(0);
+});
+
+test('a stop (time-out or close) cuts an attempt that waits for its answer, with the stop reason', async () => {
+  const receiver = await cannedReceiver([]); // never answers
+  const { post, close } = postWithHttp(4);
+  onTestFinished(close);
+  const stop = new Stop();
+  const sent = post(receiver.url, {}, '{}', stop);
+  await new Promise((r) => setImmediate(r));
+  stop.stop(new Error('no answer within 10 ms'));
+  await expect(sent).rejects.toThrow('no answer within 10 ms');
+});
