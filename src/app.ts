@@ -1,7 +1,7 @@
 // createSandbox(options): builds the whole emulator in process (state, clock, tokens, scheduler, routes) and returns
 // the Hono app with a handle. It listens nowhere until `listen()` is called; the CLI is a thin wrapper over it.
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { version } from '../package.json';
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
@@ -235,7 +235,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.use('*', async (c, next) => {
     const traceId = randomUUID();
     c.set('traceId', traceId);
-    c.header('X-Trace-Id', traceId);
+    // On a real port the header goes on Node's response, which merges it into whatever head the route sends: through
+    // Hono's c.header() every answer would carry a WHATWG Headers object, built and read back per request.
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing) outgoing.setHeader('X-Trace-Id', traceId);
+    else c.header('X-Trace-Id', traceId);
     securePages(c);
     headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
     checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)

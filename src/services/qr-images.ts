@@ -17,6 +17,10 @@ const WORKER_FILE = new URL('./qr-worker.js', import.meta.url);
 let worker: Worker | null | undefined; // undefined: not tried yet; null: not available
 let next = 0;
 const pending = new Map<number, (url: string | null) => void>();
+/** Texts waiting to be sent: every create that reaches the thread in one turn of the event loop goes in one message
+ * (a message costs more than the image; under load a turn brings several creates). */
+let batch: string[] = [];
+let firstOfBatch = 0;
 
 function start(): Worker | null {
   if (worker !== undefined) return worker;
@@ -24,9 +28,12 @@ function start(): Worker | null {
   if (!file.endsWith('.js') || !existsSync(file)) return (worker = null);
   const w = new Worker(file);
   w.unref();
-  w.on('message', ({ n, url }: { n: number; url: string | null }) => {
-    pending.get(n)?.(url);
-    pending.delete(n);
+  // The answer to a batch: its images in order (null where one could not be drawn).
+  w.on('message', ({ n, urls }: { n: number; urls: Array<string | null> }) => {
+    for (let i = 0; i < urls.length; i++) {
+      pending.get(n + i)?.(urls[i]!);
+      pending.delete(n + i);
+    }
     if (pending.size === 0) w.unref();
   });
   const fail = () => {
@@ -39,6 +46,12 @@ function start(): Worker | null {
   return (worker = w);
 }
 
+function send(): void {
+  const texts = batch;
+  batch = [];
+  worker?.postMessage({ n: firstOfBatch, texts });
+}
+
 /** `data:image/png;base64,...` of the QR code of `text` (qrPngDataUrl), drawn in the worker thread when there is one. */
 export function drawQrDataUrl(text: string): Promise<string> | string {
   const w = start();
@@ -48,6 +61,10 @@ export function drawQrDataUrl(text: string): Promise<string> | string {
   return new Promise<string | null>((resolve) => {
     if (pending.size === 0) w.ref();
     pending.set(n, resolve);
-    w.postMessage({ n, text });
+    if (batch.length === 0) {
+      firstOfBatch = n;
+      setImmediate(send);
+    }
+    batch.push(text);
   }).then((url) => url ?? qrPngDataUrl(text));
 }

@@ -43,6 +43,43 @@ describe('on a real port', () => {
   });
 });
 
+// On a real port X-Trace-Id goes on Node's response (app.ts) and a create's answer is a plain Response (sendIdempotent):
+// every answer still carries the trace id beside the route's own headers, and an error body names the same id.
+describe('answer headers on a real port', () => {
+  const auth = () => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+  const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  test('a create carries X-Trace-Id, Location and its content type; its replay says so too', async () => {
+    const headers = { ...auth(), 'Idempotency-Key': 'real-port-headers-1' };
+    const body = JSON.stringify({ amount: 10, description: 'x' });
+    const created = await fetch(`${url}/v2/pix`, { method: 'POST', headers, body });
+    const { id } = (await created.json()) as { id: string };
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-trace-id')).toMatch(uuidPattern);
+    expect(created.headers.get('location')).toBe(`/v2/transactions/${id}`);
+    expect(created.headers.get('content-type')).toBe('application/json');
+    expect(created.headers.get('idempotent-replayed')).toBeNull();
+    const replay = await fetch(`${url}/v2/pix`, { method: 'POST', headers, body });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('location')).toBe(`/v2/transactions/${id}`);
+    expect(replay.headers.get('x-trace-id')).toMatch(uuidPattern);
+    expect(replay.headers.get('x-trace-id')).not.toBe(created.headers.get('x-trace-id'));
+  });
+
+  test.each([
+    ['a read', 'GET', '/v2/account', 200],
+    ['a missing route', 'GET', '/v2/nowhere', 404],
+    ['a refused create', 'POST', '/v2/pix', 400],
+  ] as const)('%s carries one X-Trace-Id (%s %s answers %s)', async (_, method, path, status) => {
+    const res = await fetch(`${url}${path}`, { method, headers: auth(), ...(method === 'POST' ? { body: '{}' } : {}) });
+    expect(res.status).toBe(status);
+    const traceId = res.headers.get('x-trace-id');
+    expect(traceId).toMatch(uuidPattern);
+    const body = (await res.json()) as { traceId?: string };
+    if (status >= 400) expect(body.traceId).toBe(traceId);
+  });
+});
+
 // The declared headers are validated from node's parsed headers on a real port (http/middleware/headers.ts): the
 // same answers as in process.
 describe('declared headers on a real port', () => {
