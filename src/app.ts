@@ -17,7 +17,7 @@ import type { Deps } from './deps';
 import type { FixturesFile, SandboxOptions } from './config';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
-import { doors, hostNameOf, securePages } from './http/middleware/doors';
+import { doors, hostNameOf, PAGE_HEADERS } from './http/middleware/doors';
 import { headerRecordFromNode } from './http/middleware/headers';
 import { errorName, sendError, toSandboxError } from './http/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -235,12 +235,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.use('*', async (c, next) => {
     const traceId = randomUUID();
     c.set('traceId', traceId);
-    // On a real port the header goes on Node's response, which merges it into whatever head the route sends: through
-    // Hono's c.header() every answer would carry a WHATWG Headers object, built and read back per request.
+    // Every answer's own headers: the trace id and the page headers (sandbox.md 11). On a real port they go on Node's
+    // response, which merges them into whatever head the route sends; through Hono's c.header() every answer would
+    // carry a WHATWG Headers object, built and read back per request.
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    if (outgoing) outgoing.setHeader('X-Trace-Id', traceId);
-    else c.header('X-Trace-Id', traceId);
-    securePages(c);
+    const setHeader = outgoing ? (name: string, value: string) => void outgoing.setHeader(name, value) : (name: string, value: string) => c.header(name, value);
+    setHeader('X-Trace-Id', traceId);
+    for (const [name, value] of PAGE_HEADERS) setHeader(name, value);
     headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
     checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
     void scheduler.catchUp();

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import { DEFAULT } from '../helpers/harness';
+import { PAGE_CSP } from '../../src/http/middleware/doors';
 
 let sb: Sandbox;
 let url: string;
@@ -59,6 +60,7 @@ describe('answer headers on a real port', () => {
     expect(created.headers.get('location')).toBe(`/v2/transactions/${id}`);
     expect(created.headers.get('content-type')).toBe('application/json');
     expect(created.headers.get('idempotent-replayed')).toBeNull();
+    expect(created.headers.get('content-security-policy')).toBe(PAGE_CSP);
     const replay = await fetch(`${url}/v2/pix`, { method: 'POST', headers, body });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.headers.get('location')).toBe(`/v2/transactions/${id}`);
@@ -67,16 +69,22 @@ describe('answer headers on a real port', () => {
   });
 
   test.each([
-    ['a read', 'GET', '/v2/account', 200],
-    ['a missing route', 'GET', '/v2/nowhere', 404],
-    ['a refused create', 'POST', '/v2/pix', 400],
-  ] as const)('%s carries one X-Trace-Id (%s %s answers %s)', async (_, method, path, status) => {
-    const res = await fetch(`${url}${path}`, { method, headers: auth(), ...(method === 'POST' ? { body: '{}' } : {}) });
+    ['a read', 'GET', '/v2/account', undefined, 200],
+    ['a missing route', 'GET', '/v2/nowhere', undefined, 404],
+    ['a refused create', 'POST', '/v2/pix', {}, 400],
+    ['a create whose route sets Location itself', 'POST', '/v2/projects', { name: 'Headers', color: '#1A73E8' }, 201],
+    ['a page', 'GET', '/', undefined, 200],
+  ] as const)('%s carries X-Trace-Id and the page headers (%s %s answers %s)', async (_, method, path, body, status) => {
+    const res = await fetch(`${url}${path}`, { method, headers: auth(), ...(body ? { body: JSON.stringify(body) } : {}) });
     expect(res.status).toBe(status);
     const traceId = res.headers.get('x-trace-id');
     expect(traceId).toMatch(uuidPattern);
-    const body = (await res.json()) as { traceId?: string };
-    if (status >= 400) expect(body.traceId).toBe(traceId);
+    expect(res.headers.get('content-security-policy')).toBe(PAGE_CSP);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    if (status === 201) expect(res.headers.get('location')).toMatch(/^\/v2\/projects\//);
+    if (status >= 400) expect(((await res.json()) as { traceId?: string }).traceId).toBe(traceId);
   });
 });
 

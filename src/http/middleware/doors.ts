@@ -124,11 +124,11 @@ export const PAGE_CSP =
 /**
  * The page headers, set before the route runs on every answer (an API answer carries them harmlessly): one place covers
  * every page, including pages added later, and costs no look at the answer (touching a finished answer's headers makes
- * @hono/node-server build a Headers object per request).
+ * @hono/node-server build a Headers object per request). app.ts sets them.
  */
-export function securePages(c: Context): void {
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Content-Security-Policy', PAGE_CSP);
-  c.header('X-Frame-Options', 'DENY');
-  c.header('Referrer-Policy', 'no-referrer');
-}
+export const PAGE_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Content-Security-Policy', PAGE_CSP],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+];
