@@ -17,10 +17,19 @@ const WORKER_FILE = new URL('./qr-worker.js', import.meta.url);
 let worker: Worker | null | undefined; // undefined: not tried yet; null: not available
 let next = 0;
 const pending = new Map<number, (url: string | null) => void>();
-/** Texts waiting to be sent: every create that reaches the thread in one turn of the event loop goes in one message
- * (a message costs more than the image; under load a turn brings several creates). */
-let batch: string[] = [];
-let firstOfBatch = 0;
+/**
+ * One batch at a time is with the thread. A text that comes while the thread is idle goes at once; those that come
+ * while it draws wait and go together when its answer comes back, so the thread never waits for a batch to fill and
+ * under load a message (which costs more than an image: waking the other thread) carries many images.
+ */
+let busy = false;
+let waiting: string[] = [];
+let firstWaiting = 0;
+
+function send(w: Worker, n: number, texts: string[]): void {
+  busy = true;
+  w.postMessage({ n, texts });
+}
 
 function start(): Worker | null {
   if (worker !== undefined) return worker;
@@ -30,6 +39,11 @@ function start(): Worker | null {
   w.unref();
   // The answer to a batch: its images in order (null where one could not be drawn).
   w.on('message', ({ n, urls }: { n: number; urls: Array<string | null> }) => {
+    busy = false;
+    if (waiting.length > 0) {
+      send(w, firstWaiting, waiting);
+      waiting = [];
+    }
     for (let i = 0; i < urls.length; i++) {
       pending.get(n + i)?.(urls[i]!);
       pending.delete(n + i);
@@ -38,18 +52,13 @@ function start(): Worker | null {
   });
   const fail = () => {
     worker = null;
+    waiting = [];
     for (const resolve of pending.values()) resolve(null);
     pending.clear();
   };
   w.on('error', fail);
   w.on('exit', fail);
   return (worker = w);
-}
-
-function send(): void {
-  const texts = batch;
-  batch = [];
-  worker?.postMessage({ n: firstOfBatch, texts });
 }
 
 /** `data:image/png;base64,...` of the QR code of `text` (qrPngDataUrl), drawn in the worker thread when there is one. */
@@ -61,10 +70,10 @@ export function drawQrDataUrl(text: string): Promise<string> | string {
   return new Promise<string | null>((resolve) => {
     if (pending.size === 0) w.ref();
     pending.set(n, resolve);
-    if (batch.length === 0) {
-      firstOfBatch = n;
-      setImmediate(send);
+    if (!busy) send(w, n, [text]);
+    else {
+      if (waiting.length === 0) firstWaiting = n;
+      waiting.push(text);
     }
-    batch.push(text);
   }).then((url) => url ?? qrPngDataUrl(text));
 }
