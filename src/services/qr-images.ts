@@ -18,17 +18,20 @@ let worker: Worker | null | undefined; // undefined: not tried yet; null: not av
 let next = 0;
 const pending = new Map<number, (url: string | null) => void>();
 /**
- * One batch at a time is with the thread. A text that comes while the thread is idle goes at once; those that come
- * while it draws wait and go together when its answer comes back, so the thread never waits for a batch to fill and
- * under load a message (which costs more than an image: waking the other thread) carries many images.
+ * A message costs more than an image (it wakes the other thread), so texts go in batches, one batch with the thread at
+ * a time: what comes while the thread is idle goes at the end of the event loop's turn (every create of the turn
+ * together); what comes while it draws goes as soon as its answer is back.
  */
 let busy = false;
+let flushing = false;
 let waiting: string[] = [];
 let firstWaiting = 0;
 
-function send(w: Worker, n: number, texts: string[]): void {
+function send(w: Worker): void {
+  if (busy || waiting.length === 0) return;
   busy = true;
-  w.postMessage({ n, texts });
+  w.postMessage({ n: firstWaiting, texts: waiting });
+  waiting = [];
 }
 
 function start(): Worker | null {
@@ -40,10 +43,7 @@ function start(): Worker | null {
   // The answer to a batch: its images in order (null where one could not be drawn).
   w.on('message', ({ n, urls }: { n: number; urls: Array<string | null> }) => {
     busy = false;
-    if (waiting.length > 0) {
-      send(w, firstWaiting, waiting);
-      waiting = [];
-    }
+    send(w);
     for (let i = 0; i < urls.length; i++) {
       pending.get(n + i)?.(urls[i]!);
       pending.delete(n + i);
@@ -70,10 +70,14 @@ export function drawQrDataUrl(text: string): Promise<string> | string {
   return new Promise<string | null>((resolve) => {
     if (pending.size === 0) w.ref();
     pending.set(n, resolve);
-    if (!busy) send(w, n, [text]);
-    else {
-      if (waiting.length === 0) firstWaiting = n;
-      waiting.push(text);
+    if (waiting.length === 0) firstWaiting = n;
+    waiting.push(text);
+    if (!busy && !flushing) {
+      flushing = true;
+      setImmediate(() => {
+        flushing = false;
+        send(w);
+      });
     }
   }).then((url) => url ?? qrPngDataUrl(text));
 }
