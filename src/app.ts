@@ -241,7 +241,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     const setHeader = outgoing ? (name: string, value: string) => void outgoing.setHeader(name, value) : (name: string, value: string) => c.header(name, value);
     setHeader('X-Trace-Id', traceId);
-    for (const [name, value] of PAGE_HEADERS) setHeader(name, value);
+    for (const name in PAGE_HEADERS) setHeader(name, PAGE_HEADERS[name as keyof typeof PAGE_HEADERS]);
     headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
     checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
     void scheduler.catchUp();

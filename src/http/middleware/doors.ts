@@ -126,9 +126,9 @@ export const PAGE_CSP =
  * every page, including pages added later, and costs no look at the answer (touching a finished answer's headers makes
  * @hono/node-server build a Headers object per request). app.ts sets them.
  */
-export const PAGE_HEADERS: ReadonlyArray<readonly [string, string]> = [
-  ['X-Content-Type-Options', 'nosniff'],
-  ['Content-Security-Policy', PAGE_CSP],
-  ['X-Frame-Options', 'DENY'],
-  ['Referrer-Policy', 'no-referrer'],
-];
+export const PAGE_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': PAGE_CSP,
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+} as const;
