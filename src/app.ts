@@ -1,7 +1,7 @@
 // createSandbox(options): builds the whole emulator in process (state, clock, tokens, scheduler, routes) and returns
 // the Hono app with a handle. It listens nowhere until `listen()` is called; the CLI is a thin wrapper over it.
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { version } from '../package.json';
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
@@ -17,7 +17,7 @@ import type { Deps } from './deps';
 import type { FixturesFile, SandboxOptions } from './config';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
-import { doors, hostDoor, hostNameOf, securePages } from './http/middleware/doors';
+import { doors, hostDoor, hostNameOf, PAGE_HEADERS } from './http/middleware/doors';
 import { earlyHealth } from './http/early-health';
 import { headerRecordFromNode } from './http/middleware/headers';
 import { errorName, sendError, toSandboxError } from './http/errors';
@@ -237,8 +237,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   app.use('*', async (c, next) => {
     const traceId = randomUUID();
     c.set('traceId', traceId);
-    c.header('X-Trace-Id', traceId);
-    securePages(c);
+    // Every answer's own headers: the trace id and the page headers (sandbox.md 11). On a real port they go on Node's
+    // response, which merges them into whatever head the route sends; through Hono's c.header() every answer would
+    // carry a WHATWG Headers object, built and read back per request.
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    const setHeader = outgoing ? (name: string, value: string) => void outgoing.setHeader(name, value) : (name: string, value: string) => c.header(name, value);
+    setHeader('X-Trace-Id', traceId);
+    for (const name in PAGE_HEADERS) setHeader(name, PAGE_HEADERS[name as keyof typeof PAGE_HEADERS]);
     headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
     checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
     void scheduler.catchUp();

@@ -101,6 +101,9 @@ export function sendIdempotent(c: Context, result: { status: number; text: strin
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (result.replayed) headers['Idempotent-Replayed'] = 'true';
   if (created && result.status === 201) headers.Location = created.location(created.id ?? (JSON.parse(result.text) as { id: string }).id);
+  // On a real port nothing is staged on the context (app.ts puts its headers on Node's response), so a plain Response
+  // carries the headers as this object: c.body() would build a WHATWG Headers for more than one header.
+  if ((c.env as { outgoing?: unknown } | undefined)?.outgoing) return new Response(result.text, { status: result.status, headers }) as never;
   return c.body(result.text, result.status as 201, headers) as never;
 }
 

@@ -12,8 +12,9 @@ import type { EventKind } from '../webhooks/events';
 /** Permissions were checked against PERMISSIONS when the credential or key was made (control/schemas.ts). */
 const permissionsOf = (list: string[]) => list as Permission[];
 import type { SandboxEvent } from '../webhooks/events';
+import { isoTime } from '../lib/iso';
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+export const iso = isoTime;
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
 
 /** `amount` in cents, `amountFormatted` in BRL: in the service's example the first is 100 times the second. */

@@ -1,5 +1,6 @@
 // The sandbox clock. Every time-based rule reads it, never Date.now() directly, so that tests and users can
 // freeze, set and advance time. Real time by default: `now = Date.now() + offset`; frozen: `now = frozenAt`.
+import { isoTime } from './iso';
 
 /**
  * The instants the clock may stand at: from the Unix epoch to the last instant an ISO 8601 date-time with a 4-digit
@@ -39,7 +40,7 @@ export function createClock(realNow: () => number = Date.now, initial?: Partial<
     nowMs,
     realMs: realNow,
     now: () => new Date(nowMs()),
-    iso: () => new Date(nowMs()).toISOString(),
+    iso: () => isoTime(nowMs()),
     get frozen() {
       return frozenAt !== null;
     },

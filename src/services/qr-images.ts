@@ -17,6 +17,22 @@ const WORKER_FILE = new URL('./qr-worker.js', import.meta.url);
 let worker: Worker | null | undefined; // undefined: not tried yet; null: not available
 let next = 0;
 const pending = new Map<number, (url: string | null) => void>();
+/**
+ * A message costs more than an image (it wakes the other thread), so texts go in batches, one batch with the thread at
+ * a time: what comes while the thread is idle goes at the end of the event loop's turn (every create of the turn
+ * together); what comes while it draws goes as soon as its answer is back.
+ */
+let busy = false;
+let flushing = false;
+let waiting: string[] = [];
+let firstWaiting = 0;
+
+function send(w: Worker): void {
+  if (busy || waiting.length === 0) return;
+  busy = true;
+  w.postMessage({ n: firstWaiting, texts: waiting });
+  waiting = [];
+}
 
 function start(): Worker | null {
   if (worker !== undefined) return worker;
@@ -24,13 +40,19 @@ function start(): Worker | null {
   if (!file.endsWith('.js') || !existsSync(file)) return (worker = null);
   const w = new Worker(file);
   w.unref();
-  w.on('message', ({ n, url }: { n: number; url: string | null }) => {
-    pending.get(n)?.(url);
-    pending.delete(n);
+  // The answer to a batch: its images in order (null where one could not be drawn).
+  w.on('message', ({ n, urls }: { n: number; urls: Array<string | null> }) => {
+    busy = false;
+    send(w);
+    for (let i = 0; i < urls.length; i++) {
+      pending.get(n + i)?.(urls[i]!);
+      pending.delete(n + i);
+    }
     if (pending.size === 0) w.unref();
   });
   const fail = () => {
     worker = null;
+    waiting = [];
     for (const resolve of pending.values()) resolve(null);
     pending.clear();
   };
@@ -48,6 +70,14 @@ export function drawQrDataUrl(text: string): Promise<string> | string {
   return new Promise<string | null>((resolve) => {
     if (pending.size === 0) w.ref();
     pending.set(n, resolve);
-    w.postMessage({ n, text });
+    if (waiting.length === 0) firstWaiting = n;
+    waiting.push(text);
+    if (!busy && !flushing) {
+      flushing = true;
+      setImmediate(() => {
+        flushing = false;
+        send(w);
+      });
+    }
   }).then((url) => url ?? qrPngDataUrl(text));
 }

@@ -3,6 +3,7 @@
 import type { Deps } from '../deps';
 import type { Account, Wallet } from '../domain/types';
 import { createDeliveries } from './dispatcher';
+import { isoTime } from '../lib/iso';
 
 export const EVENT_KINDS = [
   'payment_completed',
@@ -40,7 +41,7 @@ export interface SandboxEvent {
 /** Records an event of `wallet` and queues its deliveries. `data` is the event-specific object. */
 export function recordEvent(deps: Deps, account: Account, wallet: Wallet, event: EventKind, eventId: string, data: Record<string, unknown>): SandboxEvent {
   const at = deps.clock.nowMs();
-  const envelope = { event, eventId, timestamp: new Date(at).toISOString(), subAccount: wallet.reference, data };
+  const envelope = { event, eventId, timestamp: isoTime(at), subAccount: wallet.reference, data };
   return recordBody(deps, account, wallet, event, eventId, JSON.stringify(envelope));
 }
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import { DEFAULT } from '../helpers/harness';
+import { PAGE_CSP } from '../../src/http/middleware/doors';
 
 let sb: Sandbox;
 let url: string;
@@ -40,6 +41,50 @@ describe('on a real port', () => {
     const broken = await fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"amount":' });
     expect(broken.status).toBe(400);
     expect(((await broken.json()) as { details: { code: string } }).details.code).toBe('MALFORMED_JSON');
+  });
+});
+
+// On a real port X-Trace-Id goes on Node's response (app.ts) and a create's answer is a plain Response (sendIdempotent):
+// every answer still carries the trace id beside the route's own headers, and an error body names the same id.
+describe('answer headers on a real port', () => {
+  const auth = () => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+  const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  test('a create carries X-Trace-Id, Location and its content type; its replay says so too', async () => {
+    const headers = { ...auth(), 'Idempotency-Key': 'real-port-headers-1' };
+    const body = JSON.stringify({ amount: 10, description: 'x' });
+    const created = await fetch(`${url}/v2/pix`, { method: 'POST', headers, body });
+    const { id } = (await created.json()) as { id: string };
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-trace-id')).toMatch(uuidPattern);
+    expect(created.headers.get('location')).toBe(`/v2/transactions/${id}`);
+    expect(created.headers.get('content-type')).toBe('application/json');
+    expect(created.headers.get('idempotent-replayed')).toBeNull();
+    expect(created.headers.get('content-security-policy')).toBe(PAGE_CSP);
+    const replay = await fetch(`${url}/v2/pix`, { method: 'POST', headers, body });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('location')).toBe(`/v2/transactions/${id}`);
+    expect(replay.headers.get('x-trace-id')).toMatch(uuidPattern);
+    expect(replay.headers.get('x-trace-id')).not.toBe(created.headers.get('x-trace-id'));
+  });
+
+  test.each([
+    ['a read', 'GET', '/v2/account', undefined, 200],
+    ['a missing route', 'GET', '/v2/nowhere', undefined, 404],
+    ['a refused create', 'POST', '/v2/pix', {}, 400],
+    ['a create whose route sets Location itself', 'POST', '/v2/projects', { name: 'Headers', color: '#1A73E8' }, 201],
+    ['a page', 'GET', '/', undefined, 200],
+  ] as const)('%s carries X-Trace-Id and the page headers (%s %s answers %s)', async (_, method, path, body, status) => {
+    const res = await fetch(`${url}${path}`, { method, headers: auth(), ...(body ? { body: JSON.stringify(body) } : {}) });
+    expect(res.status).toBe(status);
+    const traceId = res.headers.get('x-trace-id');
+    expect(traceId).toMatch(uuidPattern);
+    expect(res.headers.get('content-security-policy')).toBe(PAGE_CSP);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    if (status === 201) expect(res.headers.get('location')).toMatch(/^\/v2\/projects\//);
+    if (status >= 400) expect(((await res.json()) as { traceId?: string }).traceId).toBe(traceId);
   });
 });
 

@@ -26,6 +26,7 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
     // bytes and so does not take the missing Content-Type of a body-less POST for an unsupported one.
     const cache = c.req.bodyCache as Record<string, unknown>;
     cache.text = Promise.resolve('{}');
+    cache.json = Promise.resolve({});
     cache.arrayBuffer = Promise.resolve(new ArrayBuffer(0));
     return next();
   }
@@ -43,6 +44,9 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
     const field = fieldOf(tooDeep);
     throw validationError([{ field: field.split(/[.[]/)[0] || '(body)', message: `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${field}); send flatter data (metadata is key-value pairs)` }]);
   }
+  // What the validator and the routes read with c.req.json(): with only the text cached, Hono would parse it again
+  // through a WHATWG Response built for the purpose (and the request's Headers to find its content type).
+  (c.req.bodyCache as Record<string, unknown>).json = Promise.resolve(parsed);
   await next();
 };
 

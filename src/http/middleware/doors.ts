@@ -129,12 +129,8 @@ export const PAGE_CSP =
 /**
  * The page headers, set before the route runs on every answer (an API answer carries them harmlessly): one place covers
  * every page, including pages added later, and costs no look at the answer (touching a finished answer's headers makes
- * @hono/node-server build a Headers object per request).
+ * @hono/node-server build a Headers object per request). app.ts sets them.
  */
-export function securePages(c: Context): void {
-  for (const name in PAGE_HEADERS) c.header(name, PAGE_HEADERS[name as keyof typeof PAGE_HEADERS]);
-}
-
 export const PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy': PAGE_CSP,
