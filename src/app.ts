@@ -17,7 +17,7 @@ import type { Deps } from './deps';
 import type { FixturesFile, SandboxOptions } from './config';
 import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
 import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
-import { doors, hostDoor, hostNameOf, PAGE_HEADERS } from './http/middleware/doors';
+import { doors, hostDoor, hostNameOf, setAnswerHeaders } from './http/middleware/doors';
 import { earlyHealth } from './http/early-health';
 import { headerRecordFromNode } from './http/middleware/headers';
 import { errorName, sendError, toSandboxError } from './http/errors';
@@ -241,9 +241,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // response, which merges them into whatever head the route sends; through Hono's c.header() every answer would
     // carry a WHATWG Headers object, built and read back per request.
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    const setHeader = outgoing ? (name: string, value: string) => void outgoing.setHeader(name, value) : (name: string, value: string) => c.header(name, value);
-    setHeader('X-Trace-Id', traceId);
-    for (const name in PAGE_HEADERS) setHeader(name, PAGE_HEADERS[name as keyof typeof PAGE_HEADERS]);
+    setAnswerHeaders(outgoing ? (name, value) => void outgoing.setHeader(name, value) : (name, value) => c.header(name, value), traceId);
     headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
     checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
     void scheduler.catchUp();

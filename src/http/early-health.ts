@@ -5,7 +5,7 @@
 // for the app, which answers it as always.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { PAGE_HEADERS } from './middleware/doors';
+import { setAnswerHeaders } from './middleware/doors';
 import type { EarlyAnswer } from '../server';
 
 const PATH = '/_sandbox/health';
@@ -21,16 +21,11 @@ export function earlyHealth(answer: () => unknown, hostAllowed: (authority: stri
     const host = req.headers.host;
     if (host === undefined || !PLAIN_HOST.test(host) || !hostAllowed(host)) return false;
     const body = JSON.stringify(answer());
-    // The order and spelling of the adapter's answer: its header names sorted and lower-case, then Content-Length.
-    res.writeHead(200, [
-      ['content-security-policy', PAGE_HEADERS['Content-Security-Policy']],
-      ['content-type', 'application/json'],
-      ['referrer-policy', PAGE_HEADERS['Referrer-Policy']],
-      ['x-content-type-options', PAGE_HEADERS['X-Content-Type-Options']],
-      ['x-frame-options', PAGE_HEADERS['X-Frame-Options']],
-      ['x-trace-id', randomUUID()],
-      ['Content-Length', String(Buffer.byteLength(body))],
-    ].flat());
+    // The app's answer as node-server writes it: the middleware's headers on Node's response, then the route's type
+    // (Node adds Date, Connection and Content-Length after them).
+    setAnswerHeaders((name, value) => res.setHeader(name, value), randomUUID());
+    res.setHeader('Content-Type', 'application/json');
+    res.statusCode = 200;
     res.end(body);
     return true;
   };

@@ -137,3 +137,9 @@ export const PAGE_HEADERS = {
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
 } as const;
+
+/** Every answer's own headers, through `set`: its trace id, then the page headers (app.ts, http/early-health.ts). */
+export function setAnswerHeaders(set: (name: string, value: string) => void, traceId: string): void {
+  set('X-Trace-Id', traceId);
+  for (const name in PAGE_HEADERS) set(name, PAGE_HEADERS[name as keyof typeof PAGE_HEADERS]);
+}
