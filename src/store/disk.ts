@@ -172,8 +172,13 @@ function shareStrings(state: State) {
     return v;
   };
   for (const account of Object.values(state.accounts)) {
-    for (const tx of Object.values(account.transactions)) {
+    const transactions = account.transactions;
+    for (const key in transactions) {
+      if (!Object.hasOwn(transactions, key)) continue;
+      const tx = transactions[key]!;
       const t = tx as unknown as Record<string, unknown>;
+      // The record's id is its key's string (the key is kept anyway): 56 bytes less per record.
+      if (t.id === key) t.id = key;
       for (const field of SHARED_FIELDS) if (field in t) t[field] = share(t[field]);
       if (tx.charge?.pspCredentialId !== undefined) tx.charge.pspCredentialId = share(tx.charge.pspCredentialId) as string;
     }
