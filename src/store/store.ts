@@ -15,7 +15,7 @@ import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
 import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, view } from './unit';
-import { JOURNAL_FORMAT, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
+import { JOURNAL_FORMAT, holdReplaced, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { loadStateChecks, shapeProblem } from './checks';
 import { acquireLock, type FileLock } from './lock';
 
@@ -468,9 +468,14 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
       bytes = writer.bytes;
     }
     // The snapshot goes into place; the check of the data file's identity does not take that for a replaced file.
+    const replaced = await holdReplaced(file, files.snapshot);
     renaming = true;
     try {
       await put();
+      replaced.freed();
+    } catch (err) {
+      replaced.kept();
+      throw err;
     } finally {
       files.snapshot = identity(file);
       renaming = false;
