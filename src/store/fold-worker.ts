@@ -5,7 +5,6 @@
 // process instead.
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { foldFiles } from './disk';
 
 // On a busy machine the fold yields the CPU to the thread that answers requests: a nice value of 10 (a tenth or so of
 // a core both want). On Linux the nice value is per thread, so this is this thread's only; elsewhere it would be the
@@ -17,6 +16,10 @@ if (process.platform === 'linux') {
     /* not allowed: the fold runs at the sandbox's priority */
   }
 }
+
+// What the fold runs is loaded once the priority is lowered: loading it is part of the work that yields (a static
+// import would be loaded before this module's first line, at the sandbox's priority).
+const { foldFiles } = await import('./disk');
 
 parentPort?.on('message', (job: { file: string; seq: number }) => {
   foldFiles(job.file, job.seq).then(
