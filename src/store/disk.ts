@@ -274,14 +274,12 @@ export async function foldFiles(file: string, seq: number): Promise<{ bytes: num
  * in 4 MiB steps, no longer than on an idle disk. `identity` is the device:inode this process wrote: a file put there
  * by someone else is never touched. `freed()` after a successful rename; `kept()` when the old file stays in place.
  */
-export async function holdReplaced(file: string, identity: string | null): Promise<{ freed(): void; kept(): void }> {
+export async function holdReplaced(file: string, identity: string | null, afterMs = FREE_AFTER_MS): Promise<{ freed(): Promise<void>; kept(): void }> {
   const handle = process.platform === 'win32' || !identity ? null : await open(file, 'r+').catch(() => null);
   const close = () => void handle?.close().catch(() => {});
   return {
     kept: close,
-    freed: () => {
-      if (handle) void freeInSteps(handle, identity!).finally(close);
-    },
+    freed: () => (handle ? freeInSteps(handle, identity!, afterMs).finally(close) : Promise.resolve()),
   };
 }
 
@@ -289,9 +287,9 @@ export async function holdReplaced(file: string, identity: string | null): Promi
 const FREE_STEP = 4 << 20;
 const FREE_AFTER_MS = 2000;
 
-async function freeInSteps(handle: FileHandle, identity: string): Promise<void> {
+async function freeInSteps(handle: FileHandle, identity: string, afterMs: number): Promise<void> {
   try {
-    await sleep(FREE_AFTER_MS, undefined, { ref: false });
+    await sleep(afterMs, undefined, { ref: false });
     const st = await handle.stat();
     // Only the file this process wrote, and only once no name links to it any more (a hard link keeps it whole).
     if (`${st.dev}:${st.ino}` !== identity || st.nlink !== 0) return;

@@ -472,7 +472,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     renaming = true;
     try {
       await put();
-      replaced.freed();
+      void replaced.freed();
     } catch (err) {
       replaced.kept();
       throw err;
