@@ -9,7 +9,7 @@
 // While a snapshot is being written the journal is rotated to FILE.journal.old; it is deleted once the snapshot is in
 // place. Start-up loads the snapshot and replays the lines after its journalSeq, from .old then the journal; a fold in
 // the background does the same up to the last line before it began, in a thread of its own (foldFiles).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import * as zlib from 'node:zlib';
 import { crc32 } from '../lib/crc32';
@@ -230,6 +230,12 @@ function readFiles(file: string, until: number, checkShape = true) {
   const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [] };
   delete state.journalSeq;
   delete state.journalFormat;
+  const bytes = replayJournals(file, r, until);
+  return { state: state as State, r, bytes, snapshotBytes: text.length };
+}
+
+/** Replays FILE.journal.old, then FILE.journal, after `r.seq` and up to `until`; the bytes of FILE.journal's whole lines. */
+function replayJournals(file: string, r: Replay, until: number): number {
   replay(oldJournalOf(file), r, until);
   const current = replay(journalOf(file), r, until);
   if (r.orphans.length > 0) {
@@ -238,7 +244,7 @@ function readFiles(file: string, until: number, checkShape = true) {
       `The journal at ${o.where} writes ${o.path.join('.')}, whose ${o.path.length > 2 ? `account ${String(o.path[1])}` : 'parent'} does not exist and is made by no later line (a changed id?). It was left untouched (and so was the data file): restore both from a copy, or move them away to start afresh.`,
     );
   }
-  return { state: state as State, r, bytes: current.bytes, snapshotBytes: text.length };
+  return current.bytes;
 }
 
 /**
@@ -248,12 +254,27 @@ function readFiles(file: string, until: number, checkShape = true) {
  * and it is written to FILE.tmp and fsync'd. The caller renames it into place. The journal the sandbox goes on appending to
  * is read only up to `seq`, whose lines were on disk before the fold began.
  */
-export async function foldFiles(file: string, seq: number): Promise<{ bytes: number }> {
+export async function foldFiles(file: string, seq: number, kept?: { current: KeptFold | null }): Promise<{ bytes: number }> {
   // In its thread the checks are loaded here (its lines are checked as they are replayed). Shapes are checked once, in
   // the state the fold writes (the snapshot it starts from passed the same check when written).
   await loadStateChecks();
-  const { state, r } = readFiles(file, seq, false);
-  if (r.seq !== seq) throw new Error(`the journals of ${file} end at entry ${r.seq}, before entry ${seq}`);
+  // The state this thread wrote last time, when that file is still the one at the path (same inode, size and mtime:
+  // nothing replaced or changed it since): only the journal lines after it are replayed, with the same checks. A fold
+  // that fails midway leaves nothing kept (the state may be half replayed).
+  const last = kept?.current;
+  if (kept) kept.current = null;
+  let state: State;
+  let at: number;
+  if (last && last.file === file && last.stamp === stampOf(file)) {
+    const r: Replay = { state: last.state, seq: last.seq, checked: true, orphans: [], warnings: [] };
+    replayJournals(file, r, seq);
+    ({ state, seq: at } = r);
+  } else {
+    const read = readFiles(file, seq, false);
+    ({ state } = read);
+    at = read.r.seq;
+  }
+  if (at !== seq) throw new Error(`the journals of ${file} end at entry ${at}, before entry ${seq}`);
   const problem = shapeProblem(state);
   if (problem) throw new Error(`the state does not have the shape of a sandbox state (${problem})`);
   const writer = await snapshotWriter(file);
@@ -264,7 +285,23 @@ export async function foldFiles(file: string, seq: number): Promise<{ bytes: num
     await writer.abandon();
     throw err;
   }
+  // FILE.tmp keeps its inode, size and mtime when the store renames it to FILE.
+  if (kept) kept.current = { file, seq, state, stamp: stampOf(`${file}.tmp`) };
   return { bytes: writer.bytes };
+}
+
+/** What a fold's thread keeps between folds: the state it wrote to `file` up to `seq`, and that file's stamp. */
+export interface KeptFold {
+  file: string;
+  seq: number;
+  state: State;
+  stamp: string | null;
+}
+
+/** Device, inode, size and mtime of a file (null when it is gone). */
+function stampOf(path: string): string | null {
+  const st = statSync(path, { throwIfNoEntry: false, bigint: true });
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}` : null;
 }
 
 /**
