@@ -36,7 +36,16 @@ export function foldThread(): FoldThread {
       if (!built) return null;
       if (idle) clearTimeout(idle);
       idle = null;
-      const w = (worker ??= new Worker(FOLD_WORKER));
+      if (!worker) {
+        const w = new Worker(FOLD_WORKER);
+        // Whatever becomes of an idle thread (a fold under way has its own listeners below): it is not reused.
+        w.on('error', () => {});
+        w.once('exit', () => {
+          if (worker === w) worker = null;
+        });
+        worker = w;
+      }
+      const w = worker;
       w.ref(); // a fold under way holds the process, an idle thread does not
       return new Promise((resolve, reject) => {
         const settle = (fn: () => void) => {
