@@ -8,16 +8,15 @@
 import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, openSync, realpathSync, renameSync, statSync, unlinkSync, write as fsWrite } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { TextFile } from 'lowdb/node';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
 import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, view } from './unit';
-import { JOURNAL_FORMAT, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
+import { JOURNAL_FORMAT, holdReplaced, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { loadStateChecks, shapeProblem } from './checks';
 import { acquireLock, type FileLock } from './lock';
+import { foldThread } from './fold-thread';
 
 export const STATE_VERSION = 2;
 
@@ -130,33 +129,6 @@ interface Pending {
 const storageUnavailable = (why: string, fix = 'Free disk space or fix the permissions, then send the request again') =>
   new SandboxError('STORAGE_UNAVAILABLE', `The change could not be written to the data file (${why}), so it was not made. ${fix}; reads keep working.`);
 const REBUILDING = 'The sandbox is writing a fresh snapshot and journal at the path: send the request again in a moment';
-
-/** The fold's thread, beside the bundle (dist/fold-worker.js); running from source there is none. */
-const FOLD_WORKER = new URL('./fold-worker.js', import.meta.url);
-let foldWorkerBuilt: boolean | undefined;
-
-/**
- * Folds FILE's snapshot and journal up to `seq` into FILE.tmp in a worker thread (./fold-worker.ts), one per fold
- * (its heap, as big as the state while it runs, goes with it). Null when the build has no such thread.
- */
-function foldOffThread(file: string, seq: number): Promise<{ bytes: number }> | null {
-  foldWorkerBuilt ??= FOLD_WORKER.protocol === 'file:' && existsSync(fileURLToPath(FOLD_WORKER));
-  if (!foldWorkerBuilt) return null;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(FOLD_WORKER);
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      void worker.terminate();
-      fn();
-    };
-    worker.once('message', (m: { bytes: number } | { error: string }) => settle(() => ('error' in m ? reject(new Error(m.error)) : resolve(m))));
-    worker.once('error', (err) => settle(() => reject(err)));
-    worker.once('exit', (code) => settle(() => reject(new Error(`the fold's thread stopped with exit code ${code}`))));
-    worker.postMessage({ file, seq });
-  });
-}
 
 /** Runs `fn` after a turn of the event loop, and keeps the longest such synchronous stretch in `slices`. */
 async function stretch<T>(slices: { longestMs: number }, fn: () => T): Promise<T> {
@@ -404,6 +376,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
   // part of the writing), the journal is folded.
   const threshold = () => options.compactAfterBytes ?? Math.max(8 * 1024 * 1024, snapshotBytes / 2);
   const compactionStats = { runs: 0, abandoned: 0, offThread: 0, lastMs: 0, lastLongestSliceMs: 0 };
+  const folder = foldThread();
 
   function maybeCompact() {
     if (compacting || closing || broken || !dataFile || size < threshold()) return;
@@ -429,7 +402,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     // In the background, the fold runs in a thread of its own when the build has one (dist/fold-worker.js): this
     // thread only rotates the journal, starts the fold's thread (after a turn of the event loop) and renames the
     // result (asynchronously: replacing the old snapshot frees its blocks, tens of ms at 100k charges).
-    const offThread = sliceMs === Infinity ? null : (await stretch(slices, () => ({ fold: foldOffThread(file, seq) }))).fold;
+    const offThread = sliceMs === Infinity ? null : (await stretch(slices, () => ({ fold: folder.fold(file, seq) }))).fold;
     /** What puts the new snapshot (written to FILE.tmp) in place, and its size. */
     let put: () => Promise<void>;
     let bytes: number;
@@ -468,9 +441,14 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
       bytes = writer.bytes;
     }
     // The snapshot goes into place; the check of the data file's identity does not take that for a replaced file.
+    const replaced = await holdReplaced(file, files.snapshot);
     renaming = true;
     try {
       await put();
+      void replaced.freed();
+    } catch (err) {
+      replaced.kept();
+      throw err;
     } finally {
       files.snapshot = identity(file);
       renaming = false;
@@ -596,6 +574,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
       closing = true;
       await tail;
       if (compacting) await compacting;
+      folder.close();
       if (broken && !broken.startsWith('another process')) await rebuild();
       if (broken) {
         // Another process has the file now (or it cannot be written): nothing of this process goes there.

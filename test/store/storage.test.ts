@@ -144,6 +144,21 @@ describe.each([
     expectWhole(state);
   });
 
+  test('folds that follow each other (the thread keeps the state it wrote for the next one) lose nothing', async () => {
+    const file = dataFile();
+    const sb = await opener(file, { compactAfterBytes: 1 });
+    const store = sb.deps.store;
+    for (let round = 0; round < 3; round++) {
+      const runs = store.compaction!.runs;
+      for (let i = 0; i < 5; i++) expect((await call(sb, 'POST', adjustPath, { amount: 1 })).status).toBe(201);
+      await store.flush();
+      while (store.compaction!.runs <= runs) await new Promise((r) => setImmediate(r));
+    }
+    expect(store.compaction!.runs).toBeGreaterThanOrEqual(3);
+    expect(store.compaction!.abandoned).toBe(0);
+    expect(JSON.parse(JSON.stringify(readDataFile(file))), 'snapshot + journal, as a restart reads them').toEqual(JSON.parse(JSON.stringify(store.raw)));
+  });
+
   test.each(badRecords)('checks what it writes: with %s the snapshot stays byte for byte, the journal keeps everything, the log says what is wrong', async (_name, spoil, repair, problem) => {
     const file = dataFile();
     await (await opener(file)).close(); // the fixtures folded into the snapshot: the journal starts empty
