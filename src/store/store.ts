@@ -14,7 +14,7 @@ import { TextFile } from 'lowdb/node';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
-import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, view } from './unit';
+import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, unitsOpen, view } from './unit';
 import { JOURNAL_FORMAT, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { loadStateChecks, shapeProblem } from './checks';
 import { acquireLock, type FileLock } from './lock';
@@ -73,7 +73,10 @@ export interface ClockBinding {
 }
 
 export interface Store {
-  /** Inside a unit of work: a view that records every change; outside: the raw state (read-only by convention). */
+  /**
+   * While any unit of work is open: a view that records every change into the current unit (and throws on a write
+   * while none is current); otherwise the raw state (read-only by convention).
+   */
   readonly state: State;
   /** The raw state, never recorded (for readers that must not pay for the view). */
   readonly raw: State;
@@ -86,7 +89,8 @@ export interface Store {
   replace(next: State): void;
   /** Starts a unit of work; run code in it with run(), then commit() or rollback(). */
   begin(kind: UnitKind): Unit;
-  run<T>(unit: Unit, fn: () => T): T;
+  /** Runs `fn`'s synchronous part with `unit` current: its writes (until its first await) are the unit's. */
+  run<T>(unit: Unit | undefined, fn: () => T): T;
   /** Ends a unit that succeeded: resolves once its change set is on disk (rejects 503 STORAGE_UNAVAILABLE after undoing it). */
   commit(unit: Unit): Promise<void>;
   /** Ends a unit that failed: every change it made is undone. */
@@ -488,7 +492,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
 
   const store: Store = {
     get state() {
-      return currentUnit() ? view(holder.state) : holder.state;
+      return unitsOpen() ? view(holder.state) : holder.state;
     },
     get raw() {
       return holder.state;
@@ -514,7 +518,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
       epoch++;
     },
     begin(kind) {
-      const unit = new Unit(kind, hooks);
+      const unit = new Unit(kind, hooks, dataFile !== undefined);
       if (clockBinding) clockAtBegin.set(unit, clockBinding.snapshot());
       active.add(unit);
       unitBegun();
