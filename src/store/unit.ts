@@ -266,7 +266,8 @@ function wrap<T extends object>(target: T, level: Level): T {
 }
 
 /** The proxy view of the state root (for use inside a unit). */
-export const view = <T extends object>(root: T): T => wrap(root, { t: 'root' });
+const ROOT: Level = { t: 'root' };
+export const view = <T extends object>(root: T): T => wrap(root, ROOT);
 
 /** Replays a unit's undo log backwards: the raw objects are as they were before it. */
 export function undo(unit: Unit) {
