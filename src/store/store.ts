@@ -261,10 +261,17 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
   }
 
   let clockBinding: ClockBinding | null = null;
-  const clockAtBegin = new WeakMap<Unit, ClockState>();
   let epoch = 0;
-  /** Units begun and not yet ended (a snapshot slice waits while one of them has uncommitted writes). */
+  /** Units begun and not yet ended, with a data file (a snapshot slice waits while one of them has uncommitted writes). */
   const active = new Set<Unit>();
+  /** Ends a unit's count once, whether it is committed or rolled back. */
+  const ended = (unit: Unit) => {
+    if (!unit.live) return;
+    unit.live = false;
+    if (dataFile) active.delete(unit);
+    unitEnded();
+  };
+  const DONE = Promise.resolve();
 
   // Journal: lines waiting for the next write, the batch being written, and every unit's promise chained for flush().
   let queue: Pending[] = [];
@@ -519,8 +526,9 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     },
     begin(kind) {
       const unit = new Unit(kind, hooks, dataFile !== undefined);
-      if (clockBinding) clockAtBegin.set(unit, clockBinding.snapshot());
-      active.add(unit);
+      if (clockBinding) unit.clockBefore = clockBinding.snapshot();
+      if (dataFile) active.add(unit);
+      unit.live = true;
       unitBegun();
       return unit;
     },
@@ -531,14 +539,14 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
         if (!sameClock(now, holder.state.clock)) runInUnit(unit, () => (store.state.clock = now));
       }
       unit.open = false;
-      if (active.delete(unit)) unitEnded();
+      ended(unit);
       const announce = () => {
         for (const fn of unit.onCommit.splice(0)) fn();
       };
       if (unit.records.size === 0 || !dataFile) {
         unit.undo.length = 0;
-        announce();
-        return Promise.resolve();
+        if (unit.onCommit.length > 0) announce();
+        return DONE;
       }
       if (broken) {
         // Files deleted or replaced: nothing is kept that cannot be on disk at the path (sandbox.md 11).
@@ -567,13 +575,13 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     rollback(unit) {
       unit.open = false;
       unit.onCommit.length = 0;
-      if (active.delete(unit)) unitEnded();
+      ended(unit);
       if (unit.undo.length > 0) {
         undo(unit);
         epoch++;
         tainted = true;
       }
-      const before = clockAtBegin.get(unit);
+      const before = unit.clockBefore as ClockState | undefined;
       if (clockBinding && before && !sameClock(before, clockBinding.snapshot())) clockBinding.restore(before);
     },
     atomically(kind, fn) {

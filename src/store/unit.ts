@@ -55,6 +55,10 @@ export class Unit {
   open = true;
   /** What waits for the unit to be committed (news of its changes); dropped when it is rolled back. */
   readonly onCommit: Array<() => void> = [];
+  /** Begun and not yet ended (counted in unitsOpen). */
+  live = false;
+  /** The sandbox clock as the unit began (the store puts it back when the unit is rolled back). */
+  clockBefore: unknown = undefined;
   constructor(
     readonly kind: UnitKind,
     readonly hooks: UnitHooks,
