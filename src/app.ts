@@ -34,7 +34,7 @@ import { registerStaticQrActions } from './services/static-qr';
 import { lanUrls, listen, type Listening } from './server';
 import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
-import { GrowingRouter } from './http/growing-router';
+import { RequestUnitRouter } from './http/request-unit';
 import { mountRouteGroups } from './route-groups';
 import { healthAnswer } from './control/health';
 import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
@@ -218,8 +218,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (opts.clock) deps.bus.publish({ kind: 'clock', now: clock.iso(), frozen: clock.frozen });
   };
 
-  // Route groups join the app as requests need them (lazyRoutes), after it has matched others: a router that takes that.
-  const app = new Hono<Env>({ router: new GrowingRouter() });
+  // Route groups join the app as requests need them (lazyRoutes), after it has matched others: a router that takes that,
+  // and starts each handler in the request's unit of work (http/request-unit.ts).
+  const app = new Hono<Env>({ router: new RequestUnitRouter() });
   app.onError((err, c) => {
     const error = toSandboxError(err, log);
     const timestamp = clock.iso();
@@ -253,6 +254,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // A story is a script of steps, each its own unit (services/stories.ts), so the console sees it step by step.
     if (c.req.method === 'POST' && c.req.path.startsWith('/_sandbox/stories/')) return next();
     const unit = store.begin(reading ? 'read' : 'request');
+    c.set('unit', unit);
     try {
       await store.run(unit, next);
     } catch (err) {

@@ -14,6 +14,7 @@ import { locationPath } from '../services/charges';
 import { findLinkBySlug, payPaymentLink, startLinkCharge } from '../services/payment-links';
 import { brl } from './format';
 import { Layout, renderPage } from './layout';
+import { inRequestUnit } from '../lib/request-unit';
 
 const METHOD_LABEL: Record<PaymentMethod, string> = { pix: 'PIX', credit_card: 'Credit card (simulated)', boleto: 'Boleto (simulated)' };
 const STATUS_TEXT = { active: 'Open for payment', paid: 'Paid', expired: 'Expired', disabled: 'Disabled' } as const;
@@ -104,14 +105,14 @@ export function registerLinkPages(app: OpenAPIHono<Env>, deps: Deps) {
   app.post('/c/:slug/pix', async (c) => {
     const { account, link } = located(deps, c.req.param('slug'));
     await form(deps, c);
-    const tx = startLinkCharge(deps, account, link, 'pix');
+    const tx = inRequestUnit(c, () => startLinkCharge(deps, account, link, 'pix'));
     return c.redirect(locationPath(tx.id), 303);
   });
   // Card and boleto: simulated, paid at once.
   app.post('/c/:slug/pay', async (c) => {
     const { account, link } = located(deps, c.req.param('slug'));
     const { method, ...payer } = await form(deps, c);
-    const tx = payPaymentLink(deps, account, link.id, { paymentMethod: method, ...payer });
+    const tx = inRequestUnit(c, () => payPaymentLink(deps, account, link.id, { paymentMethod: method, ...payer }));
     return c.redirect(`/c/${link.slug}?paid=${tx.id}`, 303);
   });
 }

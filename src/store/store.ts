@@ -12,7 +12,7 @@ import { TextFile } from 'lowdb/node';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
-import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, view } from './unit';
+import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, unitsOpen, view } from './unit';
 import { JOURNAL_FORMAT, holdReplaced, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { loadStateChecks, shapeProblem } from './checks';
 import { acquireLock, type FileLock } from './lock';
@@ -72,7 +72,10 @@ export interface ClockBinding {
 }
 
 export interface Store {
-  /** Inside a unit of work: a view that records every change; outside: the raw state (read-only by convention). */
+  /**
+   * While any unit of work is open: a view that records every change into the current unit (and throws on a write
+   * while none is current); otherwise the raw state (read-only by convention).
+   */
   readonly state: State;
   /** The raw state, never recorded (for readers that must not pay for the view). */
   readonly raw: State;
@@ -85,7 +88,8 @@ export interface Store {
   replace(next: State): void;
   /** Starts a unit of work; run code in it with run(), then commit() or rollback(). */
   begin(kind: UnitKind): Unit;
-  run<T>(unit: Unit, fn: () => T): T;
+  /** Runs `fn`'s synchronous part with `unit` current: its writes (until its first await) are the unit's. */
+  run<T>(unit: Unit | undefined, fn: () => T): T;
   /** Ends a unit that succeeded: resolves once its change set is on disk (rejects 503 STORAGE_UNAVAILABLE after undoing it). */
   commit(unit: Unit): Promise<void>;
   /** Ends a unit that failed: every change it made is undone. */
@@ -229,10 +233,17 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
   }
 
   let clockBinding: ClockBinding | null = null;
-  const clockAtBegin = new WeakMap<Unit, ClockState>();
   let epoch = 0;
-  /** Units begun and not yet ended (a snapshot slice waits while one of them has uncommitted writes). */
+  /** Units begun and not yet ended, with a data file (a snapshot slice waits while one of them has uncommitted writes). */
   const active = new Set<Unit>();
+  /** Ends a unit's count once, whether it is committed or rolled back. */
+  const ended = (unit: Unit) => {
+    if (!unit.live) return;
+    unit.live = false;
+    if (dataFile) active.delete(unit);
+    unitEnded();
+  };
+  const DONE = Promise.resolve();
 
   // Journal: lines waiting for the next write, the batch being written, and every unit's promise chained for flush().
   let queue: Pending[] = [];
@@ -466,7 +477,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
 
   const store: Store = {
     get state() {
-      return currentUnit() ? view(holder.state) : holder.state;
+      return unitsOpen() ? view(holder.state) : holder.state;
     },
     get raw() {
       return holder.state;
@@ -492,9 +503,10 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
       epoch++;
     },
     begin(kind) {
-      const unit = new Unit(kind, hooks);
-      if (clockBinding) clockAtBegin.set(unit, clockBinding.snapshot());
-      active.add(unit);
+      const unit = new Unit(kind, hooks, dataFile !== undefined);
+      if (clockBinding) unit.clockBefore = clockBinding.snapshot();
+      if (dataFile) active.add(unit);
+      unit.live = true;
       unitBegun();
       return unit;
     },
@@ -505,14 +517,14 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
         if (!sameClock(now, holder.state.clock)) runInUnit(unit, () => (store.state.clock = now));
       }
       unit.open = false;
-      if (active.delete(unit)) unitEnded();
+      ended(unit);
       const announce = () => {
         for (const fn of unit.onCommit.splice(0)) fn();
       };
       if (unit.records.size === 0 || !dataFile) {
         unit.undo.length = 0;
-        announce();
-        return Promise.resolve();
+        if (unit.onCommit.length > 0) announce();
+        return DONE;
       }
       if (broken) {
         // Files deleted or replaced: nothing is kept that cannot be on disk at the path (sandbox.md 11).
@@ -541,13 +553,13 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     rollback(unit) {
       unit.open = false;
       unit.onCommit.length = 0;
-      if (active.delete(unit)) unitEnded();
+      ended(unit);
       if (unit.undo.length > 0) {
         undo(unit);
         epoch++;
         tainted = true;
       }
-      const before = clockAtBegin.get(unit);
+      const before = unit.clockBefore as ClockState | undefined;
       if (clockBinding && before && !sameClock(before, clockBinding.snapshot())) clockBinding.restore(before);
     },
     atomically(kind, fn) {

@@ -16,11 +16,19 @@
 //
 // Rules: a proxy is cached per target (WeakMap), so identity holds across reads; a value assigned through a proxy is
 // unwrapped (deeply, for new objects that carry proxies read from the state), so the raw state never holds a proxy.
-// Outside any unit, the store hands out raw objects (reads stay as fast as before). The current unit is carried by
-// AsyncLocalStorage, so concurrent requests each write into their own unit. Two units that interleave writes to the
-// same record across an await would undo each other's values; the verbs never do that (a request's writes happen in
-// one synchronous stretch after its awaits: body, token), and the scheduler runs each job in its own unit.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// While no unit is open anywhere, the store hands out raw objects (reads stay as fast as before).
+//
+// The current unit is a module-level variable, set by runInUnit() for one synchronous call and put back when it
+// returns: never left behind for whatever runs next, and no async hook (AsyncLocalStorage cost every promise of the
+// process a hook on Node 20 while any unit was open, about 5 % of a create's CPU). A request's writes happen in
+// synchronous stretches after its awaits (body, token, the QR image): the request's unit is current while each of its
+// middleware and handlers starts (http/request-unit.ts runs every route handler's synchronous part in it), and a handler
+// that writes after an await of its own runs that part with inRequestUnit(). A write through a view while no unit is
+// current throws (nothing is written): a stretch that was not put in its unit fails loudly instead of changing the
+// state unrecorded. So that an object read after an await (the guard's account) records the writes later made
+// through it, the store hands out views while any unit is open. Two units that interleave writes to the same record
+// across an await would undo each other's values; the verbs never do that, and the scheduler runs each job in its
+// own unit.
 
 export type Path = (string | number)[];
 
@@ -28,10 +36,10 @@ export type Path = (string | number)[];
 type Level =
   | { t: 'root' }
   | { t: 'accounts' }
-  | { t: 'account'; id: string }
-  | { t: 'map'; base: Path }
-  | { t: 'array'; base: Path }
-  | { t: 'inside'; record: Path };
+  | { t: 'account'; id: string; key: string }
+  | { t: 'map'; base: Path; key: string }
+  | { t: 'array'; base: Path; key: string }
+  | { t: 'inside'; record: Path; key: string };
 
 /** Account fields that are collections keyed by id (each entry is its own record). */
 export const KEYED_COLLECTIONS = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks', 'idempotency', 'paymentLinks', 'staticQrs', 'cobs', 'locs']);
@@ -47,9 +55,15 @@ export class Unit {
   open = true;
   /** What waits for the unit to be committed (news of its changes); dropped when it is rolled back. */
   readonly onCommit: Array<() => void> = [];
+  /** Begun and not yet ended (counted in unitsOpen). */
+  live = false;
+  /** The sandbox clock as the unit began (the store puts it back when the unit is rolled back). */
+  clockBefore: unknown = undefined;
   constructor(
     readonly kind: UnitKind,
     readonly hooks: UnitHooks,
+    /** Whether its changed records are kept (for a journal line): a store without a data file only needs the undo log. */
+    readonly journaled = true,
   ) {}
 }
 
@@ -65,82 +79,112 @@ export interface UnitHooks {
   failStorage?: number;
 }
 
-const als = new AsyncLocalStorage<Unit>();
 const proxies = new WeakMap<object, object>();
 const targets = new WeakMap<object, object>();
 
-export const currentUnit = (): Unit | undefined => {
-  const u = als.getStore();
-  return u && u.open ? u : undefined;
-};
+/** The unit the running synchronous stretch writes into (runInUnit), or undefined. */
+let current: Unit | undefined;
 
+export const currentUnit = (): Unit | undefined => (current && current.open ? current : undefined);
+
+/** Runs `fn` (synchronously) with `unit` as the current unit; the one before is current again when it returns. */
 export function runInUnit<T>(unit: Unit | undefined, fn: () => T): T {
-  return als.run(unit as Unit, fn);
+  const before = current;
+  current = unit;
+  try {
+    return fn();
+  } finally {
+    current = before;
+  }
 }
 
-/**
- * When no unit is open anywhere in the process, AsyncLocalStorage stops tracking (on Node 20 it costs every promise of
- * the process a hook, about a quarter of a GET's throughput) until the next unit's run() turns it on again. Nothing
- * is lost: a continuation of a unit that has ended finds no open unit either way.
- */
+/** Makes `unit` current and returns the unit that was (for enterUnit/leaveUnit pairs on a hot path: no closure). */
+export function enterUnit(unit: Unit | undefined): Unit | undefined {
+  const before = current;
+  current = unit;
+  return before;
+}
+export function leaveUnit(before: Unit | undefined): void {
+  current = before;
+}
+
+/** Units begun and not yet ended, in every sandbox of the process: while there are any, the store hands out views. */
 let openUnits = 0;
+export const unitsOpen = (): boolean => openUnits > 0;
 export function unitBegun(): void {
   openUnits++;
 }
 /** Called once as each unit ends (commit or rollback), in whichever sandbox of the process. */
 export function unitEnded(): void {
-  if (--openUnits === 0) als.disable();
+  openUnits--;
 }
 
-const join = (p: Path) => p.join('\u0000');
+// A record's key in Unit.records is its path joined with NUL; a level keeps its own path's key, so a write marks its
+// record with one string concatenation and allocates the path only the first time the unit changes that record.
+const SEP = '\u0000';
 
-function mark(unit: Unit, record: Path) {
-  const k = join(record);
-  if (!unit.records.has(k)) unit.records.set(k, record);
-}
-
-function recordFor(level: Level, target: object, key: PropertyKey): Path | null {
-  if (typeof key === 'symbol') return null;
+/** Marks the record that a write of `key` into `target` (at `level`) changes; `append`: an element past the array's end. */
+function mark(unit: Unit, level: Level, key: string, append: boolean, deleting: boolean, old: unknown, target: object) {
+  const records = unit.records;
   switch (level.t) {
     case 'root':
-      return [key];
-    case 'accounts':
-      return ['accounts', key];
-    case 'account':
-      return ['accounts', level.id, key];
-    case 'map':
-      return [...level.base, key];
+      if (!records.has(key)) records.set(key, [key]);
+      return;
+    case 'accounts': {
+      const k = `accounts${SEP}${key}`;
+      if (!records.has(k)) records.set(k, ['accounts', key]);
+      return;
+    }
+    case 'account': {
+      const k = level.key + SEP + key;
+      if (!records.has(k)) records.set(k, ['accounts', level.id, key]);
+      return;
+    }
+    case 'map': {
+      const k = level.key + SEP + key;
+      if (!records.has(k)) records.set(k, [...level.base, key]);
+      return;
+    }
     case 'array': {
-      const arr = target as unknown[];
-      if (key === 'length') return null; // marked by the element writes (appends) or the whole array below
-      const i = Number(key);
-      if (Number.isInteger(i) && i >= arr.length) return [...level.base, i];
-      return level.base;
+      if (key === 'length') {
+        if (deleting) return;
+        // Shrinking an array (splice, length = n) changes elements that had no write of their own: the whole array.
+        if ((old as number) > (target as unknown[]).length && !records.has(level.key)) records.set(level.key, level.base);
+        return; // growing: marked by the element writes (appends)
+      }
+      if (append) {
+        const i = Number(key);
+        const k = level.key + SEP + i;
+        if (!records.has(k)) records.set(k, [...level.base, i]);
+      } else if (!records.has(level.key)) records.set(level.key, level.base);
+      return;
     }
     case 'inside':
-      return level.record;
+      if (!records.has(level.key)) records.set(level.key, level.record);
   }
 }
+
+const inside = (record: Path): Level => ({ t: 'inside', record, key: record.join(SEP) });
 
 function childLevel(level: Level, target: object, key: string): Level {
   switch (level.t) {
     case 'root':
       if (key === 'accounts') return { t: 'accounts' };
-      if (key === 'jobs') return { t: 'map', base: ['jobs'] };
-      return { t: 'inside', record: [key] };
+      if (key === 'jobs') return { t: 'map', base: ['jobs'], key: 'jobs' };
+      return inside([key]);
     case 'accounts':
-      return { t: 'account', id: key };
+      return { t: 'account', id: key, key: `accounts${SEP}${key}` };
     case 'account': {
       const base = ['accounts', level.id, key];
       const value = (target as Record<string, unknown>)[key];
-      if (KEYED_COLLECTIONS.has(key)) return { t: 'map', base };
-      if (Array.isArray(value)) return { t: 'array', base };
-      return { t: 'inside', record: base };
+      if (KEYED_COLLECTIONS.has(key)) return { t: 'map', base, key: level.key + SEP + key };
+      if (Array.isArray(value)) return { t: 'array', base, key: level.key + SEP + key };
+      return { t: 'inside', record: base, key: level.key + SEP + key };
     }
     case 'map':
-      return { t: 'inside', record: [...level.base, key] };
+      return { t: 'inside', record: [...level.base, key], key: level.key + SEP + key };
     case 'array':
-      return { t: 'inside', record: level.base };
+      return { t: 'inside', record: level.base, key: level.key };
     case 'inside':
       return level;
   }
@@ -167,62 +211,67 @@ export function unwrap<T>(value: T): T {
   return value;
 }
 
-function write(level: Level, target: object, key: PropertyKey, apply: () => boolean, deleting: boolean): boolean {
-  const unit = currentUnit();
-  const record = recordFor(level, target, key);
+const SET = 0;
+const DELETE = 1;
+const DEFINE = 2;
+
+/** One write through a view: checked against the current unit, applied to the raw object, logged for undo, marked. */
+function write(level: Level, target: object, key: PropertyKey, op: number, value: unknown): boolean {
+  const unit = current;
+  if (!unit || !unit.open) {
+    // No current unit: code that runs after an await of a request (or outside any request) writes through a view. It
+    // would not be undone with its unit nor written to the journal, so nothing is written.
+    throw new Error(`a write of '${String(key)}' ran outside any unit of work: run the synchronous stretch that writes with store.run(unit, fn) (a route handler: inRequestUnit(c, fn) after its awaits)`);
+  }
+  if (unit.kind === 'read') throw new Error(`a read (GET/HEAD) wrote '${String(key)}': reads run outside units of work and must not change the state (test hook strictReads)`);
+  unit.writes++;
+  const fail = unit.hooks.failWrite;
+  if (fail && fail.kind === unit.kind && fail.n === unit.writes) throw new Error(`injected fault: write #${unit.writes} of this ${unit.kind} (test hook failWrite)`);
   const had = Object.hasOwn(target, key);
   const old = had ? (target as Record<PropertyKey, unknown>)[key] : undefined;
-  if (unit) {
-    if (unit.kind === 'read') throw new Error(`a read (GET/HEAD) wrote '${String(key)}': reads run outside units of work and must not change the state (test hook strictReads)`);
-    unit.writes++;
-    const fail = unit.hooks.failWrite;
-    if (fail && fail.kind === unit.kind && fail.n === unit.writes) throw new Error(`injected fault: write #${unit.writes} of this ${unit.kind} (test hook failWrite)`);
-    // An element written past the end grows the array by itself: its undo restores the length after deleting it.
-    if (Array.isArray(target) && !had && typeof key === 'string' && Number(key) >= target.length) unit.undo.push(target, 'length', true, target.length);
-    if (!apply()) return false;
-    unit.undo.push(target, key, had, old);
-    if (record) mark(unit, record);
-    else if (level.t === 'array' && key === 'length' && !deleting) {
-      // Shrinking an array (splice, length = n) changes elements that had no write of their own: the whole array.
-      if ((old as number) > (target as unknown[]).length) mark(unit, level.base);
-    }
-    return true;
+  // An element written past the end grows the array by itself: its undo restores the length after deleting it.
+  const past = !had && Array.isArray(target) && typeof key === 'string' && Number(key) >= target.length;
+  if (past) unit.undo.push(target, 'length', true, (target as unknown[]).length);
+  const append = past && Number.isInteger(Number(key));
+  const ok = op === SET ? Reflect.set(target, key, value) : op === DELETE ? Reflect.deleteProperty(target, key) : Reflect.defineProperty(target, key, value as PropertyDescriptor);
+  if (!ok) return false;
+  unit.undo.push(target, key, had, old);
+  if (unit.journaled && typeof key !== 'symbol') mark(unit, level, key as string, append, op === DELETE, old, target);
+  return true;
+}
+
+/** The traps of one view object: one instance per proxied object, its methods shared (no closures per proxy). */
+class Trap implements ProxyHandler<object> {
+  constructor(readonly level: Level) {}
+  get(t: object, key: string | symbol) {
+    const value = (t as Record<PropertyKey, unknown>)[key];
+    if (value === null || typeof value !== 'object' || typeof key === 'symbol') return value;
+    return proxies.get(value) ?? wrap(value, childLevel(this.level, t, key));
   }
-  // No open unit: a continuation that outlived its unit writes through a proxy it kept. Not recorded (the verbs
-  // don't do this: the scheduler and the dispatcher open a unit for each piece of work).
-  return apply();
+  set(t: object, key: PropertyKey, value: unknown) {
+    return write(this.level, t, key, SET, unwrap(value));
+  }
+  deleteProperty(t: object, key: PropertyKey) {
+    if (!Object.hasOwn(t, key)) return true;
+    return write(this.level, t, key, DELETE, undefined);
+  }
+  defineProperty(t: object, key: PropertyKey, desc: PropertyDescriptor) {
+    return write(this.level, t, key, DEFINE, 'value' in desc ? { ...desc, value: unwrap(desc.value) } : desc);
+  }
 }
 
 function wrap<T extends object>(target: T, level: Level): T {
   const cached = proxies.get(target);
   if (cached) return cached as T;
-  const handler: ProxyHandler<T> = {
-    get(t, key, receiver) {
-      const value = Reflect.get(t, key, receiver);
-      if (value === null || typeof value !== 'object' || typeof key === 'symbol') return value;
-      return proxies.get(value as object) ?? wrap(value as object, childLevel(level, t, key));
-    },
-    set(t, key, value) {
-      const raw = unwrap(value);
-      return write(level, t, key, () => Reflect.set(t, key, raw), false);
-    },
-    deleteProperty(t, key) {
-      if (!Object.hasOwn(t, key)) return true;
-      return write(level, t, key, () => Reflect.deleteProperty(t, key), true);
-    },
-    defineProperty(t, key, desc) {
-      const d = 'value' in desc ? { ...desc, value: unwrap(desc.value) } : desc;
-      return write(level, t, key, () => Reflect.defineProperty(t, key, d), false);
-    },
-  };
-  const proxy = new Proxy(target, handler);
+  const proxy = new Proxy<T>(target, new Trap(level) as ProxyHandler<T>);
   proxies.set(target, proxy);
   targets.set(proxy, target);
   return proxy;
 }
 
 /** The proxy view of the state root (for use inside a unit). */
-export const view = <T extends object>(root: T): T => wrap(root, { t: 'root' });
+const ROOT: Level = { t: 'root' };
+export const view = <T extends object>(root: T): T => wrap(root, ROOT);
 
 /** Replays a unit's undo log backwards: the raw objects are as they were before it. */
 export function undo(unit: Unit) {

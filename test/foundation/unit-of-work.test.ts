@@ -171,3 +171,49 @@ test('a job whose handler throws changes nothing and is dropped; the next job ru
   expect(after.accounts, 'the failed expiry changed nothing').toEqual(before.accounts);
   expect(Object.values(after.jobs).map((j: any) => j.ref)).not.toContain(id);
 });
+
+// The current unit is carried through synchronous calls only (store/unit.ts): each request's middleware and handlers
+// start in its unit, and concurrent requests interleave at their awaits.
+test('concurrent creates each write into their own unit: one journal line per charge, holding that charge only', async () => {
+  const tmp = tempDir();
+  cleanups.push(tmp.cleanup);
+  const file = tmp.file('state.json');
+  const ctx = await setup(file);
+  try {
+    await ctx.h.sb.deps.store.flush();
+    const journal = () => readFileSync(`${file}.journal`, 'utf8').split('\n').filter(Boolean);
+    const before = journal().length;
+    const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => charge(ctx, 100 + i)));
+    await ctx.h.sb.deps.store.flush();
+    const lines = journal()
+      .slice(before)
+      .map((line) => (JSON.parse(line) as { o: [(string | number)[], unknown?][] }).o);
+    const charged = lines.map((ops) => ops.filter(([path]) => path[2] === 'transactions').map(([path]) => path[3]));
+    expect(charged.map((c) => c.length)).toEqual(ids.map(() => 1));
+    expect(charged.flat().sort()).toEqual([...ids].sort());
+  } finally {
+    await ctx.h.sb.close();
+  }
+});
+
+test('a write through the state while a unit is open but not current throws and changes nothing; in the unit it is recorded and undone', async () => {
+  const { h } = await setup();
+  const store = h.sb.deps.store;
+  const name = store.raw.accounts[DEFAULT.accountId]!.name;
+  const unit = store.begin('request');
+  try {
+    const account = store.state.accounts[DEFAULT.accountId]!; // a view, as read after an await of a request
+    const before = serialized(h);
+    expect(() => {
+      account.name = 'written outside the unit';
+    }).toThrow(/outside any unit of work/);
+    expect(serialized(h)).toBe(before);
+    store.run(unit, () => {
+      account.name = 'written in the unit';
+    });
+    expect(store.raw.accounts[DEFAULT.accountId]!.name).toBe('written in the unit');
+  } finally {
+    store.rollback(unit);
+  }
+  expect(store.raw.accounts[DEFAULT.accountId]!.name).toBe(name);
+});

@@ -6,6 +6,7 @@ import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, CobPatchBody, CobVPatchBody } from '../schemas';
 import { answerCob, cobInput, writeFamily } from './input';
+import { inRequestUnit } from '../../lib/request-unit';
 
 export function register(app: ApiPixRouter, deps: Deps, kind: CobKind) {
   const family = writeFamily(kind);
@@ -14,6 +15,6 @@ export function register(app: ApiPixRouter, deps: Deps, kind: CobKind) {
     const parsed = await body(c, kind === 'cob' ? CobPatchBody : CobVPatchBody, family);
     const { account } = c.get('caller');
     const patch = { ...cobInput(parsed), ...(parsed.status ? { remove: true } : {}) };
-    return answerCob(c, deps, account, reviseCob(deps, account, kind, c.req.param('txid'), patch), 200);
+    return answerCob(c, deps, account, inRequestUnit(c, () => reviseCob(deps, account, kind, c.req.param('txid'), patch)), 200);
   });
 }

@@ -5,6 +5,7 @@ import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, CobBody } from '../schemas';
 import { answerCob, cobInput, withDefaults, writeFamily } from './input';
+import { inRequestUnit } from '../../lib/request-unit';
 
 export function register(app: ApiPixRouter, deps: Deps) {
   const family = writeFamily('cob');
@@ -12,6 +13,6 @@ export function register(app: ApiPixRouter, deps: Deps) {
     c.set('family', family);
     const input = cobInput(await body(c, CobBody, family));
     const { account } = c.get('caller');
-    return answerCob(c, deps, account, createCob(deps, account, 'cob', undefined, withDefaults('cob', input)), 201);
+    return answerCob(c, deps, account, inRequestUnit(c, () => createCob(deps, account, 'cob', undefined, withDefaults('cob', input))), 201);
   });
 }

@@ -6,6 +6,7 @@ import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, CobBody, CobVBody } from '../schemas';
 import { answerCob, checkTxid, cobInput, withDefaults, writeFamily } from './input';
+import { inRequestUnit } from '../../lib/request-unit';
 
 export function register(app: ApiPixRouter, deps: Deps, kind: CobKind) {
   const family = writeFamily(kind);
@@ -15,6 +16,6 @@ export function register(app: ApiPixRouter, deps: Deps, kind: CobKind) {
     checkTxid(txid, family);
     const input = cobInput(await body(c, kind === 'cob' ? CobBody : CobVBody, family));
     const { account } = c.get('caller');
-    return answerCob(c, deps, account, createCob(deps, account, kind, txid, withDefaults(kind, input)), 201);
+    return answerCob(c, deps, account, inRequestUnit(c, () => createCob(deps, account, kind, txid, withDefaults(kind, input))), 201);
   });
 }

@@ -5,12 +5,13 @@ import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, LocBody } from '../schemas';
 import { locView } from '../views';
+import { inRequestUnit } from '../../lib/request-unit';
 
 export function register(app: ApiPixRouter, deps: Deps) {
   const family = { invalid: 'PayloadLocationOperacaoInvalida' } as const;
   app.post('/v2/loc', scoped(deps, 'payloadlocation.write'), async (c) => {
     c.set('family', family);
     const { tipoCob } = await body(c, LocBody, family);
-    return c.json(locView(deps, createLoc(deps, c.get('caller').account, tipoCob)), 201);
+    return c.json(locView(deps, inRequestUnit(c, () => createLoc(deps, c.get('caller').account, tipoCob))), 201);
   });
 }

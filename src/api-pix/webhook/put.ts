@@ -4,13 +4,14 @@ import { putPixWebhook } from '../../services/pix-received';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, WebhookBody } from '../schemas';
+import { inRequestUnit } from '../../lib/request-unit';
 
 export function register(app: ApiPixRouter, deps: Deps) {
   const family = { invalid: 'WebhookOperacaoInvalida', prefix: 'webhook' } as const;
   app.put('/v2/webhook/:chave', scoped(deps, 'webhook.write'), async (c) => {
     c.set('family', family);
     const { webhookUrl } = await body(c, WebhookBody, family);
-    putPixWebhook(deps, c.get('caller').account, c.req.param('chave'), webhookUrl);
+    inRequestUnit(c, () => putPixWebhook(deps, c.get('caller').account, c.req.param('chave'), webhookUrl));
     return c.body(null, 200);
   });
 }

@@ -10,6 +10,7 @@ import { ChargeSchema } from '../../v2/pix/post';
 import { CustomerInputSchema } from '../customers/post';
 import { centsV1, expiresInSchema, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { pixV1View } from '../views';
+import { inRequestUnit } from '../../../lib/request-unit';
 
 
 function oneCustomer(value: unknown, ctx: z.RefinementCtx) {
@@ -59,7 +60,7 @@ export function register(app: Router, deps: Deps) {
     async (c) => {
       const input = c.req.valid('json');
       const drawn = await chargeWithQr(deps, c.get('caller'), input);
-      const { tx } = createCharge(deps, c.get('caller'), { ...input, id: drawn.id });
+      const { tx } = inRequestUnit(c, () => createCharge(deps, c.get('caller'), { ...input, id: drawn.id }));
       return c.json(pixV1View(tx, drawn.qr(tx)), 201);
     },
   );

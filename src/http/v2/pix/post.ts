@@ -12,6 +12,7 @@ import { brl, createdHeaders, dateTime, errorResponse, idempotencyErrors, idempo
 import { SplitLegSchema } from '../../../webhooks/schemas';
 import { chargeView } from '../../views';
 import type { Router } from '../../env';
+import { inRequestUnit } from '../../../lib/request-unit';
 
 const cents = (min: number, max: number, what: string) =>
   brl(min, what)
@@ -113,12 +114,15 @@ export function register(app: Router, deps: Deps) {
     const key = c.req.valid('header')['Idempotency-Key'];
     const input = c.req.valid('json');
     const drawn = await chargeWithQr(deps, caller, input);
+    const body = await c.req.json();
     let id: string | undefined;
-    const result = idempotent(deps, caller, 'POST /v2/pix', key, await c.req.json(), () => {
-      const { tx } = createCharge(deps, caller, { ...input, id: drawn.id }, key);
-      id = tx.id;
-      return { status: 201, body: chargeView(tx, drawn.qr(tx)) };
-    });
+    const result = inRequestUnit(c, () =>
+      idempotent(deps, caller, 'POST /v2/pix', key, body, () => {
+        const { tx } = createCharge(deps, caller, { ...input, id: drawn.id }, key);
+        id = tx.id;
+        return { status: 201, body: chargeView(tx, drawn.qr(tx)) };
+      }),
+    );
     return sendIdempotent(c, result, { id, location: (txId) => `/v2/transactions/${txId}` });
   });
 }

@@ -10,6 +10,7 @@ import { guard } from '../../middleware/guard';
 import { brl, createdHeaders, dateTime, idempotencyErrors, idempotentHeaders, json, jsonBody, optionalId, sendIdempotent, uuid, v2Errors } from '../../schemas';
 import { withdrawalView } from '../../views';
 import type { Router } from '../../env';
+import { inRequestUnit } from '../../../lib/request-unit';
 
 
 const cents = (what: string) =>
@@ -103,12 +104,15 @@ export function register(app: Router, deps: Deps) {
   app.openapi({ ...route, middleware: [guard(deps, { permissions: ['WITHDRAWAL:WRITE'] })] as const }, async (c) => {
     const caller = c.get('caller');
     const key = c.req.valid('header')['Idempotency-Key'];
+    const body = await c.req.json();
     let id: string | undefined;
-    const result = idempotent(deps, caller, 'POST /v2/withdrawals', key, await c.req.json(), () => {
-      const tx = createWithdrawal(deps, caller, c.req.valid('json'), key);
-      id = tx.id;
-      return { status: 201, body: withdrawalView(tx) };
-    });
+    const result = inRequestUnit(c, () =>
+      idempotent(deps, caller, 'POST /v2/withdrawals', key, body, () => {
+        const tx = createWithdrawal(deps, caller, c.req.valid('json'), key);
+        id = tx.id;
+        return { status: 201, body: withdrawalView(tx) };
+      }),
+    );
     return sendIdempotent(c, result, { id, location: (txId) => `/v2/transactions/${txId}` });
   });
 }
