@@ -3,7 +3,7 @@
 // node:https's agent for https:// ones (and node:http's for a URL with credentials in it). Node's fetch (undici's WHATWG
 // layer: Request, Headers, web streams for both bodies) cost about four times the CPU of node:http per delivery, and
 // node:http's ClientRequest, agent and parser about twice undici's dispatch (measured alternating, 20 attempts at a
-// time: 199-221 against 103-111 us; an HTTP/1.1 client of our own on node:net took 98-109). A fetch given to
+// time, three runs: 170-221 against 78-111 us; an HTTP/1.1 client of our own on node:net took 78-109). A fetch given to
 // createSandbox({ fetch }) is used as given (tests count, hold or fake attempts with it). Either way an attempt is one
 // request: nothing is retried here (retries are the dispatcher's, on the sandbox clock), redirects are never followed,
 // and an answer's status, Location and the body's first RESPONSE_SNIPPET bytes are all an attempt reads. What cuts an
