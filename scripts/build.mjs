@@ -1,8 +1,8 @@
-// Bundles src/ into dist/ with esbuild: one file per entry, dependencies included, so `npm start` loads a single
-// module instead of hundreds (start-up time matters for CI suites that start a sandbox per test file). Then the type
-// declarations: rollup-plugin-dts bundles what each entry exports into one .d.ts (dist/index.d.ts, dist/testing.d.ts)
-// that names no .ts source and needs none of our compiler settings, so a consumer type-checks it under its own
-// (NodeNext, Bundler, CommonJS through import(), skipLibCheck off).
+// Bundles src/ into dist/ with esbuild: one file per entry, devDependencies included (the run-time `dependencies`
+// stay imports), so `npm start` loads a single module instead of hundreds (start-up time matters for CI suites that
+// start a sandbox per test file). Then the type declarations: rollup-plugin-dts bundles what each entry exports into
+// one .d.ts (dist/index.d.ts, dist/testing.d.ts) that names no .ts source and needs none of our compiler settings, so
+// a consumer type-checks it under its own (NodeNext, Bundler, CommonJS through import(), skipLibCheck off).
 import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -18,6 +18,9 @@ const banner = {
 };
 
 const require = createRequire(import.meta.url);
+// A library is bundled (a devDependency) or installed (a dependency, left as an import), never both: the package's
+// `dependencies` are what dist/ imports at run time (test/package/hygiene.test.ts checks it).
+const installed = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).dependencies ?? {});
 rmSync('dist', { recursive: true, force: true }); // no chunks of earlier builds left behind
 
 // zod bundles the messages of ~50 languages (half of its size, a quarter of the bundle) behind `z.locales`, which
@@ -74,6 +77,7 @@ await build({
   format: 'esm',
   target: 'node20',
   splitting: true,
+  external: installed,
   // Every split chunk is named chunk-<hash>.js (the lazily loaded ones too: tls, the API Pix document), as the package test expects.
   chunkNames: 'chunk-[hash]',
   sourcemap: true,
