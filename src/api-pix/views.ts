@@ -6,9 +6,8 @@ import type { Account, PayloadLoc, WebhookEndpoint } from '../domain/types';
 import { buildDynamicBrCode } from '../pix';
 import { locationOf, type CobRecord } from '../services/cobs';
 import { pixEntry } from '../webhooks/api-pix';
-import { isoTime } from '../lib/iso';
+import { isoTime as iso } from '../lib/iso';
 
-const iso = isoTime;
 const opt = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
 
 export const locView = (deps: Deps, loc: PayloadLoc) => ({

@@ -19,6 +19,7 @@ import { AccountDetailSchema, AccountListSchema, AdjustmentSchema, CredentialSch
 import { accountDetailView, credentialView, institutionView, subAccountView } from '../http/views';
 import type { Router } from '../http/env';
 import { AccountPatchSchema, AccountSpecSchema, brlSigned, CredentialSpecSchema, institutionStatus, permissions, status, SubAccountSpecSchema } from './schemas';
+import { isoTime } from '../lib/iso';
 
 const tags = ['Control API'];
 const security = controlSecurity;
@@ -233,7 +234,7 @@ export function registerAccounts(app: Router, deps: Deps) {
     (c) => {
       const { id } = c.req.valid('param');
       const tx = adjust(deps, id, c.req.valid('json'));
-      return c.json({ id: tx.id, type: 'adjustment' as const, status: 'completed' as const, amount: toBrl(tx.amount), description: tx.description ?? null, createdAt: new Date(tx.createdAt).toISOString() }, 201);
+      return c.json({ id: tx.id, type: 'adjustment' as const, status: 'completed' as const, amount: toBrl(tx.amount), description: tx.description ?? null, createdAt: isoTime(tx.createdAt) }, 201);
     },
   );
 }

@@ -9,6 +9,7 @@ import { SandboxError } from '../domain/errors';
 import { locateCharge } from '../services/checkout';
 import type { Env } from './env';
 import { ErrorSchema, pathParam } from './schemas';
+import { isoTime } from '../lib/iso';
 
 const route = createRoute({
   method: 'get',
@@ -55,7 +56,7 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
     const cob = tx.charge!;
     const payload = {
       calendario: {
-        criacao: new Date(tx.createdAt).toISOString(),
+        criacao: isoTime(tx.createdAt),
         apresentacao: deps.clock.iso(),
         expiracao: Math.round((cob.expiresAt - tx.createdAt) / 1000),
       },

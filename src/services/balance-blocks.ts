@@ -17,6 +17,7 @@ import { registerActions } from './actions';
 import { opt } from '../lib/objects';
 import { publishTransactions } from '../lib/bus';
 import { holderOf, noteHolder } from './holders';
+import { isoTime } from '../lib/iso';
 
 export const DEFAULT_BLOCK_REASON: Record<BlockType, string> = {
   med: "Fraud suspected by the payer's institution (MED)",
@@ -47,9 +48,9 @@ function blockData(account: Account, b: BalanceBlock) {
     referenceNumber: b.referenceNumber,
     reason: b.reason,
     ...opt('e2eId', b.e2eId),
-    createdAt: new Date(b.createdAt).toISOString(),
+    createdAt: isoTime(b.createdAt),
     ...opt('resolutionReason', b.resolutionReason),
-    ...(b.resolvedAt !== undefined ? { resolvedAt: new Date(b.resolvedAt).toISOString() } : {}),
+    ...(b.resolvedAt !== undefined ? { resolvedAt: isoTime(b.resolvedAt) } : {}),
   };
 }
 

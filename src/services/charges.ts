@@ -22,6 +22,7 @@ import { MAGIC_DELAY_SECONDS, MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { chargeMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
 import { noteHolder } from './holders';
+import { isoTime } from '../lib/iso';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
@@ -256,7 +257,7 @@ export function payCharge(deps: Deps, account: Account, id: string, payer: { pay
     currency: 'BRL',
     paymentMethod: tx.paymentMethod,
     status: 'completed',
-    completedAt: new Date(now).toISOString(),
+    completedAt: isoTime(now),
     ...opt('externalReference', tx.externalReference),
     e2eId: tx.e2eId,
     counterpartName: tx.counterpartName,
@@ -317,7 +318,7 @@ export function expireCharge(deps: Deps, account: Account, id: string): Transact
     currency: 'BRL',
     paymentMethod: 'pix',
     status: 'expired',
-    expiredAt: new Date(now).toISOString(),
+    expiredAt: isoTime(now),
     ...opt('externalReference', tx.externalReference),
     ...opt('metadata', tx.metadata),
   });

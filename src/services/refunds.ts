@@ -21,6 +21,7 @@ import { opt } from '../lib/objects';
 import { magicCompleteAfterSeconds, magicValuesOn } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
 import { noteHolder } from './holders';
+import { isoTime } from '../lib/iso';
 
 export const REFUND_COMPLETE_JOB = 'refund.complete';
 /** A refund of a magic 00000000515 payment ends ERROR when it would otherwise complete (domain/magic.ts). */
@@ -135,7 +136,7 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
     currency: 'BRL',
     paymentMethod: payment.paymentMethod,
     status: 'completed',
-    refundedAt: new Date(now).toISOString(),
+    refundedAt: isoTime(now),
     ...opt('externalReference', payment.externalReference),
     ...opt('metadata', payment.metadata),
   });

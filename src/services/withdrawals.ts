@@ -21,6 +21,7 @@ import { MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { magicCompleteAfterSeconds, withdrawalMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
 import { holderOf, noteHolder } from './holders';
+import { isoTime } from '../lib/iso';
 
 export const WITHDRAWAL_COMPLETE_JOB = 'withdrawal.complete';
 /** The outcome a magic PIX key chose (domain/magic.ts), when the withdrawal would otherwise complete. */
@@ -183,7 +184,7 @@ function eventData(account: Account, tx: Transaction & { withdrawal: WithdrawalD
 }
 
 const completedFields = (tx: Transaction & { withdrawal: WithdrawalDetails }) => ({
-  completedAt: new Date(tx.withdrawal.processedAt!).toISOString(),
+  completedAt: isoTime(tx.withdrawal.processedAt!),
   ...opt('externalReference', tx.externalReference),
   e2eId: tx.e2eId,
   counterpartName: tx.counterpartName,
@@ -228,7 +229,7 @@ export function failWithdrawal(deps: Deps, account: Account, id: string, reason?
     ...eventData(account, tx),
     status: 'failed',
     failureReason: w.failureReason,
-    failedAt: new Date(now).toISOString(),
+    failedAt: isoTime(now),
     ...opt('externalReference', tx.externalReference),
   });
   publishTransactions(deps.bus, account.id, tx);
@@ -250,7 +251,7 @@ export function reverseWithdrawal(deps: Deps, account: Account, id: string, reas
     ...completedFields(tx),
     failureReason: REVERSED,
     reversalReason: w.reversalReason,
-    reversedAt: new Date(now).toISOString(),
+    reversedAt: isoTime(now),
   });
   publishTransactions(deps.bus, account.id, tx);
   return tx;

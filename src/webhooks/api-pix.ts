@@ -6,9 +6,8 @@ import type { Deps } from '../deps';
 import { brtDay, DEVOLUCAO_STATUS, dueAmounts, moneyText } from '../domain/api-pix';
 import type { Account, Transaction } from '../domain/types';
 import { API_PIX_EVENT, recordBody } from './events';
-import { isoTime } from '../lib/iso';
+import { isoTime as iso } from '../lib/iso';
 
-const iso = isoTime;
 
 /** A refund of the core as a devolução: its id is the one it was asked under, or its transaction id without dashes. */
 export function devolucaoEntry(refund: Transaction) {
