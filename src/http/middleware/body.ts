@@ -3,7 +3,7 @@
 // missing fields, not a parse error); anything else must say Content-Type: application/json and parse.
 // The size is checked from Content-Length and then on the bytes read, without hono's bodyLimit: that one reads
 // `c.req.raw.body`, which makes @hono/node-server build a full Request per call, the costliest step of a small POST.
-import type { MiddlewareHandler } from 'hono';
+import type { HonoRequest, MiddlewareHandler } from 'hono';
 import { SandboxError, validationError } from '../../domain/errors';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, pathBeyond } from '../../lib/json-limits';
 
@@ -12,6 +12,10 @@ export { MAX_BODY_BYTES, MAX_JSON_DEPTH };
 /** Where app.ts mounts this middleware; /openapi.json declares 400, 413 and 415 on the routes under them that take a body. */
 export const JSON_BODY_PREFIXES = ['/v2/', '/v1/', '/_sandbox/'] as const;
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** The body this middleware parsed, by request (undefined: not parsed here), which the route's validator checks (http/validate.ts). */
+const parsedBodies = new WeakMap<HonoRequest, unknown>();
+export const parsedBody = (req: HonoRequest): unknown => parsedBodies.get(req);
 
 const tooLarge = () => new SandboxError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB; send a smaller JSON object.`);
 
@@ -28,6 +32,7 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
     cache.text = Promise.resolve('{}');
     cache.json = Promise.resolve({});
     cache.arrayBuffer = Promise.resolve(new ArrayBuffer(0));
+    parsedBodies.set(c.req, {});
     return next();
   }
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
@@ -47,6 +52,7 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   // What the validator and the routes read with c.req.json(): with only the text cached, Hono would parse it again
   // through a WHATWG Response built for the purpose (and the request's Headers to find its content type).
   (c.req.bodyCache as Record<string, unknown>).json = Promise.resolve(parsed);
+  parsedBodies.set(c.req, parsed);
   await next();
 };
 
