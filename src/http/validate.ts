@@ -86,10 +86,23 @@ function queryRecord(c: Context): Record<string, string | string[]> {
   return record;
 }
 
-/** The request's headers under the schema's own names (headers arrive lower-case), as @hono/zod-validator maps them. */
+/**
+ * The request's headers under the schema's own names (headers arrive lower-case), as @hono/zod-validator maps them.
+ * An object schema that drops unknown keys (z.object's default) sees only its own names, so only those are read.
+ */
 function headerReader(schema: z.ZodType): (c: Context) => Record<string, string> {
   const shape = ((schema as { in?: { shape?: object } }).in?.shape ?? (schema as { shape?: object }).shape ?? {}) as Record<string, unknown>;
   const names = new Map(Object.keys(shape).map((name) => [name.toLowerCase(), name]));
+  if (schema instanceof z.ZodObject && schema.def.catchall === undefined) {
+    return (c) => {
+      const record: Record<string, string> = {};
+      for (const [lower, name] of names) {
+        const value = c.req.header(lower);
+        if (value !== undefined) record[name] = value;
+      }
+      return record;
+    };
+  }
   return (c) => {
     const record: Record<string, string> = {};
     for (const [name, value] of Object.entries(c.req.header())) record[names.get(name) ?? name] = value;

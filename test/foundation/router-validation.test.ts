@@ -104,6 +104,13 @@ describe('the parts of a request', () => {
     expect(await send('/optional')).toEqual({ status: 200, body: { json: {} } });
   });
 
+  test('a header schema that keeps unknown keys sees every header, under its own names where it has them', async () => {
+    const r = createRouter();
+    const loose = createRoute({ method: 'get', path: '/loose', request: { headers: z.looseObject({ 'X-A': z.string() }) }, responses: { 200: { description: 'ok' } } });
+    r.openapi(loose, (c) => c.json(c.req.valid('header'), 200));
+    expect(await (await r.request('/loose', { headers: { 'x-a': '1', 'x-b': '2' } })).json()).toEqual({ 'X-A': '1', 'x-b': '2' });
+  });
+
   test('a route with cookies keeps zod-openapi\'s validators', async () => {
     const r = router(true);
     expect((await r.request('/cookie', { headers: { cookie: 'session=abcd' } })).status).toBe(200);
