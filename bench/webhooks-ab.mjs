@@ -6,13 +6,14 @@
 // receiver has every delivery, then the same on the other side (the order swapped every round). What it compares is the
 // sandbox process's CPU time (user + system, /proc) per delivery, pay call included, as bench/webhooks.mjs measures it;
 // the rates are printed too, but on a shared 2-core machine only the CPU ratio means much. Prints new / old medians.
+// The receiver and the client are bench/webhooks.mjs's (bench/webhook-parts.mjs). --dir DIR takes an already built
+// checkout (its dist/) as the old side instead of building REF.
 import { spawn } from 'node:child_process';
-import { createHmac } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { buildRef } from './processes.mjs';
+import { apiClient, inParallel, processCpuMs, startReceiver } from './webhook-parts.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -31,27 +32,14 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 
 const baseDir = opt('dir', undefined) ?? buildRef(ref);
 
-let received = 0;
-let badSignatures = 0;
 const secrets = new Map();
 let waiters = [];
-const receiver = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    const raw = Buffer.concat(chunks);
-    const expected = `sha256=${createHmac('sha256', secrets.get(req.url) ?? '').update(raw).digest('hex')}`;
-    if (req.headers['x-service-signature'] !== expected) badSignatures++;
-    JSON.parse(raw.toString('utf8'));
-    received++;
-    res.writeHead(200).end('ok');
-    const ready = waiters;
-    waiters = [];
-    for (const w of ready) w();
-  });
+const receiver = await startReceiver((path) => secrets.get(path), () => {
+  const ready = waiters;
+  waiters = [];
+  for (const w of ready) w();
 });
-await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
+const receiverUrl = receiver.url;
 const until = (ok) => new Promise((resolve) => { const check = () => (ok() ? resolve() : waiters.push(check)); check(); });
 
 const sides = [
@@ -59,33 +47,7 @@ const sides = [
   { name: 'new', cli: join(ROOT, 'dist/cli.js'), port: 4892 },
 ];
 
-function call(side, method, path, body, headers = {}) {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = request({ host: '127.0.0.1', port: side.port, method, path, agent: side.agent, headers: { 'content-type': 'application/json', ...(data === undefined ? {} : { 'content-length': Buffer.byteLength(data) }), ...headers } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (res.statusCode < 200 || res.statusCode > 299) reject(new Error(`${side.name} ${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`));
-        else resolve(json);
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
-async function inParallel(items, n, fn) {
-  let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
-}
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+const call = (side, ...args) => side.client.call(...args);
 
 for (const s of sides) {
   s.child = spawn(process.execPath, [s.cli, '--port', String(s.port), '--webhook-url', `${receiverUrl}/${s.name}/1`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -98,7 +60,7 @@ for (const s of sides) {
     if (s.child.exitCode !== null) throw new Error(`${s.name} exited with ${s.child.exitCode}`);
     await delay(5);
   }
-  s.agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  s.client = apiClient(`http://127.0.0.1:${s.port}`, CONCURRENCY);
   secrets.set(`/${s.name}/1`, SECRET);
   for (let i = 2; i <= ENDPOINTS; i++) {
     const path = `/${s.name}/${i}`;
@@ -112,14 +74,14 @@ async function round(s, events, record) {
   const headers = { authorization: `Bearer ${(await call(s, 'POST', '/v2/auth', { client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' })).access_token}` };
   const ids = [];
   await inParallel(Array.from({ length: events }), CONCURRENCY, async () => ids.push((await call(s, 'POST', '/v2/pix', { amount: 25.9, description: 'webhook bench' }, headers)).id));
-  const start = received;
-  const cpu0 = cpuMs(s.child.pid);
+  const start = receiver.stats.received;
+  const cpu0 = processCpuMs(s.child.pid);
   const t0 = performance.now();
   await inParallel(ids, CONCURRENCY, (id) => call(s, 'POST', `/_sandbox/transactions/${id}/pay`, {}));
-  await until(() => received - start >= events * ENDPOINTS);
+  await until(() => receiver.stats.received - start >= events * ENDPOINTS);
   const seconds = (performance.now() - t0) / 1000;
   if (!record) return;
-  s.cpu.push(((cpuMs(s.child.pid) - cpu0) * 1000) / (events * ENDPOINTS));
+  s.cpu.push(((processCpuMs(s.child.pid) - cpu0) * 1000) / (events * ENDPOINTS));
   s.rate.push((events * ENDPOINTS) / seconds);
 }
 
@@ -133,10 +95,9 @@ for (const s of sides) {
   const done = new Promise((r) => s.child.once('exit', r));
   s.child.kill('SIGTERM');
   await done;
-  s.agent.destroy();
+  await s.client.close();
 }
 receiver.close();
-receiver.closeAllConnections();
 if (!opt('dir', undefined)) rmSync(baseDir, { recursive: true, force: true });
 
 const [o, n] = sides;
@@ -144,4 +105,4 @@ const ratios = n.cpu.map((v, i) => v / o.cpu[i]);
 console.log(`\nthis build (new) against ${opt('dir', undefined) ?? ref} (old), ${ROUNDS} alternating rounds of ${EVENTS} events to ${ENDPOINTS} endpoint(s), medians:`);
 console.log(`sandbox CPU per delivery (us, pay call included): old ${median(o.cpu).toFixed(0)}, new ${median(n.cpu).toFixed(0)}, new/old ${median(ratios).toFixed(2)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`);
 console.log(`deliveries/s: old ${median(o.rate).toFixed(0)}, new ${median(n.rate).toFixed(0)}, new/old ${median(n.rate.map((v, i) => v / o.rate[i])).toFixed(2)}`);
-if (badSignatures) throw new Error(`${badSignatures} bad signatures`);
+if (receiver.stats.badSignatures || receiver.stats.unreadable) throw new Error(`bad deliveries: ${JSON.stringify(receiver.stats)}`);
