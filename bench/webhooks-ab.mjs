@@ -11,26 +11,26 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
 import { buildRef } from './processes.mjs';
 import { apiClient, inParallel, processCpuMs, startReceiver } from './webhook-parts.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const ref = args[0] && !args[0].startsWith('--') ? args[0] : 'HEAD';
-const ROUNDS = Number(opt('rounds', 6));
-const EVENTS = Number(opt('events', 1000));
-const ENDPOINTS = Number(opt('endpoints', 1));
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { rounds: { type: 'string', default: '6' }, events: { type: 'string', default: '1000' }, endpoints: { type: 'string', default: '1' }, dir: { type: 'string' } },
+});
+const ref = positionals[0] ?? 'HEAD';
+const ROUNDS = Number(values.rounds);
+const EVENTS = Number(values.events);
+const ENDPOINTS = Number(values.endpoints);
 const CONCURRENCY = 20;
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
 const SECRET = 'whsec_sandbox_default_secret';
 const ROOT = new URL('..', import.meta.url).pathname;
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
-const baseDir = opt('dir', undefined) ?? buildRef(ref);
+const baseDir = values.dir ?? buildRef(ref);
 
 const secrets = new Map();
 let waiters = [];
@@ -98,11 +98,11 @@ for (const s of sides) {
   await s.client.close();
 }
 receiver.close();
-if (!opt('dir', undefined)) rmSync(baseDir, { recursive: true, force: true });
+if (!values.dir) rmSync(baseDir, { recursive: true, force: true });
 
 const [o, n] = sides;
 const ratios = n.cpu.map((v, i) => v / o.cpu[i]);
-console.log(`\nthis build (new) against ${opt('dir', undefined) ?? ref} (old), ${ROUNDS} alternating rounds of ${EVENTS} events to ${ENDPOINTS} endpoint(s), medians:`);
+console.log(`\nthis build (new) against ${values.dir ?? ref} (old), ${ROUNDS} alternating rounds of ${EVENTS} events to ${ENDPOINTS} endpoint(s), medians:`);
 console.log(`sandbox CPU per delivery (us, pay call included): old ${median(o.cpu).toFixed(0)}, new ${median(n.cpu).toFixed(0)}, new/old ${median(ratios).toFixed(2)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`);
 console.log(`deliveries/s: old ${median(o.rate).toFixed(0)}, new ${median(n.rate).toFixed(0)}, new/old ${median(n.rate.map((v, i) => v / o.rate[i])).toFixed(2)}`);
 if (receiver.stats.badSignatures || receiver.stats.unreadable) throw new Error(`bad deliveries: ${JSON.stringify(receiver.stats)}`);
