@@ -2,7 +2,7 @@
 // opened with the transaction action `block` on a completed payment.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { validationError } from '../domain/errors';
+import { unknownAction } from './unknown-action';
 import { BLOCK_ACTIONS, resolveBlock, type BlockAction } from '../services/balance-blocks';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
 import { balanceBlockControlView } from '../http/views';
@@ -40,7 +40,5 @@ export function registerBalanceBlockControl(app: Router, deps: Deps) {
     );
   }
   // Not in /openapi.json: an action that is none of the above is a 400 naming the ones there are, not a bare 404.
-  app.post('/balance-blocks/:id/:action', () => {
-    throw validationError([{ field: 'action', message: `must be one of ${BLOCK_ACTIONS.join(', ')}` }]);
-  });
+  app.post('/balance-blocks/:id/*', unknownAction('/balance-blocks/', BLOCK_ACTIONS));
 }

@@ -5,7 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Deps } from '../deps';
-import { validationError } from '../domain/errors';
+import { unknownAction } from './unknown-action';
 import { toCents } from '../domain/money';
 import { ACTION_NAMES, runAction, type ActionBody, type ActionName, type ActionResult } from '../services/actions';
 import { DELIVERY_EVENT_KINDS } from '../webhooks/events';
@@ -122,9 +122,7 @@ export function registerTransactionControl(app: Router, deps: Deps) {
     app.openapi(route, act(action) as never);
   }
   // Not in /openapi.json: an action that is none of the above is a 400 naming the ones there are, not a bare 404.
-  app.post('/transactions/:id/:action', () => {
-    throw validationError([{ field: 'action', message: `must be one of ${ACTION_NAMES.join(', ')}` }]);
-  });
+  app.post('/transactions/:id/*', unknownAction('/transactions/', ACTION_NAMES));
 
   app.openapi(
     createRoute({

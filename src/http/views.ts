@@ -13,6 +13,7 @@ import type { EventKind } from '../webhooks/events';
 const permissionsOf = (list: string[]) => list as Permission[];
 import type { SandboxEvent } from '../webhooks/events';
 import { isoTime } from '../lib/iso';
+import { rawOf } from '../store/unit';
 
 export const iso = isoTime;
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
@@ -106,8 +107,13 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean; h
 }
 
 
-/** Transaction (service document 2.5): pixCopyPaste and expiresAt only while a PIX charge is pending. */
-export function transactionView(tx: Transaction) {
+/**
+ * Transaction (service document 2.5): pixCopyPaste and expiresAt only while a PIX charge is pending. Read from the raw
+ * record: a write's answer (a pay, a refund) is shaped inside its unit of work, where the record is a view whose every
+ * property read is a trap.
+ */
+export function transactionView(viewed: Transaction) {
+  const tx = rawOf(viewed);
   const pendingCharge = tx.status === 'pending' && tx.charge ? tx.charge : undefined;
   return {
     id: tx.id,

@@ -33,13 +33,18 @@ type Handler = (deps: Deps, account: Account, id: string, body: ActionBody) => A
 export const ACTION_NAMES = ['pay', 'expire', 'fail', 'cancel', 'process', 'complete', 'reverse', 'block', 'refund'] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
-/** Finders, tried in order: the first that knows the id names its kind. */
+/**
+ * Finders, tried in order: the first that knows the id names its kind. Transactions (charges, withdrawals, refunds:
+ * one lookup for all of them) come first, being what the control API pays, fails and reverses most; the finders that
+ * feature areas add (a static QR) are tried after them.
+ */
 const locators: Array<(deps: Deps, id: string) => ActionTarget | undefined> = [
   (deps, id) => {
     const found = locateTransaction(deps.store, id);
     if (!found) return undefined;
-    const kind = found.tx.charge ? 'charge' : found.tx.type;
-    return { kind, account: found.account, id, status: found.tx.status };
+    const { tx } = found;
+    // A withdrawal names its own status (processing, reversed) in refusals, not the transaction status it shows as.
+    return { kind: tx.charge ? 'charge' : tx.type, account: found.account, id, status: tx.withdrawal?.status ?? tx.status };
   },
 ];
 
@@ -55,7 +60,7 @@ const handlers: Record<string, Partial<Record<ActionName, Handler>>> = {
 /** Lets a feature area add a kind of target and its actions. */
 export function registerActions(kind: string, actions: Partial<Record<ActionName, Handler>>, locate?: (deps: Deps, id: string) => ActionTarget | undefined) {
   handlers[kind] = { ...handlers[kind], ...actions };
-  if (locate) locators.unshift(locate);
+  if (locate) locators.push(locate);
 }
 
 export function runAction(deps: Deps, id: string, action: ActionName, body: ActionBody): ActionResult {

@@ -20,7 +20,7 @@ import { opt } from '../lib/objects';
 import { MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { magicCompleteAfterSeconds, withdrawalMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
-import { holderOf, noteHolder } from './holders';
+import { noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
 
 export const WITHDRAWAL_COMPLETE_JOB = 'withdrawal.complete';
@@ -272,11 +272,5 @@ registerActions(
     complete: (deps, account, id) => ({ kind: 'withdrawal', tx: completeWithdrawal(deps, account, id) }),
     fail: (deps, account, id, body) => ({ kind: 'withdrawal', tx: failWithdrawal(deps, account, id, body.reason) }),
     reverse: (deps, account, id, body) => ({ kind: 'withdrawal', tx: reverseWithdrawal(deps, account, id, body.reason) }),
-  },
-  // Names the withdrawal's own status (processing, reversed) in refusals, not the transaction status it shows as.
-  (deps, id) => {
-    const account = holderOf(deps.store, 'transaction', id);
-    const w = account?.transactions[id]!.withdrawal;
-    return account && w ? { kind: 'withdrawal', account, id, status: w.status } : undefined;
   },
 );

@@ -190,6 +190,16 @@ function childLevel(level: Level, target: object, key: string): Level {
   }
 }
 
+/**
+ * The raw object behind a view, or the value itself: for code that only reads (a view, a look-up), which then reads
+ * plain objects instead of going through a trap per property. Shallow: unlike unwrap, it never walks a raw object (a
+ * whole account, outside any unit) looking for views inside.
+ */
+export function rawOf<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  return (targets.get(value as object) as T | undefined) ?? value;
+}
+
 /** The raw object behind a proxy, deeply for fresh objects that may carry proxies read from the state. */
 export function unwrap<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;

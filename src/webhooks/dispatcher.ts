@@ -11,7 +11,7 @@ import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../dom
 import type { Job } from '../store/store';
 import type { SandboxEvent } from './events';
 import { noteHolder } from '../services/holders';
-import { unwrap } from '../store/unit';
+import { rawOf } from '../store/unit';
 import { signWebhookBody } from './signature';
 import { globalFetch, postWithFetch, postWithHttp, Stop, type Answer, type Post } from './transport';
 
@@ -41,7 +41,7 @@ export const MAX_IN_FLIGHT = 32;
  * reaching the main account). Endpoints without a URL point nowhere: they make no delivery.
  */
 export function endpointsFor(viewed: Account, event: Pick<SandboxEvent, 'event' | 'subAccount' | 'chave'>): WebhookEndpoint[] {
-  const account = unwrap(viewed); // read, never written: the raw records, not the unit's proxies of each one
+  const account = rawOf(viewed); // read, never written: the raw records, not the unit's proxies of each one
   // The standard face's notices go to the webhook of their key alone; its webhooks hear nothing else.
   if (event.chave !== undefined) return account.webhooks.filter((w) => w.chave === event.chave && w.url !== null);
   const takes = (w: WebhookEndpoint) => w.chave === undefined && (w.events.length === 0 || w.events.includes(event.event));
@@ -119,7 +119,7 @@ export function createDeliveries(deps: Deps, account: Account, event: SandboxEve
  * a unit, the search need not make a proxy of every event it passes).
  */
 export function partsOf(viewed: Account, delivery: Delivery): { endpoint: WebhookEndpoint | undefined; event: SandboxEvent | undefined } {
-  const account = unwrap(viewed);
+  const account = rawOf(viewed);
   return {
     endpoint: account.webhooks.find((w) => w.id === delivery.endpointId),
     event: account.events.findLast((e) => e.id === delivery.eventRecordId),
@@ -262,7 +262,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
   function attempt(account: Account, delivery: Delivery): Promise<void> | undefined {
     const at = deps.clock.nowMs();
     const { endpoint, event } = partsOf(account, delivery);
-    const settings = unwrap(account); // read only: the retry schedule and the header word
+    const settings = rawOf(account); // read only: the retry schedule and the header word
     const delay = settings.webhookRetrySchedule[delivery.attempts.length];
     if (!endpoint || !event) {
       delivery.nextAttemptAt = null;

@@ -246,6 +246,13 @@ describe('expiry, automation and control actions', () => {
     const res = await h.control('POST', `/transactions/${created.body.id}/explode`);
     expect(res.status, res.text).toBe(400);
     expect(res.body.details.fields[0].field).toBe('action');
+    // Not an action path at all (no action, or more after it): no route, as for any other unknown path.
+    for (const path of [`/transactions/${created.body.id}`, `/transactions/${created.body.id}/pay/now`, `/transactions/${created.body.id}/explode/`]) {
+      const none = await h.control('POST', path);
+      expect(none.status, `${path}: ${none.text}`).toBe(404);
+      expect(none.body.details.code, none.text).toBe('ROUTE_NOT_FOUND');
+    }
+    expect((await h.v2('GET', `/transactions/${created.body.id}`)).body.status).toBe('pending');
   });
 });
 
