@@ -2,7 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { qrPngDataUrl } from '../pix/qr';
 
-parentPort!.on('message', ({ n, texts }: { n: number; texts: string[] }) => {
+parentPort!.on('message', ({ texts }: { texts: string[] }) => {
   const urls = texts.map((text) => {
     try {
       return qrPngDataUrl(text);
@@ -10,5 +10,5 @@ parentPort!.on('message', ({ n, texts }: { n: number; texts: string[] }) => {
       return null; // The main thread draws it itself and so reports the error where it belongs.
     }
   });
-  parentPort!.postMessage({ n, urls });
+  parentPort!.postMessage({ urls });
 });

@@ -234,13 +234,24 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
 
   let clockBinding: ClockBinding | null = null;
   let epoch = 0;
-  /** Units begun and not yet ended, with a data file (a snapshot slice waits while one of them has uncommitted writes). */
-  const active = new Set<Unit>();
+  /**
+   * Units begun and not yet ended, with a data file (a snapshot slice waits while one of them has uncommitted writes).
+   * An array (a few dozen at most), not a Set: a Set's deleted entries kept each ended unit, its undo log and change
+   * records alive past two scavenges, so they were promoted and died in the old generation, leaving holes among the
+   * stored records.
+   */
+  const active: Unit[] = [];
   /** Ends a unit's count once, whether it is committed or rolled back. */
   const ended = (unit: Unit) => {
     if (!unit.live) return;
     unit.live = false;
-    if (dataFile) active.delete(unit);
+    if (dataFile) {
+      const i = active.indexOf(unit);
+      if (i >= 0) {
+        active[i] = active[active.length - 1]!;
+        active.pop();
+      }
+    }
     unitEnded();
   };
   const DONE = Promise.resolve();
@@ -382,7 +393,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
   // a correct snapshot at lastSeq); if a unit is undone meanwhile, that snapshot is abandoned (it may hold the change).
   let compacting: Promise<void> | null = null;
   let tainted = false;
-  const noUncommittedWrites = () => ![...active].some((u) => u.open && u.undo.length > 0);
+  const noUncommittedWrites = () => !active.some((u) => u.open && u.undo.length > 0);
   // Past this many journal bytes (by default 8 MiB, or half the snapshot when that is more, so folding stays a small
   // part of the writing), the journal is folded.
   const threshold = () => options.compactAfterBytes ?? Math.max(8 * 1024 * 1024, snapshotBytes / 2);
@@ -505,7 +516,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     begin(kind) {
       const unit = new Unit(kind, hooks, dataFile !== undefined);
       if (clockBinding) unit.clockBefore = clockBinding.snapshot();
-      if (dataFile) active.add(unit);
+      if (dataFile) active.push(unit);
       unit.live = true;
       unitBegun();
       return unit;
