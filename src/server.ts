@@ -84,13 +84,19 @@ const EARLY_WINDOW_MS = 20;
 function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswer | undefined, ready: (info: AddressInfo) => void, failed: (err: Error) => void): Server {
   let serveRequest: RequestListener | null = null;
   const waiting: [IncomingMessage, ServerResponse][] = [];
-  let loading: Promise<void> | null = null;
-  const loadAdapter = () =>
-    (loading ??= import('@hono/node-server').then(({ getRequestListener }) => {
+  // Loading starts when loadAdapter is first called (not when listening): `loaded` is what the banner waits for.
+  let startLoading!: () => void;
+  const loaded = new Promise<void>((go) => (startLoading = go))
+    .then(() => import('@hono/node-server'))
+    .then(({ getRequestListener }) => {
       // The listener serve() would make, with the same options (the global Request and Response are replaced as there).
       serveRequest = getRequestListener(app.fetch, { hostname: host });
       for (const [req, res] of waiting.splice(0)) serveRequest(req, res);
-    }));
+    });
+  const loadAdapter = () => {
+    startLoading();
+    return loaded;
+  };
   const server = createHttpServer((req, res) => {
     if (serveRequest) return serveRequest(req, res);
     if (early?.(req, res)) {
@@ -102,9 +108,10 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
   });
   server.listen(port, host, () => {
     const info = server.address() as AddressInfo;
-    // Early answers go out first: the adapter loads a moment after listening unless a request asks for it sooner.
+    // Early answers go out first: the adapter loads a moment after listening unless a request asks for it sooner
+    // (loading it right here would keep the thread busy compiling it when the first poll of a harness comes in).
     setTimeout(loadAdapter, early ? EARLY_WINDOW_MS : 0);
-    loadAdapter().then(() => ready(info), failed);
+    loaded.then(() => ready(info), failed);
   });
   return server;
 }

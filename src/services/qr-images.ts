@@ -8,11 +8,16 @@
 // awaited (a script that awaits app.request() with no server must get its answer), never when idle.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { qrPngDataUrl } from '../pix/qr';
+import type { Worker } from 'node:worker_threads';
+import { builtin } from '../lib/builtin';
 
 /** Beside the bundle that imports this (dist/): scripts/build.mjs builds src/services/qr-worker.ts there. */
 const WORKER_FILE = new URL('./qr-worker.js', import.meta.url);
+/** node:worker_threads, loaded at the first image (a start loads none of it). */
+const threads = builtin<typeof import('node:worker_threads')>('node:worker_threads');
+/** The encoder, for images drawn here (no thread): imported then, not at start (its tables are built when it loads). */
+let encoder: Promise<typeof import('../pix/qr')> | undefined;
+const drawHere = (text: string): Promise<string> => (encoder ??= import('../pix/qr')).then((m) => m.qrPngDataUrl(text));
 
 let worker: Worker | null | undefined; // undefined: not tried yet; null: not available
 /**
@@ -42,7 +47,7 @@ function start(): Worker | null {
   if (worker !== undefined) return worker;
   const file = fileURLToPath(WORKER_FILE);
   if (!file.endsWith('.js') || !existsSync(file)) return (worker = null);
-  const w = new Worker(file);
+  const w = new (threads().Worker)(file);
   w.unref();
   // The answer to a batch: its images in order (null where one could not be drawn).
   w.on('message', ({ urls }: { urls: Array<string | null> }) => {
@@ -63,9 +68,9 @@ function start(): Worker | null {
 }
 
 /** `data:image/png;base64,...` of the QR code of `text` (qrPngDataUrl), drawn in the worker thread when there is one. */
-export function drawQrDataUrl(text: string): Promise<string> | string {
+export function drawQrDataUrl(text: string): Promise<string> {
   const w = start();
-  if (!w) return qrPngDataUrl(text);
+  if (!w) return drawHere(text);
   // null: the thread could not draw it (or went away); then it is drawn here, and an error is the caller's to answer.
   return new Promise<string | null>((resolve) => {
     if (pending.length === 0) w.ref();
@@ -78,5 +83,5 @@ export function drawQrDataUrl(text: string): Promise<string> | string {
         send(w);
       });
     }
-  }).then((url) => url ?? qrPngDataUrl(text));
+  }).then((url) => url ?? drawHere(text));
 }

@@ -10,11 +10,9 @@
 // place. Start-up loads the snapshot and replays the lines after its journalSeq, from .old then the journal; a fold in
 // the background does the same up to the last line before it began, in a thread of its own (foldFiles).
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import * as zlib from 'node:zlib';
+import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from '../lib/crc32';
-import { type FileHandle, open, rename, rm } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { builtin } from '../lib/builtin';
 import { STATE_VERSION, type State, upgrade } from './store';
 import { loadStateChecks, shapeProblem, stateChecks } from './checks';
 import { applyOp, type Path } from './unit';
@@ -22,9 +20,24 @@ import { applyOp, type Path } from './unit';
 /** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
 export const JOURNAL_FORMAT = 2;
 
-/** CRC-32 of a string's UTF-8 bytes: zlib's where Node has it (20.15 and later, native), else ../lib/crc32. */
-export const journalCrc: (text: string) => number =
-  typeof (zlib as { crc32?: unknown }).crc32 === 'function' ? (text) => (zlib as unknown as { crc32: (t: string) => number }).crc32(text) : (text) => crc32(Buffer.from(text));
+// Loaded when a data file is read or written (a start in memory needs none of them).
+const v8 = builtin<typeof import('node:v8')>('node:v8');
+const fsp = builtin<typeof import('node:fs/promises')>('node:fs/promises');
+const timers = builtin<typeof import('node:timers/promises')>('node:timers/promises');
+const open: typeof import('node:fs/promises').open = (...args) => fsp().open(...args);
+const rename: typeof import('node:fs/promises').rename = (...args) => fsp().rename(...args);
+const rm: typeof import('node:fs/promises').rm = (...args) => fsp().rm(...args);
+const sleep = (ms: number, value: undefined, options: { ref: boolean }) => timers().setTimeout(ms, value, options);
+
+type Crc = (text: string) => number;
+/** zlib's CRC-32 where Node has it (20.15 and later, native), else ../lib/crc32; zlib is loaded at the first line. */
+let crcOfText: Crc | undefined;
+const pickCrc = (): Crc => {
+  const zlib = builtin<{ crc32?: Crc }>('node:zlib')();
+  return typeof zlib.crc32 === 'function' ? zlib.crc32.bind(zlib) : (text) => crc32(Buffer.from(text));
+};
+/** CRC-32 of a string's UTF-8 bytes. */
+export const journalCrc: Crc = (text) => (crcOfText ??= pickCrc())(text);
 
 /** One journal line (with its newline) for entry `seq` of a change set `body` ({"o":[...]}). */
 export function journalLine(seq: number, body: string): string {
@@ -207,11 +220,11 @@ export function loadDataFile(file: string): Loaded | null {
  * default growth factor (2) is back as soon as the state is read, for the requests.
  */
 function youngGenerationKept<T>(fn: () => T): T {
-  setFlagsFromString('--semi-space-growth-factor=1');
+  v8().setFlagsFromString('--semi-space-growth-factor=1');
   try {
     return fn();
   } finally {
-    setFlagsFromString('--semi-space-growth-factor=2');
+    v8().setFlagsFromString('--semi-space-growth-factor=2');
   }
 }
 

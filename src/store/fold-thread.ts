@@ -5,9 +5,12 @@
 // thread idle for KEEP_MS goes, and its copy of the state with it; so does one whose fold failed.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { builtin } from '../lib/builtin';
 
 const FOLD_WORKER = new URL('./fold-worker.js', import.meta.url);
+/** node:worker_threads, loaded at the first fold (a start loads none of it). */
+const threads = builtin<typeof import('node:worker_threads')>('node:worker_threads');
 let built: boolean | undefined;
 
 /** How long a fold's thread (and the copy of the state it keeps) outlives its last fold. */
@@ -37,7 +40,7 @@ export function foldThread(): FoldThread {
       if (idle) clearTimeout(idle);
       idle = null;
       if (!worker) {
-        const w = new Worker(FOLD_WORKER);
+        const w = new (threads().Worker)(FOLD_WORKER);
         // Whatever becomes of an idle thread (a fold under way has its own listeners below): it is not reused.
         w.on('error', () => {});
         w.once('exit', () => {

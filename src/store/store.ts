@@ -6,9 +6,9 @@
 // snapshot in the background. A line that cannot be written undoes its unit (and every later one not yet on disk):
 // the request answers 503 STORAGE_UNAVAILABLE, reads go on, the next write tries again.
 import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, openSync, realpathSync, renameSync, statSync, unlinkSync, write as fsWrite } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { TextFile } from 'lowdb/node';
+import type { TextFile } from 'lowdb/node';
+import { builtin } from '../lib/builtin';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
@@ -17,6 +17,9 @@ import { JOURNAL_FORMAT, holdReplaced, journalLine, journalOf, loadDataFile, old
 import { loadStateChecks, shapeProblem } from './checks';
 import { acquireLock, type FileLock } from './lock';
 import { foldThread } from './fold-thread';
+
+/** node:fs/promises, loaded when a data file is folded or rebuilt (a start in memory needs none of it). */
+const fsp = builtin<typeof import('node:fs/promises')>('node:fs/promises');
 
 export const STATE_VERSION = 2;
 
@@ -194,7 +197,8 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
   /** The last journal line written (and fsync'd). */
   let lastSeq = 0;
   let snapshotBytes = 0;
-  const snapshot = dataFile ? new TextFile(dataFile) : null;
+  // lowdb's TextFile (and node:fs/promises with it) is loaded with a data file only.
+  const snapshot: TextFile | null = dataFile ? new (await import('lowdb/node')).TextFile(dataFile) : null;
   /** Identity (device:inode) of the snapshot and the lock as this process wrote them; the journal is its open fd. */
   const files: { snapshot: string | null; lock: string | null } = { snapshot: null, lock: null };
   /** Why writes are refused (a file deleted or replaced, being rebuilt, or taken by another process), or null. */
@@ -432,11 +436,11 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
       try {
         ({ bytes } = await offThread);
       } catch (err) {
-        await rm(`${file}.tmp`, { force: true });
+        await fsp().rm(`${file}.tmp`, { force: true });
         compactionStats.abandoned++;
         throw new Error(`${(err as Error).message.replace(/\.$/, '')}; the snapshot was not replaced`);
       }
-      put = () => rename(`${file}.tmp`, file);
+      put = () => fsp().rename(`${file}.tmp`, file);
     } else {
       const writer = await snapshotWriter(file);
       try {
@@ -478,7 +482,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     snapshotBytes = bytes;
     if (offThread) compactionStats.offThread++;
     compactionStats.lastLongestSliceMs = Math.round(slices.longestMs);
-    await rm(oldJournalOf(file), { force: true });
+    await fsp().rm(oldJournalOf(file), { force: true });
     compactionStats.runs++;
     compactionStats.lastMs = Math.round(performance.now() - started);
     if (sliceMs !== Infinity) log(`pix-sandbox: folded into ${file} in ${compactionStats.lastMs} ms (${snapshotBytes} bytes; longest pause ${compactionStats.lastLongestSliceMs} ms)`);

@@ -1,7 +1,6 @@
 // Fault injection (sandbox.md 4.5): rules set with PUT /_sandbox/faults add latency and/or answer an error on the
 // matching v1/v2 requests before they reach their route, so an injected error never changes state.
 import type { MiddlewareHandler } from 'hono';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../../deps';
 import { INJECTED_FAULT } from '../../domain/errors';
 import { errorName } from '../errors';
@@ -40,7 +39,7 @@ export function injectFaults(deps: Deps, faults: Faults): MiddlewareHandler<Env>
     if (faults.rules.length === 0) return next();
     const rule = faults.match(c.req.method, c.req.path, () => deps.ids.randomInt(1_000_000) / 1_000_000);
     if (!rule) return next();
-    if (rule.latencyMs) await delay(rule.latencyMs);
+    if (rule.latencyMs) await new Promise((done) => setTimeout(done, rule.latencyMs));
     if (!rule.status) return next();
     const status = rule.status;
     const message = `Injected fault: ${status} from the rule for ${rule.method} ${rule.path} (PUT /_sandbox/faults; DELETE /_sandbox/faults clears it).`;
