@@ -9,16 +9,16 @@ import { z, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
-import { parsedBody } from './middleware/body';
+import { JSON_TYPE, parsedBody } from './middleware/body';
 
 type Target = 'query' | 'param' | 'header' | 'json';
 type Part = { target: Target; schema: z.ZodType; read: (c: Context) => unknown };
 export type ValidationFailure = (error: ZodError, target: Target, input: unknown) => never;
 
-// zod-openapi's tests of a Content-Type (its gate, and which optional bodies it validates) and hono's of a media type.
+// zod-openapi's tests of a Content-Type (its gate, and which optional bodies it validates); hono's of a media type is
+// body.ts's JSON_TYPE.
 const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 const JSON_LIKE = /^application\/([a-z-.]+\+)?json/i;
-const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
 
 /**
  * The validating middleware of a route's `request`, or undefined when it has nothing to check; null when it declares
@@ -52,7 +52,7 @@ export function requestValidator(request: RouteConfig['request'], fail: Validati
       // What the JSON body middleware (body.ts) let through has a JSON type or no bytes; others are read here.
       if (type ? !JSON_REQUEST.test(type) : parsed === undefined && (await hasBytes(c))) throw new HTTPException(415, { message: 'Unsupported Media Type' });
       if (body.required || (type && JSON_LIKE.test(type))) {
-        const value = !type || !JSON_MEDIA.test(type.split(';')[0]!.trim()) ? {} : parsed !== undefined ? parsed : await readJson(c);
+        const value = !type || !JSON_TYPE.test(type.split(';')[0]!.trim()) ? {} : parsed !== undefined ? parsed : await readJson(c);
         const later = check(c, 'json', body.schema, value, fail);
         if (later) await later;
       } else c.req.addValidatedData('json', {});

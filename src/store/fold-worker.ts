@@ -3,20 +3,12 @@
 // requests (sandbox.md 10: no fold pauses it more than 10 ms). One message per fold: { file, seq } in,
 // { bytes } or { error } out; the store keeps the thread between folds that follow closely (./fold-thread.ts). Built
 // as its own entry, dist/fold-worker.js; from source (tests) the store folds in process instead.
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { KeptFold } from './disk';
+import { lowerThreadPriority } from '../lib/thread-priority';
 
-// On a busy machine the fold yields the CPU to the thread that answers requests: a nice value of 10 (a tenth or so of
-// a core both want). On Linux the nice value is per thread, so this is this thread's only; elsewhere it would be the
-// whole process's, so it is left alone there.
-if (process.platform === 'linux') {
-  try {
-    setPriority(10);
-  } catch {
-    /* not allowed: the fold runs at the sandbox's priority */
-  }
-}
+// On a busy machine the fold yields the CPU to the thread that answers requests (lib/thread-priority.ts).
+lowerThreadPriority();
 
 // What the fold runs is loaded once the priority is lowered: loading it is part of the work that yields (a static
 // import would be loaded before this module's first line, at the sandbox's priority).

@@ -11,7 +11,8 @@ export { MAX_BODY_BYTES, MAX_JSON_DEPTH };
 
 /** Where app.ts mounts this middleware; /openapi.json declares 400, 413 and 415 on the routes under them that take a body. */
 export const JSON_BODY_PREFIXES = ['/v2/', '/v1/', '/_sandbox/'] as const;
-const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+/** A JSON media type (the part of a Content-Type before ';'), as hono's validator tests it. */
+export const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /** The body this middleware parsed, by request (undefined: not parsed here), which the route's validator checks (http/validate.ts). */
 const parsedBodies = new WeakMap<HonoRequest, unknown>();
