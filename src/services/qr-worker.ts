@@ -1,14 +1,11 @@
 // The thread of services/qr-images.ts: draws QR images (PNG data URLs) of the BR Codes it is sent, a batch at a time, in order.
 import { parentPort } from 'node:worker_threads';
 import { qrPngDataUrl } from '../pix/qr';
-import { lowerThreadPriority } from '../lib/thread-priority';
 
-// On a machine whose cores are busy (the client beside the sandbox on 2 cores), a batch handed to this thread woke it
-// at the expense of the thread that answers requests, which was then held until the batch was drawn. At a nice value
-// of 10 the drawing yields to it instead, and batches grow. On this 2-core machine, quiet, alternating with the build
-// before (two runs): creates per second 1.07 and 1.07 times at 10 connections, 1.12 and 1.01 times at 50; CPU per
-// create 0.91 to 0.97. Per thread on Linux (lib/thread-priority.ts), as the fold's thread.
-lowerThreadPriority();
+// This thread runs at the sandbox's own priority, unlike the fold's: every create waits for its image, so a lowered
+// priority puts the answer behind whatever else the machine runs. At nice 10, with two other busy processes on this
+// 2-core machine (a CI job's test runners beside the sandbox), creates ran at 0.35 of their rate at the sandbox's
+// priority (c=10, alternating); on a quiet machine nice 10 had bought 2-7 %.
 
 parentPort!.on('message', ({ texts }: { texts: string[] }) => {
   const urls = texts.map((text) => {
