@@ -30,6 +30,9 @@ const account: Account = await sb.control.accounts.get(accountId);
 const available: number = account.balances[0]!.available.amount;
 const tx: Transaction = await sb.control.transactions.pay('some-id', { payerName: 'Ana' });
 const status: string = tx.status;
+const paidAt: string | undefined = tx.paidAt; // the optional fields are typed (absent, never null)
+const e2eId: string | undefined = tx.e2eId;
+void [paidAt, e2eId];
 const deliveries: Delivery[] = (await sb.control.deliveries.list(accountId, { state: 'succeeded' })).items;
 const hook: ReceivedWebhook = await receiver.next('payment_completed', { timeoutMs: 1000 });
 const raw: string = hook.rawBody;

@@ -107,57 +107,93 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean; h
 }
 
 
+/** A transaction as the service shows it (service document 2.5); the optional fields are absent, never null. */
+export interface TransactionBody {
+  id: string;
+  status: Transaction['status'];
+  type: Transaction['type'];
+  paymentMethod: Transaction['paymentMethod'];
+  amount: number;
+  currency: 'BRL';
+  createdAt: string;
+  description?: string;
+  externalReference?: string;
+  customerId?: string;
+  projectId?: string;
+  metadata?: Record<string, unknown>;
+  pixCopyPaste?: string;
+  expiresAt?: string;
+  paidAt?: string;
+  e2eId?: string;
+  counterpartName?: string;
+  counterpartDocument?: string;
+  updatedAt: string;
+}
+
 /**
  * Transaction (service document 2.5): pixCopyPaste and expiresAt only while a PIX charge is pending. Read from the raw
  * record: a write's answer (a pay, a refund) is shaped inside its unit of work, where the record is a view whose every
- * property read is a trap.
+ * property read is a trap. The optional fields are assigned in order rather than spread (`...opt()`), which made an
+ * object per field on every read.
  */
-export function transactionView(viewed: Transaction) {
+export function transactionView(viewed: Transaction): TransactionBody {
   const tx = rawOf(viewed);
-  const pendingCharge = tx.status === 'pending' && tx.charge ? tx.charge : undefined;
-  return {
+  const v: TransactionBody = {
     id: tx.id,
     status: tx.status,
     type: tx.type,
     paymentMethod: tx.paymentMethod,
     amount: toBrl(tx.amount),
-    currency: 'BRL' as const,
+    currency: 'BRL',
     createdAt: iso(tx.createdAt),
-    ...opt('description', tx.description),
-    ...opt('externalReference', tx.externalReference),
-    ...opt('customerId', tx.customerId),
-    ...opt('projectId', tx.projectId),
-    ...opt('metadata', tx.metadata),
-    ...opt('pixCopyPaste', pendingCharge?.pixCopyPaste),
-    ...opt('expiresAt', isoOrUndefined(pendingCharge?.expiresAt)),
-    ...opt('paidAt', isoOrUndefined(tx.paidAt)),
-    ...opt('e2eId', tx.e2eId),
-    ...opt('counterpartName', tx.counterpartName),
-    ...opt('counterpartDocument', tx.counterpartDocument),
-    updatedAt: iso(tx.updatedAt),
-  };
+  } as TransactionBody; // updatedAt comes last, as in the service's answers
+  if (tx.description !== undefined) v.description = tx.description;
+  if (tx.externalReference !== undefined) v.externalReference = tx.externalReference;
+  if (tx.customerId !== undefined) v.customerId = tx.customerId;
+  if (tx.projectId !== undefined) v.projectId = tx.projectId;
+  if (tx.metadata !== undefined) v.metadata = tx.metadata;
+  if (tx.status === 'pending' && tx.charge) {
+    v.pixCopyPaste = tx.charge.pixCopyPaste;
+    v.expiresAt = iso(tx.charge.expiresAt);
+  }
+  if (tx.paidAt !== undefined) v.paidAt = iso(tx.paidAt);
+  if (tx.e2eId !== undefined) v.e2eId = tx.e2eId;
+  if (tx.counterpartName !== undefined) v.counterpartName = tx.counterpartName;
+  if (tx.counterpartDocument !== undefined) v.counterpartDocument = tx.counterpartDocument;
+  v.updatedAt = iso(tx.updatedAt);
+  return v;
 }
 
-/** PIX charge creation response (service document 2.4). */
-export function chargeView(tx: Transaction, qrCodeBase64: string | undefined) {
+/** PIX charge creation response (service document 2.4); the optional fields are absent, never null. */
+export interface ChargeBody {
+  id: string;
+  status: Transaction['status'];
+  amount: number;
+  currency: 'BRL';
+  pixCopyPaste: string;
+  qrCodeBase64?: string;
+  pspPaymentId?: string;
+  expiresAt: string;
+  pspCredentialId?: string;
+  externalReference?: string;
+  createdAt: string;
+  split?: { subAccount: string; amount: number }[];
+}
+
+/** The answer of a create (service document 2.4), its optional fields assigned in order as transactionView's. */
+export function chargeView(tx: Transaction, qrCodeBase64: string | undefined): ChargeBody {
   const charge = tx.charge!;
-  return {
-    id: tx.id,
-    status: tx.status,
-    amount: toBrl(tx.amount),
-    currency: 'BRL' as const,
-    pixCopyPaste: charge.pixCopyPaste,
-    ...opt('qrCodeBase64', qrCodeBase64),
-    ...opt('pspPaymentId', charge.pspPaymentId),
-    expiresAt: iso(charge.expiresAt),
-    ...opt('pspCredentialId', charge.pspCredentialId),
-    ...opt('externalReference', tx.externalReference),
-    createdAt: iso(tx.createdAt),
-    ...opt('split', charge.split?.map((l) => ({ subAccount: l.subAccount, amount: toBrl(l.amount) }))),
-  };
+  const v = { id: tx.id, status: tx.status, amount: toBrl(tx.amount), currency: 'BRL', pixCopyPaste: charge.pixCopyPaste } as ChargeBody;
+  if (qrCodeBase64 !== undefined) v.qrCodeBase64 = qrCodeBase64;
+  if (charge.pspPaymentId !== undefined) v.pspPaymentId = charge.pspPaymentId;
+  v.expiresAt = iso(charge.expiresAt);
+  if (charge.pspCredentialId !== undefined) v.pspCredentialId = charge.pspCredentialId;
+  if (tx.externalReference !== undefined) v.externalReference = tx.externalReference;
+  v.createdAt = iso(tx.createdAt);
+  if (charge.split !== undefined) v.split = charge.split.map((l) => ({ subAccount: l.subAccount, amount: toBrl(l.amount) }));
+  return v;
 }
 
-/** A delivery with every attempt: sandbox-clock times, the receiver's status, real-time duration, why it failed. */
 /** A recorded event for the control API: its record and the exact envelope its deliveries send. */
 export const eventView = (e: SandboxEvent) => ({ id: e.id, event: e.event, eventId: e.eventId, subAccount: e.subAccount, createdAt: iso(e.createdAt), payload: JSON.parse(e.body) as Record<string, unknown> });
 

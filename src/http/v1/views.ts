@@ -49,7 +49,7 @@ export const staticQrView = (qr: StaticQr, now: number, qrCodeBase64: string) =>
 
 /** The SDK's Transaction: the v2 view without the PSP's fields (e2eId, counterpart). */
 export function transactionV1View(tx: Transaction) {
-  const { e2eId: _e, counterpartName: _n, counterpartDocument: _d, ...v1 } = transactionView(tx) as ReturnType<typeof transactionView> & { e2eId?: string; counterpartName?: string; counterpartDocument?: string };
+  const { e2eId: _e, counterpartName: _n, counterpartDocument: _d, ...v1 } = transactionView(tx);
   return v1;
 }
 
