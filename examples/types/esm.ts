@@ -34,6 +34,8 @@ const paidAt: string | undefined = tx.paidAt; // the optional fields are typed (
 const e2eId: string | undefined = tx.e2eId;
 void [paidAt, e2eId];
 const deliveries: Delivery[] = (await sb.control.deliveries.list(accountId, { state: 'succeeded' })).items;
+const responseBody: string | undefined = deliveries[0]?.attempts[0]?.responseBody; // typed too
+void responseBody;
 const hook: ReceivedWebhook = await receiver.next('payment_completed', { timeoutMs: 1000 });
 const raw: string = hook.rawBody;
 const signed: boolean = hook.signatureValid;
