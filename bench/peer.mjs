@@ -93,12 +93,14 @@ async function prepare(side, { child, base }) {
   if (side === sandbox) {
     const json = { 'content-type': 'application/json' };
     await fetch(`${base}/_sandbox/accounts/11111111-1111-4111-8111-111111111111`, { method: 'PATCH', headers: json, body: JSON.stringify({ fees: { pix: { percent: 0.99 } } }) });
-    const auth = await (await fetch(`${base}/v2/auth`, { method: 'POST', headers: json, body: JSON.stringify({ client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' }) })).json();
-    const headers = { ...json, authorization: `Bearer ${auth.access_token}` };
+    const token = async () => (await (await fetch(`${base}/v2/auth`, { method: 'POST', headers: json, body: JSON.stringify({ client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' }) })).json()).access_token;
+    const headers = { ...json, authorization: `Bearer ${await token()}` };
     const body = JSON.stringify({ amount: 25.9, description: 'Benchmark charge', externalReference: 'bench' });
     const id = (await (await fetch(`${base}/v2/pix`, { method: 'POST', headers, body })).json()).id;
     return {
       child,
+      // A token lives 300 s: each step of the fill takes a new one (a slow machine's fill outlasts one).
+      renew: async () => void (headers.authorization = `Bearer ${await token()}`),
       create: { url: `${base}/v2/pix`, method: 'POST', headers, body, requests: [{ setupRequest: asIs }] },
       read: { url: `${base}/v2/transactions/${id}`, headers, requests: [{ setupRequest: asIs }] },
     };
@@ -108,6 +110,7 @@ async function prepare(side, { child, base }) {
   const id = (await (await fetch(`${base}/v1/payment_intents`, { method: 'POST', headers, body })).json()).id;
   return {
     child,
+    renew: async () => {},
     create: { url: `${base}/v1/payment_intents`, method: 'POST', headers, body, requests: [{ setupRequest: rotatingKey }] },
     read: { url: `${base}/v1/payment_intents/${id}`, headers: { authorization: headers.authorization }, requests: [{ setupRequest: rotatingKey }] },
   };
@@ -186,6 +189,7 @@ results.rss = { baselineBytes: { sandbox: baseline[0], emulate: baseline[1] }, r
 for (const n of recordCounts) {
   const row = { records: n };
   for (const [k, target] of filled.entries()) {
+    await target.renew();
     const r = await autocannon({ connections: CONNECTIONS, amount: n - stored[k], ...target.create });
     stored[k] += r.requests.total - r.non2xx;
     if (r.non2xx || r.errors) console.error(`${sides[k].name}: ${r.non2xx} non-2xx, ${r.errors} errors while filling`);
