@@ -29,8 +29,10 @@ export interface Scheduler {
   /** Arms the real-time timer (called after listen); stop() disarms it and stops running due jobs by themselves. */
   start(): void;
   stop(): void;
-  /** How many jobs are waiting. */
+  /** How many jobs are waiting (a walk of every stored job). */
   pendingCount(): number;
+  /** Whether a job is due by the clock now: a look at the queue's first, however many jobs wait. */
+  anyDue(): boolean;
   /** Work that runs beside the walk of the clock (an attempt in flight); advance() and setClock() await it at the end. */
   detach(work: Promise<unknown>): void;
 }
@@ -174,6 +176,10 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     unschedule(id) {
       // The queue skips a job that is no longer the state's when it comes to the top.
       if (Object.hasOwn(store.raw.jobs, id)) delete store.state.jobs[id];
+    },
+    anyDue() {
+      const first = head();
+      return first !== undefined && first.dueAt <= clock.nowMs();
     },
     catchUp() {
       const first = head();
