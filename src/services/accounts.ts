@@ -405,8 +405,8 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
 export function deleteAccount(deps: Deps, accountId: string): void {
   deps.store.account(accountId);
   delete deps.store.state.accounts[accountId];
-  const jobs = deps.store.state.jobs;
-  for (const id of Object.keys(jobs)) if (jobs[id]!.accountId === accountId) delete jobs[id];
+  const jobs = deps.store.raw.jobs; // read only: the scheduler takes them off
+  for (const id of Object.keys(jobs)) if (jobs[id]!.accountId === accountId) deps.scheduler.unschedule(id);
 }
 
 export function addCredential(deps: Deps, accountId: string, spec: CredentialSpec): Credential {
