@@ -18,7 +18,10 @@ export interface Scheduler {
   on(kind: string, handler: JobHandler): void;
   /** Adds a job; returns its id. */
   schedule(job: Omit<Job, 'id'>): string;
-  /** Takes a job off before it falls due (a webhook retry made moot by a success, a deleted account's); a job already gone is no change. */
+  /**
+   * Takes a job off before it falls due (a webhook retry made moot by a success, a deleted account's jobs); a job
+   * already gone is no change.
+   */
   unschedule(id: string): void;
   /** Runs every job due by now. Resolves once their async work (webhook attempts) is done, for callers that wait. */
   catchUp(): Promise<unknown>;
