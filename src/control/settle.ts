@@ -7,6 +7,7 @@ import { SandboxError } from '../domain/errors';
 import { controlErrors, controlSecurity, errorResponse, json, optionalJsonBody } from '../http/schemas';
 import type { Router } from '../http/env';
 import type { DeliveryWorker } from '../webhooks/dispatcher';
+import { valuesOf } from '../lib/objects';
 
 export const SETTLE_DEFAULT_MS = 10_000;
 /** Long enough for an attempt that uses its whole 10 s plus the ones it makes due; short enough to fail a CI step. */
@@ -31,7 +32,7 @@ export function registerSettle(app: Router, deps: Deps, worker: DeliveryWorker) 
   /** For the time-out's answer only: a walk of every stored job (settling asks the scheduler's queue instead). */
   const dueJobs = () => {
     const now = deps.clock.nowMs();
-    return Object.values(deps.store.raw.jobs).filter((j) => j.dueAt <= now).length;
+    return valuesOf(deps.store.raw.jobs).filter((j) => j.dueAt <= now).length;
   };
 
   app.openapi(

@@ -3,10 +3,11 @@
 // block that was not rejected (open or approved) cannot be refunded or blocked again.
 import { brlText, type Cents } from './money';
 import type { Account, BalanceBlock, Transaction, Wallet } from './types';
+import { valuesOf } from '../lib/objects';
 
 /** The refund of `paymentId` that is not failed, if any. */
 export const liveRefundOf = (account: Account, paymentId: string): Transaction | undefined =>
-  Object.values(account.transactions).find((t) => t.type === 'refund' && t.relatedTransactionId === paymentId && t.status !== 'failed');
+  valuesOf(account.transactions).find((t) => t.type === 'refund' && t.relatedTransactionId === paymentId && t.status !== 'failed');
 
 /** The block of `paymentId` that is not rejected (awaiting_response, defended or approved), if any. */
 export const liveBlockOf = (account: Account, paymentId: string): BalanceBlock | undefined =>
@@ -19,7 +20,7 @@ export const liveBlockOf = (account: Account, paymentId: string): BalanceBlock |
  */
 export function reservedFees(account: Account, walletId: string, currentFee: Cents): Cents {
   let reserved = 0;
-  for (const t of Object.values(account.transactions))
+  for (const t of valuesOf(account.transactions))
     if (t.type === 'refund' && t.status === 'pending' && t.walletId === walletId) reserved += t.refund?.feeAmount ?? currentFee;
   return reserved;
 }

@@ -7,6 +7,7 @@ import { PRINCIPAL, findSubAccount } from '../domain/subaccounts';
 import type { Account, Delivery, Transaction, TransactionStatus, TransactionType } from '../domain/types';
 import type { DeliveryEventKind, SandboxEvent } from '../webhooks/events';
 import { listDeliveries, type DeliveryFilter } from './webhooks';
+import { valuesOf } from '../lib/objects';
 
 /** The wallet id of a sub-account reference ('principal': the main account); an unknown reference is a 404. */
 export function walletIdOf(account: Account, reference: string): string {
@@ -38,7 +39,7 @@ const statusMatches = (t: Transaction, status: TransactionFilter['status']) => !
 export function listAccountTransactions(deps: Deps, accountId: string, filter: TransactionFilter, page: PageRequest): ListPage<Transaction> {
   const account = deps.store.account(accountId);
   const walletId = filter.subAccount === undefined ? undefined : walletIdOf(account, filter.subAccount);
-  const matching = Object.values(account.transactions)
+  const matching = valuesOf(account.transactions)
     .filter((t) => (!filter.type || t.type === filter.type) && statusMatches(t, filter.status) && (walletId === undefined || t.walletId === walletId || t.counterpartWalletId === walletId))
     .reverse();
   matching.sort((a, b) => b.createdAt - a.createdAt); // stable: equal stamps keep newest-created-first

@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import { validationError } from '../domain/errors';
 import { addDays, brazilDay, computeMetrics, daysFrom, MRR_WINDOW_DAYS, type Day, type Metrics, type RevenueEntry } from '../domain/metrics';
 import type { Account, Transaction } from '../domain/types';
+import { valuesOf } from '../lib/objects';
 
 export const MAX_METRICS_DAYS = 366;
 
@@ -12,7 +13,7 @@ const completedAt = (tx: Transaction) => tx.paidAt ?? tx.updatedAt;
 
 export function revenueEntries(account: Account): RevenueEntry[] {
   const entries: RevenueEntry[] = [];
-  for (const tx of Object.values(account.transactions)) {
+  for (const tx of valuesOf(account.transactions)) {
     if (tx.status !== 'completed') continue;
     if (tx.type === 'payment') entries.push({ at: completedAt(tx), amount: tx.amount, customerId: tx.customerId });
     else if (tx.type === 'refund' && tx.relatedTransactionId !== undefined && account.transactions[tx.relatedTransactionId]?.type === 'payment')

@@ -8,6 +8,7 @@ import type { Cents } from '../domain/money';
 import { moneyText } from '../domain/api-pix';
 import { requestRefund } from './refunds';
 import { buildWebhook } from './accounts';
+import { valuesOf } from '../lib/objects';
 
 /** A devolução may be asked up to 90 days after the Pix settled (the document's window). */
 const DEVOLUCAO_WINDOW_MS = 90 * 86_400_000;
@@ -15,7 +16,7 @@ const DEVOLUCAO_WINDOW_MS = 90 * 86_400_000;
 const isPixReceived = (tx: Transaction) => tx.type === 'payment' && tx.status === 'completed' && tx.charge?.apiPix !== undefined && tx.e2eId !== undefined;
 
 /** The account's Pix received through the standard face, oldest first. */
-export const pixReceived = (account: Account) => Object.values(account.transactions).filter(isPixReceived);
+export const pixReceived = (account: Account) => valuesOf(account.transactions).filter(isPixReceived);
 
 export function getPix(account: Account, e2eid: string): Transaction {
   const tx = pixReceived(account).find((t) => t.e2eId === e2eid);
@@ -23,7 +24,7 @@ export function getPix(account: Account, e2eid: string): Transaction {
   return tx;
 }
 
-const refundsOf = (account: Account, payment: Transaction) => Object.values(account.transactions).filter((t) => t.refund && t.relatedTransactionId === payment.id);
+const refundsOf = (account: Account, payment: Transaction) => valuesOf(account.transactions).filter((t) => t.refund && t.relatedTransactionId === payment.id);
 
 export function getDevolucao(account: Account, e2eid: string, id: string): Transaction {
   const payment = getPix(account, e2eid);

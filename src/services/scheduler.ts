@@ -11,6 +11,7 @@ import type { Clock } from '../lib/clock';
 import { createHeap } from '../lib/heap';
 import type { Ids } from '../lib/ids';
 import type { Job, Store } from '../store/store';
+import { valuesOf } from '../lib/objects';
 
 export type JobHandler = (job: Job) => void | Promise<unknown>;
 
@@ -56,7 +57,7 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     const stored = store.raw.jobs;
     if (epoch !== store.epoch) {
       epoch = store.epoch;
-      queue = createHeap(dueAt, Object.values(stored));
+      queue = createHeap(dueAt, valuesOf(stored));
     }
     for (let first = queue.peek(); first && (stored[first.id] !== first || dropped.has(first.id)); first = queue.peek()) queue.pop();
     return queue.peek();

@@ -6,6 +6,7 @@ import type { Account, Transaction } from '../domain/types';
 import type { Caller } from '../domain/auth';
 import type { Store } from '../store/store';
 import { holderOf } from './holders';
+import { valuesOf } from '../lib/objects';
 
 export const visibleTo = (tx: Transaction, walletId: string) => tx.walletId === walletId || tx.counterpartWalletId === walletId;
 
@@ -20,7 +21,7 @@ export function findTransaction(caller: Pick<Caller, 'account' | 'wallet'>, idOr
 function findIn(account: Account, idOrRef: string, visible: (t: Transaction) => boolean): Transaction | undefined {
   const byId = Object.hasOwn(account.transactions, idOrRef) ? account.transactions[idOrRef] : undefined;
   if (byId && visible(byId)) return byId;
-  const mine = Object.values(account.transactions).filter(visible);
+  const mine = valuesOf(account.transactions).filter(visible);
   return lastCreated(mine.filter((t) => t.externalReference === idOrRef)) ?? lastCreated(mine.filter((t) => t.idempotencyKey === idOrRef));
 }
 

@@ -8,6 +8,7 @@ import { partsOf, queueDelivery } from '../webhooks/dispatcher';
 import type { DeliveryEventKind } from '../webhooks/events';
 import { buildWebhook, type WebhookSpec } from './accounts';
 import { holderOf, noteHolder } from './holders';
+import { valuesOf } from '../lib/objects';
 
 export function addWebhook(deps: Deps, accountId: string, spec: Omit<WebhookSpec, 'id'>): WebhookEndpoint {
   const account = deps.store.account(accountId);
@@ -47,7 +48,7 @@ export interface DeliveryFilter {
 
 export function listDeliveries(deps: Deps, accountId: string, filter: DeliveryFilter): Delivery[] {
   const { state, event, eventId, endpointId } = filter;
-  return Object.values(deps.store.account(accountId).deliveries).filter(
+  return valuesOf(deps.store.account(accountId).deliveries).filter(
     (d) => (!state || d.state === state) && (!event || d.event === event) && (!eventId || d.eventId === eventId) && (!endpointId || d.endpointId === endpointId),
   );
 }

@@ -16,7 +16,7 @@ import { makeE2eId, type HolderDocumentType, type PixKeyType } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { resolveProject } from './charges';
-import { opt } from '../lib/objects';
+import { opt, valuesOf } from '../lib/objects';
 import { MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { magicCompleteAfterSeconds, withdrawalMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
@@ -72,7 +72,7 @@ function checkLimits(account: Account, wallet: Wallet, gross: Cents, now: number
     );
   if (dailyWithdrawalMax !== null) {
     const day = saoPauloDay(now);
-    const used = Object.values(account.transactions)
+    const used = valuesOf(account.transactions)
       .filter((t) => t.withdrawal && t.walletId === wallet.id && counts(t.withdrawal) && saoPauloDay(t.createdAt) === day)
       .reduce((s, t) => s + t.amount, 0);
     if (used + gross > dailyWithdrawalMax)

@@ -7,6 +7,7 @@ import { brtDay, DEVOLUCAO_STATUS, dueAmounts, moneyText } from '../domain/api-p
 import type { Account, Transaction } from '../domain/types';
 import { API_PIX_EVENT, recordBody } from './events';
 import { isoTime as iso } from '../lib/iso';
+import { valuesOf } from '../lib/objects';
 
 
 /** A refund of the core as a devolução: its id is the one it was asked under, or its transaction id without dashes. */
@@ -28,7 +29,7 @@ export function devolucaoEntry(refund: Transaction) {
 /** The refunds of each payment of an account, oldest first, found in one pass (lists call this once). */
 export function refundsByPayment(account: Account): Map<string, Transaction[]> {
   const map = new Map<string, Transaction[]>();
-  for (const tx of Object.values(account.transactions)) {
+  for (const tx of valuesOf(account.transactions)) {
     if (!tx.refund || !tx.relatedTransactionId) continue;
     const list = map.get(tx.relatedTransactionId) ?? [];
     list.push(tx);
@@ -60,7 +61,7 @@ export function pixEntry(payment: Transaction, refunds: Transaction[]) {
   };
 }
 
-const refundsOf = (account: Account, paymentId: string) => Object.values(account.transactions).filter((t) => t.refund && t.relatedTransactionId === paymentId);
+const refundsOf = (account: Account, paymentId: string) => valuesOf(account.transactions).filter((t) => t.refund && t.relatedTransactionId === paymentId);
 
 /** Tells the webhook of the payment's key (if any) about the Pix as it now stands. */
 export function recordPixNotice(deps: Deps, account: Account, payment: Transaction): void {
