@@ -9,6 +9,10 @@ import { valuesOf } from '../lib/objects';
 export const liveRefundOf = (account: Account, paymentId: string): Transaction | undefined =>
   valuesOf(account.transactions).find((t) => t.type === 'refund' && t.relatedTransactionId === paymentId && t.status !== 'failed');
 
+/** Every refund of `paymentId`, whatever its status (the standard API Pix face lists them as its devoluções). */
+export const refundsOf = (account: Account, paymentId: string): Transaction[] =>
+  valuesOf(account.transactions).filter((t) => t.refund && t.relatedTransactionId === paymentId);
+
 /** The block of `paymentId` that is not rejected (awaiting_response, defended or approved), if any. */
 export const liveBlockOf = (account: Account, paymentId: string): BalanceBlock | undefined =>
   Object.values(account.balanceBlocks).find((b) => b.transactionId === paymentId && b.status !== 'rejected');

@@ -9,6 +9,7 @@ import { moneyText } from '../domain/api-pix';
 import { requestRefund } from './refunds';
 import { buildWebhook } from './accounts';
 import { valuesOf } from '../lib/objects';
+import { refundsOf } from '../domain/claims';
 
 /** A devolução may be asked up to 90 days after the Pix settled (the document's window). */
 const DEVOLUCAO_WINDOW_MS = 90 * 86_400_000;
@@ -24,11 +25,10 @@ export function getPix(account: Account, e2eid: string): Transaction {
   return tx;
 }
 
-const refundsOf = (account: Account, payment: Transaction) => valuesOf(account.transactions).filter((t) => t.refund && t.relatedTransactionId === payment.id);
 
 export function getDevolucao(account: Account, e2eid: string, id: string): Transaction {
   const payment = getPix(account, e2eid);
-  const refund = refundsOf(account, payment).find((t) => (t.refund!.devolucaoId ?? t.id.replaceAll('-', '')) === id);
+  const refund = refundsOf(account, payment.id).find((t) => (t.refund!.devolucaoId ?? t.id.replaceAll('-', '')) === id);
   if (!refund) throw new SandboxError('DEVOLUCAO_NOT_FOUND', `The Pix ${e2eid} has no devolução '${id}'; ask for one with PUT /api-pix/v2/pix/${e2eid}/devolucao/${id}.`, { resource: 'devolucao', id });
   return refund;
 }
@@ -39,7 +39,7 @@ export function getDevolucao(account: Account, e2eid: string, id: string): Trans
  */
 export function requestDevolucao(deps: Deps, account: Account, e2eid: string, id: string, input: { valor: Cents; natureza?: string; descricao?: string }): Transaction {
   const payment = getPix(account, e2eid);
-  const refunds = refundsOf(account, payment);
+  const refunds = refundsOf(account, payment.id);
   if (refunds.some((t) => t.refund!.devolucaoId === id)) throw validationError([{ field: 'id', message: `'${id}' is already the id of a devolução of this Pix; use another id, or GET it` }]);
   if (input.natureza === 'RETIRADA') throw validationError([{ field: 'devolucao.natureza', message: 'RETIRADA is for Pix Saque and Pix Troco, which this sandbox does not emulate; send ORIGINAL or omit it' }]);
   if (input.valor > payment.amount) throw validationError([{ field: 'devolucao.valor', message: `would exceed the Pix's value (${moneyText(payment.amount)})` }]);

@@ -8,6 +8,7 @@ import type { Account, Transaction } from '../domain/types';
 import { API_PIX_EVENT, recordBody } from './events';
 import { isoTime as iso } from '../lib/iso';
 import { valuesOf } from '../lib/objects';
+import { refundsOf } from '../domain/claims';
 
 
 /** A refund of the core as a devolução: its id is the one it was asked under, or its transaction id without dashes. */
@@ -60,8 +61,6 @@ export function pixEntry(payment: Transaction, refunds: Transaction[]) {
     ...(refunds.length > 0 ? { devolucoes: refunds.map(devolucaoEntry) } : {}),
   };
 }
-
-const refundsOf = (account: Account, paymentId: string) => valuesOf(account.transactions).filter((t) => t.refund && t.relatedTransactionId === paymentId);
 
 /** Tells the webhook of the payment's key (if any) about the Pix as it now stands. */
 export function recordPixNotice(deps: Deps, account: Account, payment: Transaction): void {
