@@ -28,19 +28,25 @@ let worker: Worker | null | undefined; // undefined: not tried yet; null: not av
  */
 const pending: Array<(url: string | null) => void> = [];
 /**
- * A message costs more than an image (it wakes the other thread), so texts go in batches, one batch with the thread at
- * a time: what comes while the thread is idle goes at the end of the event loop's turn (every create of the turn
- * together); what comes while it draws goes as soon as its answer is back.
+ * Texts go to the thread in small batches, several batches with it at a time. A message costs more than an image (it
+ * wakes the other thread), hence batches. But a batch is answered only once its last image is drawn, and its answer
+ * waits for this event loop's turn to end: hence small batches, with the next ones already queued in the thread.
+ * Sending every create of a turn as one batch, one batch at a time, made the two threads take turns (each idle while
+ * the other worked): at 50 connections the machine's 2 cores sat 31 % idle, against 10-13 % now, and creates now run
+ * 1.25x (50 connections) and 1.33x (10) as fast. What comes while MAX_BATCHES are out waits for an answer; otherwise
+ * texts go as soon as MAX_BATCH of them wait, the rest at the end of the event loop's turn.
  */
-let busy = false;
+const MAX_BATCH = 4;
+const MAX_BATCHES = 4;
+let out = 0; // batches sent and not yet answered
 let flushing = false;
 let waiting: string[] = [];
 
 function send(w: Worker): void {
-  if (busy || waiting.length === 0) return;
-  busy = true;
-  w.postMessage({ texts: waiting });
-  waiting = [];
+  while (out < MAX_BATCHES && waiting.length > 0) {
+    out++;
+    w.postMessage({ texts: waiting.splice(0, MAX_BATCH) });
+  }
 }
 
 function start(): Worker | null {
@@ -51,7 +57,7 @@ function start(): Worker | null {
   w.unref();
   // The answer to a batch: its images in order (null where one could not be drawn).
   w.on('message', ({ urls }: { urls: Array<string | null> }) => {
-    busy = false;
+    out--;
     send(w);
     const answered = pending.splice(0, urls.length);
     for (let i = 0; i < answered.length; i++) answered[i]!(urls[i]!);
@@ -76,7 +82,8 @@ export function drawQrDataUrl(text: string): Promise<string> {
     if (pending.length === 0) w.ref();
     pending.push(resolve);
     waiting.push(text);
-    if (!busy && !flushing) {
+    if (waiting.length >= MAX_BATCH) send(w);
+    else if (out < MAX_BATCHES && !flushing) {
       flushing = true;
       setImmediate(() => {
         flushing = false;
