@@ -85,22 +85,28 @@ export interface DynamicBrCodeInput {
   txid?: string;
 }
 
+// The fields every dynamic code has alike, made once: format 01, initiation 12 (single use), the GUI of field 26,
+// category 0000, currency 986, and field 62 with the default reference label.
+const DYNAMIC_HEAD = encodeTlv('00', '01') + encodeTlv('01', '12');
+const GUI_FIELD = encodeTlv('00', PIX_GUI);
+const CATEGORY_AND_CURRENCY = encodeTlv('52', '0000') + encodeTlv('53', '986');
+const DEFAULT_TXID = '***';
+const DEFAULT_TXID_FIELD = encodeTlv('62', encodeTlv('05', DEFAULT_TXID));
+
 /** A dynamic, single-use PIX BR Code pointing at `location`. */
 export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
   checkLocation(input.location);
-  const txid = input.txid ?? '***';
-  if (!/^[\x21-\x7E][\x20-\x7E]{0,24}$/.test(txid)) {
+  const txid = input.txid ?? DEFAULT_TXID;
+  if (txid !== DEFAULT_TXID && !/^[\x21-\x7E][\x20-\x7E]{0,24}$/.test(txid)) {
     throw new RangeError(`txid must be 1 to 25 printable ASCII characters, got ${JSON.stringify(txid)}`);
   }
   return withCrc(
-    encodeTlv('00', '01') +
-      encodeTlv('01', '12') +
-      encodeTlv('26', encodeTlv('00', PIX_GUI) + encodeTlv('25', input.location)) +
-      encodeTlv('52', '0000') +
-      encodeTlv('53', '986') +
+    DYNAMIC_HEAD +
+      encodeTlv('26', GUI_FIELD + encodeTlv('25', input.location)) +
+      CATEGORY_AND_CURRENCY +
       encodeTlv('54', formatAmount(input.amountCents)) +
       merchantFields(input.merchantName, input.merchantCity) +
-      encodeTlv('62', encodeTlv('05', txid)),
+      (txid === DEFAULT_TXID ? DEFAULT_TXID_FIELD : encodeTlv('62', encodeTlv('05', txid))),
   );
 }
 

@@ -47,7 +47,7 @@ export interface ChargeInput {
   paymentMethod?: PaymentMethod;
   paymentLinkId?: string;
   staticQrId?: string;
-  /** A static QR's payment carries the QR's code rather than a location of its own. */
+  /** A static QR's payment carries the QR's code rather than a location of its own; chargeWithQr's code, already made. */
   pixCopyPaste?: string;
   /** The charge's id, drawn beforehand (chargeWithQr); by default one is drawn here. */
   id?: string;
@@ -109,17 +109,30 @@ export function chargeBrCode(deps: Deps, caller: Caller, id: string, input: Pick
   });
 }
 
+/** The merchant a charge's BR Code names (fields 59 and 60): the only parts of it that can change under a create. */
+const merchantOf = (caller: Caller) => `${caller.subAccount?.name ?? caller.account.name}\u0000${caller.account.city}`;
+
 /**
  * For the faces that answer a create with the QR image (POST /v2/pix, POST /v1/pix): draws the id of the charge to be
  * made and starts drawing its QR image off the event loop (services/qr-images.ts) before anything is written. Await
- * `image` before the verb (whose writes stay one synchronous stretch), make the charge with `id`, then `qr(tx)` is the
- * image drawn, or one drawn now if the charge's code came out otherwise (the account renamed in between).
+ * it before the verb (whose writes stay one synchronous stretch), make the charge with `id` and `brCode()` (the code
+ * drawn, or undefined once the account or sub-account was renamed meanwhile: the verb then makes the code anew), then
+ * `qr(tx)` is the image drawn, or one drawn now if the charge's code came out otherwise.
  */
-export async function chargeWithQr(deps: Deps, caller: Caller, input: Pick<ChargeInput, 'amount'>): Promise<{ id: string; qr: (tx: Transaction) => string }> {
+export async function chargeWithQr(
+  deps: Deps,
+  caller: Caller,
+  input: Pick<ChargeInput, 'amount'>,
+): Promise<{ id: string; brCode: () => string | undefined; qr: (tx: Transaction) => string }> {
   const id = deps.ids.uuid();
+  const merchant = merchantOf(caller);
   const text = chargeBrCode(deps, caller, id, input);
   const image = await drawQrDataUrl(text);
-  return { id, qr: (tx) => (tx.charge!.pixCopyPaste === text ? image : qrPngDataUrl(tx.charge!.pixCopyPaste)) };
+  return {
+    id,
+    brCode: () => (merchantOf(caller) === merchant ? text : undefined),
+    qr: (tx) => (tx.charge!.pixCopyPaste === text ? image : qrPngDataUrl(tx.charge!.pixCopyPaste)),
+  };
 }
 
 export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, idempotencyKey?: string): { tx: Transaction; qrText: string } {
