@@ -99,18 +99,17 @@ function splitTarget(caller: Caller, item: SplitItem, index: number): Wallet {
   return account.wallets[sub.id]!;
 }
 
+/** The merchant a charge's BR Code names (fields 59 and 60): the only parts of it that can change under a create. */
+const merchantOf = (caller: Caller) => ({ merchantName: caller.subAccount?.name ?? caller.account.name, merchantCity: caller.account.city });
+
 /** The BR Code createCharge gives charge `id` of `input` (unless the input brings its own code). */
 export function chargeBrCode(deps: Deps, caller: Caller, id: string, input: Pick<ChargeInput, 'amount' | 'location'>): string {
   return buildDynamicBrCode({
     location: input.location ?? `${deps.settings.publicHost}${locationPath(id)}`,
-    merchantName: caller.subAccount?.name ?? caller.account.name,
-    merchantCity: caller.account.city,
+    ...merchantOf(caller),
     amountCents: input.amount,
   });
 }
-
-/** The merchant a charge's BR Code names (fields 59 and 60): the only parts of it that can change under a create. */
-const merchantOf = (caller: Caller) => `${caller.subAccount?.name ?? caller.account.name}\u0000${caller.account.city}`;
 
 /**
  * For the faces that answer a create with the QR image (POST /v2/pix, POST /v1/pix): draws the id of the charge to be
@@ -130,7 +129,10 @@ export async function chargeWithQr(
   const image = await drawQrDataUrl(text);
   return {
     id,
-    brCode: () => (merchantOf(caller) === merchant ? text : undefined),
+    brCode: () => {
+      const now = merchantOf(caller);
+      return now.merchantName === merchant.merchantName && now.merchantCity === merchant.merchantCity ? text : undefined;
+    },
     qr: (tx) => (tx.charge!.pixCopyPaste === text ? image : qrPngDataUrl(tx.charge!.pixCopyPaste)),
   };
 }
