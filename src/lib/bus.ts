@@ -5,10 +5,10 @@
 // - a message may be given as a function: it is built at delivery, from the state as it is then;
 // - listeners get messages in batches: at once when the bus has been quiet, else at most one batch per interval, so a
 //   burst of changes (a load test with streams open) costs one write per stream per interval rather than one per
-//   change, and a message still goes out within the interval of its change. The interval is `intervalMs`, or 1 ms per
-//   listener past that many (100 streams: 100 ms): a batch costs a socket write per stream, so a busy bus makes at
-//   most about 1,000 of them a second however many streams are open (100 streams at 25 ms added 15 % to the server's
-//   CPU per create, at 100 ms 3 %);
+//   change, and a message still goes out within the interval of its change. The interval is `intervalMs`, or
+//   MS_PER_LISTENER per listener when that is longer (100 streams: 100 ms): a batch costs a socket write per stream,
+//   so a busy bus makes at most about 1,000 of them a second however many streams are open (100 streams at 25 ms
+//   added 15 % to the server's CPU per create, at 100 ms 3 %);
 // - news of a change waits for the change to hold: `hold` (the store's afterCommit) keeps a message published inside a
 //   unit of work until the unit is committed, and drops it when the unit is undone, so a stream never shows a change
 //   that an error answer took back.
@@ -34,7 +34,7 @@ export interface Bus {
 }
 
 export const DEFAULT_BATCH_INTERVAL_MS = 25;
-/** How much a busy bus's interval grows per listener once past DEFAULT_BATCH_INTERVAL_MS (see the invariants). */
+/** A busy bus's interval per listener, when that is longer than its `intervalMs` (see the invariants). */
 export const MS_PER_LISTENER = 1;
 
 export function createBus(onError: (err: unknown) => void = () => {}, intervalMs = DEFAULT_BATCH_INTERVAL_MS, hold: (send: () => void) => boolean = () => false): Bus {
