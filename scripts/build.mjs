@@ -72,8 +72,9 @@ const fixturesChecked = {
 //   2. the rest (cli.js, index.js, testing.js and the lazy-<NAME>.js entries): a core module imported there is a facade
 //      that re-exports it from dist/core-<hash>.js (live bindings, the core's one instance), so the sandbox, the
 //      route groups and an in-process user share the same store, units and clock;
-//   3. the workers (qr-worker, fold-worker: src/services/qr-images.ts and src/store/fold-thread.ts find them beside
-//      the bundle), each whole in its own file: a thread has modules of its own anyway.
+//   3. the workers (qr-worker, fold-worker, send-worker: src/services/qr-images.ts, src/store/fold-thread.ts and
+//      src/webhooks/send-thread.ts find them beside the bundle), each whole in its own file: a thread has modules of
+//      its own anyway.
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', external: installed, logLevel: 'warning' };
 const abs = (p) => resolve(p);
 mkdirSync('dist', { recursive: true });
@@ -194,7 +195,7 @@ if (twice.length) throw new Error(`modules both in the start's core and in build
 
 await build({
   ...common,
-  entryPoints: { 'qr-worker': 'src/services/qr-worker.ts', 'fold-worker': 'src/store/fold-worker.ts' },
+  entryPoints: { 'qr-worker': 'src/services/qr-worker.ts', 'fold-worker': 'src/store/fold-worker.ts', 'send-worker': 'src/webhooks/send-worker.ts' },
   outdir: 'dist',
   sourcemap: true,
   plugins: [noZodLocales, fixturesChecked],

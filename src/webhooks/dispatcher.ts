@@ -13,7 +13,8 @@ import type { SandboxEvent } from './events';
 import { noteHolder } from '../services/holders';
 import { rawOf } from '../store/unit';
 import { signWebhookBody } from './signature';
-import { globalFetch, postWithFetch, postWithHttp, Stop, type Answer, type Post } from './transport';
+import { postInThread } from './send-thread';
+import { globalFetch, postWithFetch, Stop, type Answer, type Post } from './transport';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
 /** The vendor word of the delivery headers (sandbox.md 12): the service document writes it as Service. */
@@ -247,8 +248,8 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
   const inFlight = new Map<string, { done: Promise<void>; stop: Stop }>();
   const slot = slots(MAX_IN_FLIGHT);
   let closed = false;
-  // The sandbox's own keep-alive connections unless a fetch was given (see ./transport).
-  const http = deps.fetch === globalFetch ? postWithHttp(MAX_IN_FLIGHT) : undefined;
+  // The sandbox's own keep-alive connections, in the delivery thread, unless a fetch was given (./send-thread, ./transport).
+  const http = deps.fetch === globalFetch ? postInThread(MAX_IN_FLIGHT) : undefined;
   const post = http?.post ?? postWithFetch(deps.fetch);
 
   /** The delivery a job is for, if the job is still its next attempt. */
