@@ -40,7 +40,7 @@ interface Waiting {
   finish?: (text: string) => void;
 }
 
-/** One thread and what waits for it: shared by every sandbox of the process (`sharedThread`); tests make their own. */
+/** One thread and what waits for it: shared by every sandbox of the process (`postInThread`); tests make their own. */
 export class SendThread {
   #worker: Worker | null | undefined; // undefined: not started yet; null: not available (then attempts go in line)
   #waiting = new Map<number, Waiting>();
