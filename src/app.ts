@@ -26,6 +26,7 @@ import { SandboxError } from './domain/errors';
 import type { Env } from './http/env';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
+import { holdQrThread } from './services/qr-images';
 import { registerRefundJobs } from './services/refunds';
 import { registerWithdrawalJobs } from './services/withdrawals';
 import { registerMagicJobs } from './services/magic';
@@ -291,6 +292,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   let server: Listening | null = null;
   let ca: Sandbox['ca'];
+  const releaseQrThread = holdQrThread();
   const sandbox: Sandbox = {
     app,
     deps,
@@ -335,6 +337,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async close() {
       scheduler.stop();
       await deliveries.close();
+      releaseQrThread();
       if (server) await server.close();
       server = null;
       await store.atomically('system', () => {}).durable;

@@ -57,20 +57,46 @@ function start(): Worker | null {
   w.unref();
   // The answer to a batch: its images in order (null where one could not be drawn).
   w.on('message', ({ urls }: { urls: Array<string | null> }) => {
+    if (worker !== w) return; // a thread let go: what it owed was drawn in line
     out--;
     send(w);
     const answered = pending.splice(0, urls.length);
     for (let i = 0; i < answered.length; i++) answered[i]!(urls[i]!);
     if (pending.length === 0) w.unref();
   });
+  // A thread that fails is not started again: later images are drawn in line.
   const fail = () => {
-    worker = null;
-    waiting = [];
-    for (const resolve of pending.splice(0)) resolve(null);
+    if (worker === w) end(null);
   };
   w.on('error', fail);
   w.on('exit', fail);
   return (worker = w);
+}
+
+/** Lets the thread go (`next`: undefined, another may start; null, none will); the images it owed are drawn in line. */
+function end(next: null | undefined): void {
+  const w = worker;
+  worker = next;
+  waiting = [];
+  out = 0;
+  for (const resolve of pending.splice(0)) resolve(null);
+  if (next === undefined) void w?.terminate();
+}
+
+let users = 0;
+/**
+ * A sandbox holds the thread from its start to its close(): the thread ends with the last one open, as the delivery
+ * thread does (webhooks/send-thread.ts), so that a test runner that loads the package afresh for each test file (jest
+ * does) keeps no idle thread per file until it exits. The next image starts another. Returns the release.
+ */
+export function holdQrThread(): () => void {
+  users++;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    if (--users === 0 && worker) end(undefined);
+  };
 }
 
 /** `data:image/png;base64,...` of the QR code of `text` (qrPngDataUrl), drawn in the worker thread when there is one. */
@@ -87,7 +113,7 @@ export function drawQrDataUrl(text: string): Promise<string> {
       flushing = true;
       setImmediate(() => {
         flushing = false;
-        send(w);
+        if (worker) send(worker); // the thread of now: one let go meanwhile has had its texts drawn in line
       });
     }
   }).then((url) => url ?? drawHere(text));

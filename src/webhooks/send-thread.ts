@@ -7,7 +7,9 @@
 // Messages go both ways in batches, one per turn of each event loop. What the dispatcher sees is the Post it had:
 // the same answers and errors, a Stop (time-out, close) cutting an attempt at once here and in the thread.
 // Where there is no thread (running from the TypeScript sources: no built send-worker.js; or a thread that failed),
-// attempts are sent in line, as before. The thread keeps the process alive only while an attempt waits for it.
+// attempts are sent in line, as before. The thread keeps the process alive only while an attempt waits for it, and
+// ends when the last sandbox that sends through it closes (a test runner that loads the package afresh for each test
+// file, as jest does, would otherwise keep one idle thread per file until it exits); the next attempt starts another.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
@@ -48,6 +50,8 @@ export class SendThread {
   #flushing = false;
   #ids = 0;
   #channels = 0;
+  /** Channels not closed yet: the thread ends with the last one. */
+  #open = 0;
 
   constructor(private readonly file: URL) {}
 
@@ -61,21 +65,33 @@ export class SendThread {
       for (const m of batch) this.#answer(m);
       if (this.#waiting.size === 0) w.unref();
     });
+    // A thread that fails is not started again: later attempts go in line.
     const fail = (err?: unknown) => {
-      if (this.#worker !== w) return;
-      this.#worker = null;
-      this.#outbox = [];
-      const waiting = [...this.#waiting.values()];
-      this.#waiting.clear();
-      const lost = Object.assign(new Error(`the delivery thread stopped${err instanceof Error ? ` (${err.message})` : ''}`), { code: 'ERR_WORKER' });
-      for (const x of waiting) {
-        if (x.finish) x.finish('');
-        else x.reject(lost);
-      }
+      if (this.#worker === w) this.#end(null, `the delivery thread stopped${err instanceof Error ? ` (${err.message})` : ''}`);
     };
     w.on('error', fail);
     w.on('exit', () => fail());
     return (this.#worker = w);
+  }
+
+  /** Lets the thread go (`next`: undefined, another may start; null, none will): what still waits for it fails. */
+  #end(next: null | undefined, why: string): void {
+    const w = this.#worker;
+    this.#worker = next;
+    this.#outbox = [];
+    const waiting = [...this.#waiting.values()];
+    this.#waiting.clear();
+    const lost = Object.assign(new Error(why), { code: 'ERR_WORKER' });
+    for (const x of waiting) {
+      if (x.finish) x.finish('');
+      else x.reject(lost);
+    }
+    if (next === undefined) void w?.terminate();
+  }
+
+  /** Whether a thread is running now. */
+  get running(): boolean {
+    return !!this.#worker;
   }
 
   #answer(m: FromThread): void {
@@ -110,11 +126,13 @@ export class SendThread {
   }
 
   /**
-   * A Post over the thread with connections of its own (at most `sockets` per host). The thread starts at the first
-   * attempt (a start starts none); where there is none, attempts go in line (postWithHttp).
+   * A Post over the thread with connections of its own (at most `sockets` per host), and close() to drop them. The
+   * thread starts at the first attempt (a start starts none); where there is none, attempts go in line (postWithHttp).
    */
   channel(sockets: number): { post: Post; close(): void } {
     const channel = ++this.#channels;
+    this.#open++;
+    let closed = false;
     let inLine: ReturnType<typeof postWithHttp> | undefined;
     const post: Post = (url, headers, body, stop) => {
       const w = this.#start();
@@ -138,8 +156,11 @@ export class SendThread {
     return {
       post,
       close: () => {
+        if (closed) return;
+        closed = true;
         inLine?.close();
-        if (this.#worker) this.#send({ op: 'close', channel });
+        if (--this.#open === 0 && this.#worker) this.#end(undefined, 'the delivery thread ended with the last sandbox sending through it');
+        else if (this.#worker) this.#send({ op: 'close', channel });
       },
     };
   }

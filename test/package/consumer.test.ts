@@ -142,6 +142,22 @@ describe.concurrent('the packed package', () => {
     expect(res.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
   }, STEP_MS);
 
+  test('jest loads the package afresh for each test file: the recipe run as four files in one process leaves no thread behind per file', async () => {
+    // Each file's sandbox starts the QR thread (a create) and the delivery thread (its webhook); both end when it
+    // stops. Before, each file left both behind, idle, until jest exited.
+    mkdirSync(join(app, 'many'), { recursive: true });
+    const recipe = readFileSync(join(app, 'test/charge.jest.test.mjs'), 'utf8');
+    const count = "\nimport { readdirSync as tasks } from 'node:fs';\nafterAll(() => console.log(`threads: ${tasks('/proc/self/task').length}`));\n";
+    for (let i = 1; i <= 4; i++) writeFileSync(join(app, `many/f${i}.test.mjs`), recipe + count);
+    const res = await run(process.execPath, ['--experimental-vm-modules', join(app, 'node_modules/jest/bin/jest.js'), '--runInBand', 'many/'], app);
+    expect(res.code, output(res)).toBe(0);
+    if (process.platform !== 'linux') return; // the count reads /proc
+    const counts = [...(res.stdout + res.stderr).matchAll(/threads: (\d+)/g)].map((m) => Number(m[1]));
+    expect(counts, output(res)).toHaveLength(4);
+    // A file counts after its sandbox stopped; the two threads of the last one may still be ending.
+    expect(Math.max(...counts) - Math.min(...counts), counts.join(', ')).toBeLessThanOrEqual(2);
+  }, STEP_MS);
+
   test('npx pix-sandbox --version prints the version, offline', async () => {
     const res = await run('npx', ['--offline', 'pix-sandbox', '--version'], app);
     expect(res.code, output(res)).toBe(0);

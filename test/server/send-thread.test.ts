@@ -63,11 +63,13 @@ test('twenty payments at once: each delivery arrives once, signed over its bytes
 
 test('an attempt with no answer in time fails with its time-out, and the thread closes its connection', async () => {
   const receiver = await silentReceiver();
-  const { call, paidCharge, deliveries } = await builtSandbox(receiver.url, 200);
+  // The time-out runs from the attempt's send, so it also covers starting the thread and loading the HTTP client in
+  // it (a few hundred ms on a busy machine): long enough for the request to reach the receiver first.
+  const { call, paidCharge, deliveries } = await builtSandbox(receiver.url, 2000);
   await paidCharge();
   await receiver.received;
   expect((await call('POST', '/settle')).status).toBe(200);
-  expect(await deliveries()).toMatchObject([{ state: 'pending', attempts: [{ statusCode: null, error: 'no answer within 200 ms' }] }]);
+  expect(await deliveries()).toMatchObject([{ state: 'pending', attempts: [{ statusCode: null, error: 'no answer within 2000 ms' }] }]);
   await receiver.closed; // never resolves (the test times out) if the attempt were left waiting in the thread
 });
 

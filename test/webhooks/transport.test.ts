@@ -115,6 +115,23 @@ describe.each(CLIENTS)('%s', (_, client) => {
   });
 });
 
+test('the delivery thread starts at the first attempt and ends when its last channel closes; a later attempt starts another', async () => {
+  const receiver = await cannedReceiver(['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok']);
+  const own = new SendThread(WORKER);
+  const [a, b] = [own.channel(4), own.channel(4)];
+  expect(own.running).toBe(false);
+  expect((await a.post(receiver.url, {}, '{}', new Stop())).status).toBe(200);
+  expect(own.running).toBe(true);
+  a.close();
+  expect(own.running).toBe(true); // b is open
+  b.close();
+  expect(own.running).toBe(false);
+  const c = own.channel(4);
+  onTestFinished(c.close);
+  const res = await c.post(receiver.url, {}, '{}', new Stop());
+  expect({ status: res.status, text: await res.text(), running: own.running }).toEqual({ status: 200, text: 'ok', running: true });
+});
+
 test('a thread that fails ends its attempts as failures with the cause, and later attempts go in line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'send-worker-'));
   const broken = join(dir, 'send-worker.js');
