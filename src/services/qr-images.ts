@@ -6,10 +6,9 @@
 // its queue). Where it cannot be had (running from the TypeScript sources, where there is no built qr-worker.js, or a
 // thread that failed), images are drawn in line as before. The thread keeps the process alive only while an image is
 // awaited (a script that awaits app.request() with no server must get its answer), never when idle.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { builtin } from '../lib/builtin';
+import { builtWorker } from '../lib/worker-file';
 
 /** Beside the bundle that imports this (dist/): scripts/build.mjs builds src/services/qr-worker.ts there. */
 const WORKER_FILE = new URL('./qr-worker.js', import.meta.url);
@@ -51,8 +50,8 @@ function send(w: Worker): void {
 
 function start(): Worker | null {
   if (worker !== undefined) return worker;
-  const file = fileURLToPath(WORKER_FILE);
-  if (!file.endsWith('.js') || !existsSync(file)) return (worker = null);
+  const file = builtWorker(WORKER_FILE);
+  if (!file) return (worker = null);
   const w = new (threads().Worker)(file);
   w.unref();
   // The answer to a batch: its images in order (null where one could not be drawn).

@@ -3,10 +3,9 @@
 // other closely: it keeps the state it last wrote (disk.ts foldFiles), so the next fold replays only the journal lines
 // since then instead of reading and parsing the whole snapshot again (about half of a fold's CPU at 100k charges). A
 // thread idle for KEEP_MS goes, and its copy of the state with it; so does one whose fold failed.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { builtin } from '../lib/builtin';
+import { builtWorker } from '../lib/worker-file';
 
 const FOLD_WORKER = new URL('./fold-worker.js', import.meta.url);
 /** node:worker_threads, loaded at the first fold (a start loads none of it). */
@@ -35,7 +34,7 @@ export function foldThread(): FoldThread {
   };
   return {
     fold(file, seq) {
-      built ??= FOLD_WORKER.protocol === 'file:' && existsSync(fileURLToPath(FOLD_WORKER));
+      built ??= builtWorker(FOLD_WORKER) !== null;
       if (!built) return null;
       if (idle) clearTimeout(idle);
       idle = null;

@@ -10,10 +10,9 @@
 // attempts are sent in line, as before. The thread keeps the process alive only while an attempt waits for it, and
 // ends when the last sandbox that sends through it closes (a test runner that loads the package afresh for each test
 // file, as jest does, would otherwise keep one idle thread per file until it exits); the next attempt starts another.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { builtin } from '../lib/builtin';
+import { builtWorker } from '../lib/worker-file';
 import { postWithHttp, type Answer, type Post } from './transport';
 
 /** Beside the bundle that imports this (dist/): scripts/build.mjs builds src/webhooks/send-worker.ts there. */
@@ -57,8 +56,8 @@ export class SendThread {
 
   #start(): Worker | null {
     if (this.#worker !== undefined) return this.#worker;
-    const file = fileURLToPath(this.file);
-    if (!file.endsWith('.js') || !existsSync(file)) return (this.#worker = null);
+    const file = builtWorker(this.file);
+    if (!file) return (this.#worker = null);
     const w = new (threads().Worker)(file);
     w.unref();
     w.on('message', (batch: FromThread[]) => {
