@@ -6,7 +6,7 @@ import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import { controlErrors, controlSecurity, errorResponse, json, optionalJsonBody } from '../http/schemas';
 import type { Router } from '../http/env';
-import type { DeliveryWorker } from '../webhooks/dispatcher';
+import { ATTEMPT_JOB, type DeliveryWorker } from '../webhooks/dispatcher';
 import { valuesOf } from '../lib/objects';
 
 export const SETTLE_DEFAULT_MS = 10_000;
@@ -29,10 +29,14 @@ const SettleBody = z
 const Settled = z.object({ settled: z.literal(true) }).openapi('Settled');
 
 export function registerSettle(app: Router, deps: Deps, worker: DeliveryWorker) {
-  /** For the time-out's answer only: a walk of every stored job (settling asks the scheduler's queue instead). */
+  /**
+   * For the time-out's answer only: a walk of every stored job (settling asks the scheduler's queue instead). An
+   * attempt's job stays in the state while the attempt is in flight: that one is counted in inFlight, not here.
+   */
   const dueJobs = () => {
     const now = deps.clock.nowMs();
-    return valuesOf(deps.store.raw.jobs).filter((j) => j.dueAt <= now).length;
+    const flying = new Set(worker.inFlight());
+    return valuesOf(deps.store.raw.jobs).filter((j) => j.dueAt <= now && !(j.kind === ATTEMPT_JOB && flying.has(j.ref))).length;
   };
 
   app.openapi(

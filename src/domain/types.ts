@@ -426,7 +426,7 @@ export interface Delivery {
   url: string | null;
   state: DeliveryState;
   createdAt: number;
-  /** When the next attempt is due (set as an attempt starts, in case it fails); null once none is left. */
+  /** When the next attempt is due (while an attempt waits for its answer, its own time; its outcome sets the retry's); null once none is left. */
   nextAttemptAt: number | null;
   attempts: DeliveryAttempt[];
   /** The delivery this one replays. */

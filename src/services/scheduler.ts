@@ -1,19 +1,28 @@
 // Everything that happens by itself (charge expiry, automatic pay/complete, webhook attempts) is a job in the state,
 // due at a sandbox-clock instant. Jobs run in time order: when the clock is advanced, each job runs with the clock
 // set to its due time, so the events it makes carry that time. Async work a handler returns (a retry waiting for the
-// delivery's previous attempt) holds the walk at its instant; work it detaches (a webhook attempt, which schedules its
-// own retry as it starts) runs on beside the walk, so attempts of different deliveries overlap, and advance()/setClock()
-// resolve once all of it is done: an advance takes about as long as its slowest attempt chain, not their sum. In real
+// delivery's previous attempt) holds the walk at its instant; work it detaches (a webhook attempt, whose outcome
+// schedules its retry) runs on beside the walk, which waits for it only at the instant it names (the retry's), so
+// attempts of different deliveries overlap, and advance()/setClock() resolve once all of it is done: an advance takes
+// about as long as its slowest attempt chain, not their sum. In real
 // time a timer runs jobs as they fall due; a job scheduled already due runs on the next turn of the event loop even
 // on a frozen clock; every request first catches up on anything overdue. Handlers re-check state and do nothing when
-// the job is moot (a charge paid before its expiry), so jobs never need cancelling.
+// the job is moot (a charge paid before its expiry), so jobs never need cancelling. A job is taken off the state in the
+// unit that runs it, unless its handler answers KEEP_JOB: the work it started takes the job off when done (a webhook
+// attempt, in the unit that records its outcome), so that a crash meanwhile leaves the job due.
 import type { Clock } from '../lib/clock';
 import { createHeap } from '../lib/heap';
 import type { Ids } from '../lib/ids';
 import type { Job, Store } from '../store/store';
 import { valuesOf } from '../lib/objects';
 
-export type JobHandler = (job: Job) => void | Promise<unknown>;
+/**
+ * What a handler returns when the work it started (and detached) takes its job off the state once done: the job stays
+ * there meanwhile, and this process does not run it again unless its queue is rebuilt (the handler then answers again).
+ */
+export const KEEP_JOB: unique symbol = Symbol('keep the job');
+
+export type JobHandler = (job: Job) => void | typeof KEEP_JOB | Promise<unknown>;
 
 export interface Scheduler {
   on(kind: string, handler: JobHandler): void;
@@ -37,8 +46,11 @@ export interface Scheduler {
   pendingCount(): number;
   /** Whether a job is due by the clock now: a look at the queue's first, however many jobs wait. */
   anyDue(): boolean;
-  /** Work that runs beside the walk of the clock (an attempt in flight); advance() and setClock() await it at the end. */
-  detach(work: Promise<unknown>): void;
+  /**
+   * Work that runs beside the walk of the clock (an attempt in flight); advance() and setClock() await it at the end,
+   * and do not run what falls due at or after `holds` before it ends (an attempt's retry, which its outcome schedules).
+   */
+  detach(work: Promise<unknown>, holds?: number): void;
 }
 
 export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: string) => void): Scheduler {
@@ -84,9 +96,10 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
   const failed = (job: Job, err: unknown) => log(`scheduler: job ${job.kind} ${job.ref} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 
   /**
-   * Runs one job as a unit of work: taking it off the state and what its handler changes are one change. A handler
-   * that throws changes nothing (the job is then dropped, in a unit of its own, so it does not run again and again).
-   * An async handler's later work (a webhook attempt's outcome) is a unit of its own.
+   * Runs one job as a unit of work: taking it off the state (unless its handler keeps it: KEEP_JOB) and what its
+   * handler changes are one change. A handler that throws changes nothing (the job is then dropped, in a unit of its
+   * own, so it does not run again and again). An async handler's later work (a webhook attempt's outcome) is a unit of
+   * its own.
    */
   function runOne(job: Job): Promise<unknown> | undefined {
     const handler = handlers.get(job.kind);
@@ -94,12 +107,10 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     let result: unknown;
     try {
       result = store.run(unit, () => {
-        remove(job.id);
-        if (!handler) {
-          log(`scheduler: no handler for job kind '${job.kind}', dropped`);
-          return undefined;
-        }
-        return handler(job);
+        if (!handler) log(`scheduler: no handler for job kind '${job.kind}', dropped`);
+        const answer = handler?.(job);
+        if (answer !== KEEP_JOB) remove(job.id);
+        return answer;
       });
     } catch (err) {
       store.rollback(unit);
@@ -131,18 +142,30 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     for (;;) {
       for (let job = head(); job && job.dueAt <= until; job = head()) {
         const at = job.dueAt;
+        const held = holding(at);
+        if (held) {
+          await Promise.all(held); // what it schedules (a retry due at its instant) runs in its turn
+          continue;
+        }
         if (at > clock.nowMs()) clock.set(at, clock.frozen);
         const pending = runDue(at);
         if (pending.length > 0) await Promise.all(pending);
       }
       if (detached.size === 0) return;
-      // What the detached work schedules once done (an interrupted attempt made again) is walked too.
-      await Promise.all([...detached]);
+      // What the detached work schedules once done (a retry) is walked too.
+      await Promise.all(detached.keys());
     }
   }
 
-  const detached = new Set<Promise<unknown>>();
-  function detach(work: Promise<unknown>) {
+  /** Detached work, with the instant that the walk does not pass before it ends (Infinity: none). */
+  const detached = new Map<Promise<unknown>, number>();
+  /** The detached work to wait for before running what falls due at `at`, if any. */
+  function holding(at: number): Promise<unknown>[] | undefined {
+    let held: Promise<unknown>[] | undefined;
+    for (const [work, holds] of detached) if (holds <= at) (held ??= []).push(work);
+    return held;
+  }
+  function detach(work: Promise<unknown>, holds = Infinity) {
     const tracked: Promise<unknown> = work.then(
       () => detached.delete(tracked),
       (err) => {
@@ -150,7 +173,7 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
         detached.delete(tracked);
       },
     );
-    detached.add(tracked);
+    detached.set(tracked, holds);
   }
 
   // A job scheduled already due (a webhook's first attempt, autopay after 0 s) runs on the next turn of the event loop,
@@ -186,7 +209,7 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     },
     schedule(spec) {
       head();
-      const job: Job = { id: ids.uuid(), ...spec };
+      const job: Job = { id: ids.uuid(), kind: spec.kind, dueAt: spec.dueAt, accountId: spec.accountId, ref: spec.ref };
       store.state.jobs[job.id] = job;
       if (countEpoch === store.epoch) count++;
       const wasFirst = queue.peek();

@@ -1,14 +1,16 @@
 // Deliveries: one per event and endpoint, each attempt a job on the sandbox clock. Invariants:
 // - the body is the event's bytes, fixed when the event was made; the delivery id is the X-Service-Webhook-ID of every
 //   attempt; the signature is over exactly the bytes sent; the endpoint's URL and secret are read at each attempt;
-// - as an attempt starts, the next one is already scheduled (taken off again by the unit that records a success), so a
-//   crash or a close never leaves a pending delivery without a job; only one attempt of a delivery is in flight at a time;
+// - an attempt's job stays in the state while the attempt is in flight; the unit that records its outcome takes it off
+//   and schedules the retry, so a crash or a close never leaves a pending delivery without a job (one cut short is due
+//   again at once when the sandbox next runs); only one attempt of a delivery is in flight at a time;
 // - attempts of different deliveries run side by side, at most MAX_IN_FLIGHT sending at once (more wait for a slot;
 //   the timeout runs from the send), so an advance or a settle takes about as long as the slowest attempt, not the sum;
 // - nothing here blocks a response: the first attempt is a job due now, run by the scheduler on the next tick.
 import type { Deps } from '../deps';
 import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../domain/types';
 import type { Job } from '../store/store';
+import { KEEP_JOB } from '../services/scheduler';
 import type { SandboxEvent } from './events';
 import { noteHolder } from '../services/holders';
 import { rawOf } from '../store/unit';
@@ -20,16 +22,19 @@ export const ATTEMPT_JOB = 'webhook.attempt';
 /** The vendor word of the delivery headers (sandbox.md 12): the service document writes it as Service. */
 export const DEFAULT_HEADER_WORD = 'Service';
 
+/** The delivery headers' names made with each vendor word, made once per word (an attempt would build six strings). */
+const headerNames = new Map<string, { agent: string; event: string; id: string; signature: string; timestamp: string }>();
+
 /** The delivery headers named with `word`: X-{word}-Event, -Webhook-ID, -Signature, -Timestamp and {word}-Webhook/1.0. */
 export function deliveryHeaders(word: string, event: string, deliveryId: string, signature: string, at: number): Record<string, string> {
-  return {
-    'Content-Type': 'application/json',
-    'User-Agent': `${word}-Webhook/1.0`,
-    [`X-${word}-Event`]: event,
-    [`X-${word}-Webhook-ID`]: deliveryId,
-    [`X-${word}-Signature`]: signature,
-    [`X-${word}-Timestamp`]: String(at),
-  };
+  let names = headerNames.get(word);
+  if (!names) headerNames.set(word, (names = { agent: `${word}-Webhook/1.0`, event: `X-${word}-Event`, id: `X-${word}-Webhook-ID`, signature: `X-${word}-Signature`, timestamp: `X-${word}-Timestamp` }));
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': names.agent };
+  headers[names.event] = event;
+  headers[names.id] = deliveryId;
+  headers[names.signature] = signature;
+  headers[names.timestamp] = String(at);
+  return headers;
 }
 /** No answer within this much real time is a failed attempt (sandbox.md 2.7). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -244,8 +249,8 @@ export interface DeliveryWorker {
 
 /** Registers the attempt job. `timeoutMs` is real time (createSandbox option webhookTimeoutMs). */
 export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS): DeliveryWorker {
-  /** The attempt in flight of each delivery, by delivery id. */
-  const inFlight = new Map<string, { done: Promise<void>; stop: Stop }>();
+  /** The attempt in flight of each delivery, by delivery id, with the id of its job (taken off by its outcome). */
+  const inFlight = new Map<string, { done: Promise<void>; stop: Stop; job: string }>();
   const slot = slots(MAX_IN_FLIGHT);
   let closed = false;
   // The sandbox's own keep-alive connections, in the delivery thread, unless a fetch was given (./send-thread, ./transport).
@@ -260,21 +265,28 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     return { account, delivery };
   }
 
-  function attempt(account: Account, delivery: Delivery): Promise<void> | undefined {
+  /** Sets when the next attempt falls due (null: none is left) and schedules it. */
+  function retryAt(account: Account, delivery: Delivery, next: number | null) {
+    delivery.nextAttemptAt = next;
+    if (next !== null) deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: next, accountId: account.id, ref: delivery.id });
+  }
+
+  /** Starts the attempt of `job`; true when it sends one (its outcome, detached, takes the job off). */
+  function attempt(account: Account, delivery: Delivery, job: Job): boolean {
     const at = deps.clock.nowMs();
     const { endpoint, event } = partsOf(account, delivery);
     const settings = rawOf(account); // read only: the retry schedule and the header word
     const delay = settings.webhookRetrySchedule[delivery.attempts.length];
+    const next = delay === undefined ? null : at + delay * 1000;
     if (!endpoint || !event) {
       delivery.nextAttemptAt = null;
       conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: endpoint ? 'the event of this delivery is no longer in the state' : 'the endpoint was deleted' });
-      return undefined;
+      return false;
     }
-    delivery.nextAttemptAt = delay === undefined ? null : at + delay * 1000;
-    const retry = delivery.nextAttemptAt === null ? undefined : deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: delivery.nextAttemptAt, accountId: account.id, ref: delivery.id });
     if (endpoint.url === null) {
+      retryAt(account, delivery, next);
       conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: `the endpoint has no URL; set one with PATCH /_sandbox/webhooks/${endpoint.id}` });
-      return undefined;
+      return false;
     }
     // The standard face posts to {webhookUrl}/pix, unsigned (it relies on mTLS); the service's deliveries are signed.
     const url = endpoint.chave === undefined ? endpoint.url : `${endpoint.url.replace(/\/+$/, '')}/pix`;
@@ -289,43 +301,32 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     const sent = slot(() => (stop.stopped ? Promise.resolve(stop.reason as Interrupted) : send(post, url, headers, event.body, timeoutMs, stop)));
     const done = sent.then((outcome) => {
       inFlight.delete(delivery.id);
+      // Cut short by close(): nothing is recorded, and the job stays due (made again when the sandbox next runs).
+      if (outcome instanceof Interrupted) return undefined;
       // The outcome is a unit of work of its own (the job's unit ended when the attempt started).
       const { durable } = deps.store.atomically('delivery', () => {
-        if (outcome instanceof Interrupted) {
-          // Not recorded: made again, right away, when the sandbox next runs with this state.
-          delivery.nextAttemptAt = at;
-          deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: at, accountId: account.id, ref: delivery.id });
-        } else {
-          conclude(deps, account, delivery, { at, ...outcome, requestHeaders: headers });
-          // A success makes the retry scheduled as it started moot: it goes now, in this unit, rather than run later
-          // (a unit of its own per delivery) only to find the delivery done.
-          if (outcome.error === null && retry !== undefined) deps.scheduler.unschedule(retry);
-        }
+        deps.scheduler.unschedule(job.id);
+        if (outcome.error !== null) retryAt(account, delivery, next);
+        conclude(deps, account, delivery, { at, ...outcome, requestHeaders: headers });
       });
       return durable;
     });
-    inFlight.set(delivery.id, { done, stop });
-    return done;
+    inFlight.set(delivery.id, { done, stop, job: job.id });
+    // It runs beside the scheduler's walk of the clock (other deliveries' attempts need not wait for its answer), which
+    // waits for it at its retry's instant only.
+    deps.scheduler.detach(done, next ?? Infinity);
+    return true;
   }
 
-  const handle = (job: Job): Promise<void> | undefined => {
-    if (closed) return undefined;
+  const handle = (job: Job): typeof KEEP_JOB | undefined => {
+    if (closed) return KEEP_JOB; // left for the sandbox's next run
     const found = due(job);
     if (!found) return undefined;
-    // A retry that falls due while the previous attempt still waits for its answer goes once that one is done.
+    // Only one attempt of a delivery is in flight: its own job met again (the queue was rebuilt meanwhile) stays for
+    // that attempt's outcome to take off; any other is moot, the outcome scheduling what comes next.
     const previous = inFlight.get(found.delivery.id);
-    if (previous)
-      // Its own unit of work: the job's ended when this handler returned.
-      return previous.done.then(() => {
-        const { result, durable } = deps.store.atomically('job', () => handle(job));
-        durable.catch((err) => deps.log(`webhooks: the retry of delivery ${job.ref} was undone: ${String(err)}`));
-        return result;
-      });
-    // The attempt runs beside the scheduler's walk of the clock: its retry is already scheduled, and other deliveries'
-    // attempts need not wait for its answer.
-    const done = attempt(found.account, found.delivery);
-    if (done) deps.scheduler.detach(done);
-    return undefined;
+    if (previous) return previous.job === job.id ? KEEP_JOB : undefined;
+    return attempt(found.account, found.delivery, job) ? KEEP_JOB : undefined;
   };
   deps.scheduler.on(ATTEMPT_JOB, handle);
 

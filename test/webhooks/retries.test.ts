@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { DEFAULT, T0, startHarness } from '../helpers/harness';
 import { startReceiver } from '../helpers/receiver';
 import { act, at, deliveries, newCharge, withReceiver } from '../helpers/webhooks';
+import { ATTEMPT_JOB } from '../../src/webhooks/dispatcher';
 
 const webhookIds = (rs: { headers: Record<string, unknown> }[]) => new Set(rs.map((r) => r.headers['x-service-webhook-id']));
 
@@ -50,6 +51,52 @@ describe('retries on the sandbox clock', () => {
     expect(await jobs()).toBe(before + retries);
   });
 
+  test.each([
+    [200, 'succeeded', null, []],
+    [500, 'pending', at(T0, 5), [Date.parse(T0) + 5000]],
+  ])("an attempt's job stays in the state while it waits for its answer; the answer %i takes it off (leaving the delivery %s, next at %s)", async (status, state, next, retryJobs) => {
+    let answer: ((res: Response) => void) | undefined;
+    const h = await startHarness({ webhookUrl: 'http://receiver.test/hook', fetch: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    onTestFinished(() => h.sb.close());
+    const attemptJobs = () => Object.values(h.sb.deps.store.raw.jobs).filter((j) => j.kind === ATTEMPT_JOB);
+    await act(h, await newCharge(h), 'pay');
+    await h.sb.deps.scheduler.catchUp(); // the attempt starts and waits for its answer
+    expect(answer).toBeDefined();
+    let [d] = await deliveries(h);
+    expect(d).toMatchObject({ state: 'pending', nextAttemptAt: T0, attempts: [] });
+    expect(attemptJobs().map((j) => [j.ref, j.dueAt])).toEqual([[d.id, Date.parse(T0)]]);
+    answer!(new Response('answered', { status }));
+    await h.sb.settle();
+    [d] = await deliveries(h);
+    expect(d).toMatchObject({ state, nextAttemptAt: next, attempts: [{ at: T0, statusCode: status }] });
+    expect(attemptJobs().map((j) => j.dueAt)).toEqual(retryJobs);
+  });
+
+  test('an attempt in flight whose job is met again (the queue rebuilt after changes were undone) is not sent twice', async () => {
+    const answers: Array<(res: Response) => void> = [];
+    const h = await startHarness({ webhookUrl: 'http://receiver.test/hook', fetch: () => new Promise<Response>((resolve) => answers.push(resolve)) });
+    onTestFinished(() => h.sb.close());
+    const { store, scheduler } = h.sb.deps;
+    const attemptJobs = () => Object.values(store.raw.jobs).filter((j) => j.kind === ATTEMPT_JOB).length;
+    await act(h, await newCharge(h), 'pay');
+    await scheduler.catchUp();
+    expect(answers).toHaveLength(1);
+    // A unit undone moves the store's epoch: the scheduler rebuilds its queue from the state, the kept job included.
+    expect(() => store.atomically('system', () => {
+      store.state.version = store.raw.version;
+      throw new Error('undone');
+    })).toThrow('undone');
+    expect(scheduler.anyDue()).toBe(true);
+    await scheduler.catchUp();
+    expect(answers).toHaveLength(1);
+    expect(attemptJobs()).toBe(1);
+    answers[0]!(new Response('ok'));
+    await h.sb.settle();
+    const [d] = await deliveries(h);
+    expect(d).toMatchObject({ state: 'succeeded', attempts: [{ statusCode: 200 }] });
+    expect(attemptJobs()).toBe(0);
+  });
+
   test('follow 5 s, 30 s, 2 min, 10 min and 1 h, all in one advance; after the fifth retry the delivery is failed', async () => {
     const { h, receiver } = await withReceiver();
     receiver.answer(500);
@@ -66,6 +113,18 @@ describe('retries on the sandbox clock', () => {
     await h.advance(86_400);
     expect(receiver.requests).toHaveLength(6);
     expect((await deliveries(h, '?state=failed'))).toHaveLength(1);
+  });
+
+  test('a job on the way (a charge expiring at 300 s) does not move a retry: the walk waits for an attempt at its retry instant', async () => {
+    const { h, receiver } = await withReceiver();
+    receiver.answer(500);
+    const paid = await newCharge(h);
+    await newCharge(h, { body: { expiresIn: 300 } });
+    await act(h, paid, 'pay');
+    await h.sb.settle();
+    await h.advance(2 * 3600);
+    const [d] = await deliveries(h, `?eventId=${paid}`);
+    expect(d.attempts.map((a: { at: string }) => a.at)).toEqual([0, 5, 35, 155, 755, 4355].map((s) => at(T0, s)));
   });
 
   test('follow the account schedule when it is changed (seconds for a CI suite)', async () => {
@@ -228,6 +287,30 @@ describe('pending deliveries survive a restart with a data file', () => {
     expect(second.raw.equals(first.raw)).toBe(true);
     const [d] = await deliveries(after);
     expect(d).toMatchObject({ state: 'succeeded', attempts: [{ at: T0, statusCode: 500 }, { at: at(T0, 5), statusCode: 200 }] });
+  });
+
+  test('a crash during an attempt: the files as they were then, started again, send it again at once', async () => {
+    const dataFile = tmpData();
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    receiver.answer('hang');
+    const before = await startHarness({ dataFile, webhookUrl: `${receiver.url}/hook`, webhookTimeoutMs: 60_000 });
+    onTestFinished(() => before.sb.close());
+    await act(before, await newCharge(before), 'pay');
+    const first = await receiver.next();
+    // What a crash now would leave on disk: the answered pay's line, the attempt in flight recorded nowhere.
+    const image = tmpData();
+    cpSync(dirname(dataFile), dirname(image), { recursive: true });
+    rmSync(`${image}.lock`); // the crashed process's lock (it would be gone; this one still runs)
+
+    receiver.answer(200);
+    const after = await startHarness({ dataFile: image });
+    onTestFinished(() => after.sb.close());
+    await after.sb.settle();
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1]!.headers['x-service-webhook-id']).toBe(first.headers['x-service-webhook-id']);
+    const [d] = await deliveries(after);
+    expect(d).toMatchObject({ state: 'succeeded', attempts: [{ at: T0, statusCode: 200 }] });
   });
 
   test('an attempt cut short by close() is made again as soon as the sandbox runs again', async () => {
