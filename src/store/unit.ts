@@ -15,7 +15,10 @@
 //   ['jobs', id]                        one job
 //
 // Rules: a proxy is cached per target (WeakMap), so identity holds across reads; a value assigned through a proxy is
-// unwrapped (deeply, for new objects that carry proxies read from the state), so the raw state never holds a proxy.
+// unwrapped (deeply, for new objects that carry proxies read from the state), so the raw state never holds a proxy. A
+// view hands out its raw object as its RAW property (no second WeakMap from views to objects: a WeakMap entry cost as
+// much as the view itself); a push onto a viewed array is one recorded write per element, as an assignment past the
+// end would be (Array.prototype.push through the traps also read and wrote `length`).
 // While no unit is open anywhere, the store hands out raw objects (reads stay as fast as before).
 //
 // The current unit is a module-level variable, set by runInUnit() for one synchronous call and put back when it
@@ -80,7 +83,8 @@ export interface UnitHooks {
 }
 
 const proxies = new WeakMap<object, object>();
-const targets = new WeakMap<object, object>();
+/** What a view answers with its raw object (plain objects have no such property). */
+const RAW = Symbol('raw');
 
 /** The unit the running synchronous stretch writes into (runInUnit), or undefined. */
 let current: Unit | undefined;
@@ -197,14 +201,14 @@ function childLevel(level: Level, target: object, key: string): Level {
  */
 export function rawOf<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
-  return (targets.get(value as object) as T | undefined) ?? value;
+  return ((value as { [RAW]?: T })[RAW] as T | undefined) ?? value;
 }
 
 /** The raw object behind a proxy, deeply for fresh objects that may carry proxies read from the state. */
 export function unwrap<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
-  const raw = targets.get(value as object);
-  if (raw) return raw as T;
+  const raw = (value as { [RAW]?: T })[RAW];
+  if (raw) return raw;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const v = value[i];
@@ -252,11 +256,21 @@ function write(level: Level, target: object, key: PropertyKey, op: number, value
 
 /** The traps of one view object: one instance per proxied object, its methods shared (no closures per proxy). */
 class Trap implements ProxyHandler<object> {
+  #push: ((...items: unknown[]) => number) | undefined;
   constructor(readonly level: Level) {}
   get(t: object, key: string | symbol) {
+    if (key === RAW) return t;
     const value = (t as Record<PropertyKey, unknown>)[key];
+    if (key === 'push' && value === Array.prototype.push) return (this.#push ??= this.#pushOnto(t as unknown[]));
     if (value === null || typeof value !== 'object' || typeof key === 'symbol') return value;
     return proxies.get(value) ?? wrap(value, childLevel(this.level, t, key));
+  }
+  /** push() on a viewed array: each element written past the end (one recorded write each, the length following). */
+  #pushOnto(array: unknown[]) {
+    return (...items: unknown[]): number => {
+      for (const item of items) write(this.level, array, String(array.length), SET, unwrap(item));
+      return array.length;
+    };
   }
   set(t: object, key: PropertyKey, value: unknown) {
     return write(this.level, t, key, SET, unwrap(value));
@@ -275,7 +289,6 @@ function wrap<T extends object>(target: T, level: Level): T {
   if (cached) return cached as T;
   const proxy = new Proxy<T>(target, new Trap(level) as ProxyHandler<T>);
   proxies.set(target, proxy);
-  targets.set(proxy, target);
   return proxy;
 }
 

@@ -2,6 +2,7 @@
 // nothing, in memory or on disk, whatever throws inside it and wherever. The test hook `failWrite` makes the Nth write
 // a request records throw; each verb is run with write #1, #2, ... failing in turn until it gets through.
 import { existsSync, readFileSync } from 'node:fs';
+import { types } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { UnitHooks } from '../../src/store/unit';
 import { DEFAULT, failEachWrite, startHarness, type ApiResponse, type Harness } from '../helpers/harness';
@@ -216,4 +217,42 @@ test('a write through the state while a unit is open but not current throws and 
     store.rollback(unit);
   }
   expect(store.raw.accounts[DEFAULT.accountId]!.name).toBe(name);
+});
+
+test('a push onto an array read through the state writes each element past the end: undone with its unit, kept raw, journaled as appended elements', async () => {
+  const tmp = tempDir();
+  cleanups.push(tmp.cleanup);
+  const file = tmp.file('state.json');
+  const { h } = await setup(file);
+  try {
+    const store = h.sb.deps.store;
+    const raw = store.raw.accounts[DEFAULT.accountId]!;
+    const account = () => store.state.accounts[DEFAULT.accountId]!;
+    const n = raw.events.length;
+    const event = (id: string) => ({ id, event: 'payment_completed' as const, eventId: id, walletId: DEFAULT.accountId, subAccount: null, createdAt: 0, body: '{}' });
+    expect(() => account().events.push(event('pushed'))).toThrow(/outside any unit of work/);
+    expect(() =>
+      store.atomically('system', () => {
+        expect(account().events.push(event('undone-1'), event('undone-2'))).toBe(n + 2);
+        throw new Error('undone');
+      }),
+    ).toThrow('undone');
+    expect(raw.events).toHaveLength(n);
+
+    await store.flush();
+    const journal = () => readFileSync(`${file}.journal`, 'utf8').split('\n').filter(Boolean);
+    const before = journal().length;
+    await store.atomically('system', () => account().events.push(event('kept'))).durable;
+    // An element read through the state (a view) is kept as the raw object.
+    await store.atomically('system', () => account().events.push(account().events[n]!)).durable;
+    expect(raw.events.slice(n).map((e) => e.id)).toEqual(['kept', 'kept']);
+    expect(raw.events[n + 1]).toBe(raw.events[n]);
+    expect(types.isProxy(raw.events[n + 1])).toBe(false);
+    const paths = journal()
+      .slice(before)
+      .map((line) => (JSON.parse(line) as { o: [(string | number)[], unknown?][] }).o.map(([path]) => path));
+    expect(paths).toEqual([[['accounts', DEFAULT.accountId, 'events', n]], [['accounts', DEFAULT.accountId, 'events', n + 1]]]);
+  } finally {
+    await h.sb.close();
+  }
 });
