@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { DEFAULT, T0, startHarness } from '../helpers/harness';
+import { DEFAULT, T0, startHarness, type Harness } from '../helpers/harness';
 import { startReceiver } from '../helpers/receiver';
 import { act, at, deliveries, newCharge, withReceiver } from '../helpers/webhooks';
 import { ATTEMPT_JOB } from '../../src/webhooks/dispatcher';
@@ -289,31 +289,20 @@ describe('pending deliveries survive a restart with a data file', () => {
     expect(d).toMatchObject({ state: 'succeeded', attempts: [{ at: T0, statusCode: 500 }, { at: at(T0, 5), statusCode: 200 }] });
   });
 
-  test('a crash during an attempt: the files as they were then, started again, send it again at once', async () => {
-    const dataFile = tmpData();
-    const receiver = await startReceiver();
-    onTestFinished(() => receiver.close());
-    receiver.answer('hang');
-    const before = await startHarness({ dataFile, webhookUrl: `${receiver.url}/hook`, webhookTimeoutMs: 60_000 });
-    onTestFinished(() => before.sb.close());
-    await act(before, await newCharge(before), 'pay');
-    const first = await receiver.next();
-    // What a crash now would leave on disk: the answered pay's line, the attempt in flight recorded nowhere.
-    const image = tmpData();
-    cpSync(dirname(dataFile), dirname(image), { recursive: true });
-    rmSync(`${image}.lock`); // the crashed process's lock (it would be gone; this one still runs)
-
-    receiver.answer(200);
-    const after = await startHarness({ dataFile: image });
-    onTestFinished(() => after.sb.close());
-    await after.sb.settle();
-    expect(receiver.requests).toHaveLength(2);
-    expect(receiver.requests[1]!.headers['x-service-webhook-id']).toBe(first.headers['x-service-webhook-id']);
-    const [d] = await deliveries(after);
-    expect(d).toMatchObject({ state: 'succeeded', attempts: [{ at: T0, statusCode: 200 }] });
-  });
-
-  test('an attempt cut short by close() is made again as soon as the sandbox runs again', async () => {
+  test.each([
+    // The files as a crash would leave them now: the answered pay's line, the attempt in flight recorded nowhere.
+    ['a crash', async (before: Harness, dataFile: string) => {
+      const image = tmpData();
+      cpSync(dirname(dataFile), dirname(image), { recursive: true });
+      rmSync(`${image}.lock`); // the crashed process's lock (it would be gone; this one still runs)
+      onTestFinished(() => before.sb.close());
+      return image;
+    }],
+    ['close()', async (before: Harness, dataFile: string) => {
+      await before.sb.close();
+      return dataFile;
+    }],
+  ])('an attempt cut short by %s is made again as soon as the sandbox runs again', async (_, stop) => {
     const dataFile = tmpData();
     const receiver = await startReceiver();
     onTestFinished(() => receiver.close());
@@ -321,10 +310,10 @@ describe('pending deliveries survive a restart with a data file', () => {
     const before = await startHarness({ dataFile, webhookUrl: `${receiver.url}/hook`, webhookTimeoutMs: 60_000 });
     await act(before, await newCharge(before), 'pay');
     const first = await receiver.next();
-    await before.sb.close();
+    const files = await stop(before, dataFile);
 
     receiver.answer(200);
-    const after = await startHarness({ dataFile });
+    const after = await startHarness({ dataFile: files });
     onTestFinished(() => after.sb.close());
     await after.sb.settle();
     expect(receiver.requests).toHaveLength(2);
