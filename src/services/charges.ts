@@ -47,15 +47,23 @@ export interface ChargeInput {
   paymentMethod?: PaymentMethod;
   paymentLinkId?: string;
   staticQrId?: string;
-  /** A static QR's payment carries the QR's code rather than a location of its own; chargeWithQr's code, already made. */
-  pixCopyPaste?: string;
-  /** The charge's id, drawn beforehand (chargeWithQr); by default one is drawn here. */
-  id?: string;
   /** Where the BR Code points (host and path) instead of the core's /pix/qr/{id}: a payload location of the standard face. */
   location?: string;
   /** A charge of the standard face (its txid and key) and, for a cobv, its due-date rules. */
   apiPix?: NonNullable<ChargeDetails['apiPix']>;
   due?: DueRules;
+}
+
+/**
+ * What was made before the charge's unit: its id (chargeWithQr draws it with the QR image), its BR Code (chargeWithQr's,
+ * undefined when the merchant changed meanwhile; a static QR's payment carries the QR's code). What is absent is made
+ * here. Apart from the input because a request's validated body is passed on as it is: a copy of it with fields added
+ * (`{ ...input, id }`) gets a hidden class of its own in Node 20 each time, garbage that was most of the memory a create
+ * left behind it (sandbox.md 10).
+ */
+export interface Premade {
+  id?: string | undefined;
+  pixCopyPaste?: string | undefined;
 }
 
 /** Path the BR Code location points at; the sandbox serves it (see http/location.ts). */
@@ -137,7 +145,7 @@ export async function chargeWithQr(
   };
 }
 
-export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, idempotencyKey?: string): { tx: Transaction; qrText: string } {
+export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, idempotencyKey?: string, made: Premade = {}): { tx: Transaction; qrText: string } {
   const { account, wallet } = caller;
   const now = deps.clock.nowMs();
   // Every check first: a request that fails creates nothing.
@@ -157,8 +165,8 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
   const known = input.customerId === undefined ? undefined : account.customers.find((c) => c.id === input.customerId);
   if (input.customerId !== undefined && !known) throw notFound('CUSTOMER_NOT_FOUND', 'customer', input.customerId, 'Use an id from GET /v1/customers (or POST /v1/customers), or send customer instead.');
 
-  const id = input.id ?? deps.ids.uuid();
-  const pixCopyPaste = input.pixCopyPaste ?? chargeBrCode(deps, caller, id, input);
+  const id = made.id ?? deps.ids.uuid();
+  const pixCopyPaste = made.pixCopyPaste ?? chargeBrCode(deps, caller, id, input);
   const customer = known ?? (input.customer ? upsertCustomer(deps, account, input.customer) : undefined);
   const magic = chargeMagic(account.automation, input.customer?.document);
   const tx: Transaction = {

@@ -60,7 +60,7 @@ export function register(app: Router, deps: Deps) {
     async (c) => {
       const input = c.req.valid('json');
       const drawn = await chargeWithQr(deps, c.get('caller'), input);
-      const { tx } = inRequestUnit(c, () => createCharge(deps, c.get('caller'), { ...input, id: drawn.id, pixCopyPaste: drawn.brCode() }));
+      const { tx } = inRequestUnit(c, () => createCharge(deps, c.get('caller'), input, undefined, { id: drawn.id, pixCopyPaste: drawn.brCode() }));
       return c.json(pixV1View(tx, drawn.qr(tx)), 201);
     },
   );

@@ -118,7 +118,7 @@ export function register(app: Router, deps: Deps) {
     let id: string | undefined;
     const result = inRequestUnit(c, () =>
       idempotent(deps, caller, 'POST /v2/pix', key, body, () => {
-        const { tx } = createCharge(deps, caller, { ...input, id: drawn.id, pixCopyPaste: drawn.brCode() }, key);
+        const { tx } = createCharge(deps, caller, input, key, { id: drawn.id, pixCopyPaste: drawn.brCode() });
         id = tx.id;
         return { status: 201, body: chargeView(tx, drawn.qr(tx)) };
       }),
