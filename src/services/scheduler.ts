@@ -25,8 +25,11 @@ export type JobHandler = (job: Job) => void | typeof KEEP_JOB | Promise<unknown>
 
 export interface Scheduler {
   on(kind: string, handler: JobHandler): void;
-  /** Adds a job; returns its id. */
-  schedule(job: Omit<Job, 'id'>): string;
+  /**
+   * Adds a job; returns its id. A job given an `id` is the one job of that id: a charge's expiry is keyed by the charge,
+   * so that moving the expiry replaces its job (and a stored charge does not carry a second id).
+   */
+  schedule(job: Omit<Job, 'id'> & { id?: string }): string;
   /**
    * Takes a job off before it falls due (a webhook retry made moot by a success, a deleted account's jobs); a job
    * already gone is no change.
@@ -208,9 +211,10 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     },
     schedule(spec) {
       head();
-      const job: Job = { id: ids.uuid(), kind: spec.kind, dueAt: spec.dueAt, accountId: spec.accountId, ref: spec.ref };
+      const job: Job = { id: spec.id ?? ids.uuid(), kind: spec.kind, dueAt: spec.dueAt, accountId: spec.accountId, ref: spec.ref };
+      const replaces = Object.hasOwn(store.raw.jobs, job.id); // the one it replaces is skipped when it comes to the top
       store.state.jobs[job.id] = job;
-      if (countEpoch === store.epoch) count++;
+      if (countEpoch === store.epoch && !replaces) count++;
       const wasFirst = queue.peek();
       queue.push(job);
       if (job.dueAt <= clock.nowMs()) kick();
