@@ -7,6 +7,7 @@ import { buildDynamicBrCode } from '../pix';
 import { locationOf, type CobRecord } from '../services/cobs';
 import { pixEntry } from '../webhooks/api-pix';
 import { isoTime as iso } from '../lib/iso';
+import { extended } from '../lib/objects';
 
 const opt = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
 
@@ -26,7 +27,7 @@ export const cnpjOf = (account: Account) => account.pixKeys?.find((k) => k.type 
  * keep, so every account shows the same made-up address in its city (README: where the document is silent).
  */
 export const RECEIVER_ADDRESS = { logradouro: 'Rua da Sandbox, 1', uf: 'SP', cep: '01001000' } as const;
-const recebedorOf = (account: Account) => ({ ...opt('cnpj', cnpjOf(account)), nome: account.name, cidade: account.city, ...RECEIVER_ADDRESS });
+const recebedorOf = (account: Account) => extended(opt('cnpj', cnpjOf(account)), { nome: account.name, cidade: account.city, ...RECEIVER_ADDRESS });
 
 /** A cobv's value rules as the document shows them (the strings it was given). */
 function cobvValor(due: DueRules) {
@@ -74,20 +75,19 @@ export function payloadView(deps: Deps, account: Account, record: CobRecord, pay
     txid: cob.id,
     revisao: cob.revisao,
     status: cobStatus(tx),
-    ...opt('devedor', cob.devedor && { ...(cob.devedor.cpf ? { cpf: cob.devedor.cpf } : { cnpj: cob.devedor.cnpj! }), nome: cob.devedor.nome! }),
+    ...opt('devedor', cob.devedor && extended(cob.devedor.cpf ? { cpf: cob.devedor.cpf } : { cnpj: cob.devedor.cnpj! }, { nome: cob.devedor.nome! })),
     chave: cob.chave,
     ...opt('solicitacaoPagador', cob.solicitacaoPagador),
     ...opt('infoAdicionais', cob.infoAdicionais),
   };
   const calendario = { criacao: iso(cob.createdAt), apresentacao: deps.clock.iso() };
-  if (!due) return { ...common, calendario: { ...calendario, expiracao: cob.expiracao! }, valor: { original: moneyText(tx.amount), ...opt('modalidadeAlteracao', cob.modalidadeAlteracao) } };
+  if (!due) return extended(common, { calendario: extended(calendario, { expiracao: cob.expiracao! }), valor: { original: moneyText(tx.amount), ...opt('modalidadeAlteracao', cob.modalidadeAlteracao) } });
   const v = dueAmounts(due, payDay);
-  return {
-    ...common,
-    calendario: { ...calendario, dataDeVencimento: due.dataDeVencimento, validadeAposVencimento: due.validadeAposVencimento },
+  return extended(common, {
+    calendario: extended(calendario, { dataDeVencimento: due.dataDeVencimento, validadeAposVencimento: due.validadeAposVencimento }),
     recebedor: recebedorOf(account),
     valor: { original: moneyText(v.original), multa: moneyText(v.multa), juros: moneyText(v.juros), abatimento: moneyText(v.abatimento), desconto: moneyText(v.desconto), final: moneyText(v.final) },
-  };
+  });
 }
 
 export const webhookView = (account: Account, w: WebhookEndpoint) => ({ webhookUrl: w.url!, chave: w.chave!, ...opt('cnpj', cnpjOf(account)), criacao: iso(w.createdAt) });

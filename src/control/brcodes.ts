@@ -9,6 +9,7 @@ import { MAX_BR_CODE_LENGTH } from '../pix';
 import { locationPath } from '../services/charges';
 import { decodeBrCode } from '../services/checkout';
 import type { Router } from '../http/env';
+import { extended } from '../lib/objects';
 
 const Check = z.object({
   check: z.string(),
@@ -98,7 +99,7 @@ export function registerBrCodeControl(app: Router, deps: Deps) {
           message,
           valid: report.valid,
           length: report.length,
-          decoded: { ...decoded, amount: amountCents === null ? null : amountCents / 100 },
+          decoded: extended(decoded, { amount: amountCents === null ? null : amountCents / 100 }),
           crc: report.crc,
           checks: report.checks,
           fields: report.fields,

@@ -9,6 +9,7 @@ import { PaymentLinkSchema } from '../http/v1/charges/schemas';
 import type { Router } from '../http/env';
 import { paymentLinkView } from '../http/views';
 import { disablePaymentLink, expirePaymentLink, locateLink, payPaymentLink } from '../services/payment-links';
+import { extended } from '../lib/objects';
 
 const tags = ['Control API'];
 const params = z.object({ id: pathParam('id', 'The payment link id') });
@@ -39,7 +40,7 @@ export function registerPaymentLinkControl(app: Router, deps: Deps) {
     (c) => {
       const { account, link } = locateLink(deps, c.req.valid('param').id);
       const tx = payPaymentLink(deps, account, link.id, c.req.valid('json') ?? {});
-      return c.json({ ...paymentLinkView(link, deps.clock.nowMs(), origin(c.req.url)), paymentId: tx.id }, 200);
+      return c.json(extended(paymentLinkView(link, deps.clock.nowMs(), origin(c.req.url)), { paymentId: tx.id }), 200);
     },
   );
   for (const [action, verb, summary] of [

@@ -12,6 +12,7 @@ import { chargeView, transactionView } from '../http/views';
 import type { Caller, Router } from '../http/env';
 import { ChargeInputSchema, ChargeSchema } from '../http/v2/pix/post';
 import { TransactionSchema } from '../http/v2/transactions/get';
+import { extended } from '../lib/objects';
 
 const tags = ['Control API'];
 const security = controlSecurity;
@@ -53,7 +54,7 @@ export function registerLists(app: Router, deps: Deps) {
       const { page, limit, ...filter } = c.req.valid('query');
       const account = deps.store.account(id);
       const list = listAccountTransactions(deps, id, filter, { page, limit });
-      return c.json({ ...list, items: list.items.map((tx) => ({ ...transactionView(tx), subAccount: referenceOf(account, tx.walletId) })) }, 200);
+      return c.json(extended(list, { items: list.items.map((tx) => extended(transactionView(tx), { subAccount: referenceOf(account, tx.walletId) })) }), 200);
     },
   );
 
@@ -81,7 +82,7 @@ export function registerLists(app: Router, deps: Deps) {
       const { subAccount: reference, ...input } = c.req.valid('json');
       const caller: Caller = { account, ...walletToActOn(account, reference, `GET /_sandbox/accounts/${account.id}`) };
       const { tx } = createCharge(deps, caller, input);
-      return c.json({ ...chargeView(tx, qrPngDataUrl(tx.charge!.pixCopyPaste)), subAccount: caller.subAccount?.reference ?? null, checkoutUrl: locationPath(tx.id) }, 201);
+      return c.json(extended(chargeView(tx, qrPngDataUrl(tx.charge!.pixCopyPaste)), { subAccount: caller.subAccount?.reference ?? null, checkoutUrl: locationPath(tx.id) }), 201);
     },
   );
 }

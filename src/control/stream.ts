@@ -13,6 +13,7 @@ import type { Deps } from '../deps';
 import type { BusMessage } from '../lib/bus';
 import { controlErrors, controlSecurity } from '../http/schemas';
 import type { Router } from '../http/env';
+import { extended } from '../lib/objects';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /** How far a stream's client may fall behind (bytes written and not yet taken) before it is disconnected. */
@@ -22,7 +23,7 @@ export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 export function sseOf(message: BusMessage): { event: string; data: string } {
   switch (message.kind) {
     case 'event':
-      return { event: message.event, data: JSON.stringify({ ...message.envelope, accountId: message.accountId }) };
+      return { event: message.event, data: JSON.stringify(extended(message.envelope, { accountId: message.accountId })) };
     case 'reset':
       return { event: 'reset', data: '{}' };
     default: {

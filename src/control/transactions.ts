@@ -17,6 +17,7 @@ import { WithdrawalSchema } from '../http/v2/withdrawals/post';
 import { BalanceBlockControlSchema, EventListSchema, RefundTransactionSchema } from './answers';
 import { listAccountEvents } from '../services/lists';
 import { orderQuery, pageQuery } from './lists';
+import { extended } from '../lib/objects';
 
 const tags = ['Control API'];
 const security = controlSecurity;
@@ -90,7 +91,7 @@ function actionView(result: ActionResult) {
       return transactionView(result.tx);
     case 'refund':
       // The transaction (2.5) with the refund result (2.6) beside it, so the PSP status shows.
-      return { ...transactionView(result.tx), refund: refundResultView(result.tx) };
+      return extended(transactionView(result.tx), { refund: refundResultView(result.tx) });
     case 'withdrawal':
       return withdrawalView(result.tx);
     case 'block':
@@ -146,7 +147,7 @@ export function registerTransactionControl(app: Router, deps: Deps) {
     (c) => {
       const { page, limit, order, ...filter } = c.req.valid('query');
       const list = listAccountEvents(deps, c.req.valid('param').id, filter, order, { page, limit });
-      return c.json({ ...list, items: list.items.map(eventView) }, 200);
+      return c.json(extended(list, { items: list.items.map(eventView) }), 200);
     },
   );
 }

@@ -12,6 +12,7 @@ import { deliveryView, webhookView } from '../http/views';
 import type { Router } from '../http/env';
 import { DELIVERY_EVENT_KINDS } from '../webhooks/events';
 import { WebhookPatchSchema, WebhookSpecSchema } from './schemas';
+import { extended } from '../lib/objects';
 
 const tags = ['Control API'];
 const security = controlSecurity;
@@ -109,7 +110,7 @@ export function registerWebhookControl(app: Router, deps: Deps) {
       const { page, limit, order, ...filter } = c.req.valid('query');
       const list = listAccountDeliveries(deps, id, filter, order, { page, limit });
       const account = deps.store.account(id);
-      return c.json({ ...list, items: list.items.map((d) => deliveryView(d, partsOf(account, d).event?.body)) }, 200);
+      return c.json(extended(list, { items: list.items.map((d) => deliveryView(d, partsOf(account, d).event?.body)) }), 200);
     },
   );
 

@@ -9,6 +9,7 @@ import { controlErrors, controlSecurity, errorResponse, json, jsonBody, pathPara
 import { withdrawalView } from '../http/views';
 import type { Caller, Router } from '../http/env';
 import { WithdrawalInputSchema, WithdrawalSchema } from '../http/v2/withdrawals/post';
+import { extended } from '../lib/objects';
 
 export function registerWithdrawalControl(app: Router, deps: Deps) {
   app.openapi(
@@ -35,7 +36,7 @@ export function registerWithdrawalControl(app: Router, deps: Deps) {
       const account = deps.store.account(c.req.valid('param').id);
       const caller: Caller = { account, ...walletToActOn(account, c.req.valid('query').subAccount, `GET /_sandbox/accounts/${account.id}`) };
       const tx = createWithdrawal(deps, caller, c.req.valid('json'));
-      return c.json({ ...withdrawalView(tx), subAccount: caller.subAccount?.reference ?? null }, 201);
+      return c.json(extended(withdrawalView(tx), { subAccount: caller.subAccount?.reference ?? null }), 201);
     },
   );
 }

@@ -5,7 +5,7 @@ import { fixedFee, toBrl, type Cents } from '../domain/money';
 import { totalOf } from '../domain/ledger';
 import type { Account, BalanceBlock, Credential, Delivery, Institution, PaymentLink, Project, SubAccount, Transaction, Wallet, WebhookEndpoint } from '../domain/types';
 import { linkStatusAt } from '../domain/payment-links';
-import { opt } from '../lib/objects';
+import { opt, extended } from '../lib/objects';
 import type { Permission } from '../domain/permissions';
 import type { EventKind } from '../webhooks/events';
 
@@ -85,7 +85,7 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean; h
       withdrawalMax: a.limits.withdrawalMax === null ? null : toBrl(a.limits.withdrawalMax),
       dailyWithdrawalMax: a.limits.dailyWithdrawalMax === null ? null : toBrl(a.limits.dailyWithdrawalMax),
     },
-    automation: { ...a.automation, magicValues: magicValuesOn(a.automation) },
+    automation: extended(a.automation, { magicValues: magicValuesOn(a.automation) }),
     webhookRetrySchedule: a.webhookRetrySchedule,
     // reservedFees and spendable: the fees of pending refunds set aside (sandbox.md 2.8); GET /v2/account keeps the
     // service's four buckets, where available stays the ledger's sum.
@@ -96,7 +96,7 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean; h
     credentials: a.credentials.map(credentialView),
     apiKeys: a.apiKeys.map((k) => ({ id: k.id, key: k.key, permissions: permissionsOf(k.permissions) })),
     subAccounts: a.subAccounts.map(subAccountView),
-    projects: a.projects.map((p) => ({ ...projectView(p), subAccount: a.wallets[p.walletId]?.reference ?? null })),
+    projects: a.projects.map((p) => extended(projectView(p), { subAccount: a.wallets[p.walletId]?.reference ?? null })),
     institutions: a.institutions.map(institutionView),
     webhooks: a.webhooks.map((w) => webhookView(w, opts.webhookSecrets)),
     bankAccounts: a.bankAccounts.map((b) => ({ ...b })),
@@ -270,11 +270,8 @@ export function balanceBlockView(b: BalanceBlock) {
 }
 
 /** The control API's view of a block: 2.10 plus the wallet it weighs on and its chargeback transaction. */
-export const balanceBlockControlView = (a: Account, b: BalanceBlock) => ({
-  ...balanceBlockView(b),
-  subAccount: a.wallets[b.walletId]?.reference ?? null,
-  chargebackTransactionId: b.chargebackTransactionId,
-});
+export const balanceBlockControlView = (a: Account, b: BalanceBlock) =>
+  extended(balanceBlockView(b), { subAccount: a.wallets[b.walletId]?.reference ?? null, chargebackTransactionId: b.chargebackTransactionId });
 
 /** Payment link (the SDKs' Charge, sandbox.md 12): `url` is the sandbox's page of the link; status as the clock reads it. */
 export function paymentLinkView(link: PaymentLink, now: number, baseUrl: string) {

@@ -5,6 +5,16 @@
 export const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
 
 /**
+ * `{ ...base, ...more }` for code that runs per request, per item or per delivery. On Node 20, a literal that starts
+ * with a spread and goes on (`{ ...base, field }`, `{ ...base, ...more }`) gives each object it makes a hidden class of
+ * its own once its inline cache has warmed up: a map, its descriptors and load handlers, made in the old generation and
+ * dropped at once (about 800 bytes a time, and the code reading those objects turns megamorphic). Object.assign onto a
+ * fresh `{}` keeps the classes shared. The same keys in the same order, later ones winning. For the sandbox's own
+ * objects (and zod's output), not user JSON as parsed: a `__proto__` key there would set the prototype, not be copied.
+ */
+export const extended = <A extends object, B extends object>(base: A, more: B): Omit<A, keyof B> & B => Object.assign({}, base, more);
+
+/**
  * `Object.values(record)`, read by its keys: for the state's big collections (an account's transactions, the jobs),
  * which V8 keeps as dictionaries, where Object.values took 2 to 3 times as long as listing the keys and reading each
  * (100,000 entries on Node 20: 120-190 ms against 48-103 ms).

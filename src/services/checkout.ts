@@ -9,6 +9,7 @@ import { locateTransaction } from './transactions';
 import { amountDue, locateLocByToken } from './cobs';
 import { brtDay } from '../domain/api-pix';
 import { staticQrStatus } from './static-qr';
+import { extended } from '../lib/objects';
 
 /** How a charge stands for the person paying it: an expired charge is `cancelled` inside, but says so. */
 export type CustomerStatus = 'pending' | 'paid' | 'expired' | 'failed' | 'cancelled';
@@ -93,31 +94,31 @@ export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
   if (failed.length > 0) {
     const first = failed[0]!;
     const more = failed.length > 1 ? ` (and ${failed.length - 1} more problem${failed.length > 2 ? 's' : ''} below)` : '';
-    return { ...base, verdict: 'invalid', message: `Not a valid BR Code: ${first.message}${more}` };
+    return extended(base, { verdict: 'invalid', message: `Not a valid BR Code: ${first.message}${more}` });
   }
   const staticQr = location ? undefined : findStaticQr(deps, code);
   if (staticQr) {
     const { qr, merchantName, status } = staticQr;
     return status === 'pending'
-      ? { ...base, chargeId: qr.id, staticQr, verdict: 'payable', message: `Static QR code ${qr.id} of ${merchantName}, R$ ${report.decoded.amount}: each payment is a new transaction; it can be paid again until it expires.` }
-      : { ...base, chargeId: qr.id, staticQr, verdict: 'not_payable', message: `Static QR code ${qr.id} of ${merchantName} expired; it takes no more payments.` };
+      ? extended(base, { chargeId: qr.id, staticQr, verdict: 'payable', message: `Static QR code ${qr.id} of ${merchantName}, R$ ${report.decoded.amount}: each payment is a new transaction; it can be paid again until it expires.` })
+      : extended(base, { chargeId: qr.id, staticQr, verdict: 'not_payable', message: `Static QR code ${qr.id} of ${merchantName} expired; it takes no more payments.` });
   }
   if (!location) {
-    return { ...base, verdict: 'not_ours', message: `A valid static BR Code for the PIX key ${report.decoded.key}, but not one this sandbox issued: its charges are dynamic codes pointing at ${locationPath('<id>')}.` };
+    return extended(base, { verdict: 'not_ours', message: `A valid static BR Code for the PIX key ${report.decoded.key}, but not one this sandbox issued: its charges are dynamic codes pointing at ${locationPath('<id>')}.` });
   }
   if (!chargeId) {
-    return { ...base, verdict: 'not_ours', message: `A valid BR Code, but not one this sandbox issued: its location ${location} is not a ${locationPath('<id>')} address of this sandbox.` };
+    return extended(base, { verdict: 'not_ours', message: `A valid BR Code, but not one this sandbox issued: its location ${location} is not a ${locationPath('<id>')} address of this sandbox.` });
   }
   if (!charge) {
-    return { ...base, verdict: 'not_ours', message: `A valid BR Code pointing at ${locationPath(chargeId)}, but this sandbox has no charge ${chargeId} (made by another sandbox, or before a reset).` };
+    return extended(base, { verdict: 'not_ours', message: `A valid BR Code pointing at ${locationPath(chargeId)}, but this sandbox has no charge ${chargeId} (made by another sandbox, or before a reset).` });
   }
   // A cobv pending costs what its rules say today (a paid one, what was paid).
   const due = charge.status === 'pending' ? amountDue(charge.tx, brtDay(deps.clock.nowMs())) : charge.tx.amount;
   if (report.decoded.amountCents !== due) {
-    return { ...base, verdict: 'invalid', message: `The code says R$ ${report.decoded.amount} but charge ${chargeId} is for R$ ${(due / 100).toFixed(2)}; this code was not made from that charge.` };
+    return extended(base, { verdict: 'invalid', message: `The code says R$ ${report.decoded.amount} but charge ${chargeId} is for R$ ${(due / 100).toFixed(2)}; this code was not made from that charge.` });
   }
   if (charge.status !== 'pending') {
-    return { ...base, verdict: 'not_payable', message: `This code points at charge ${chargeId} of ${charge.merchantName}, which is ${charge.status}; only a pending charge can be paid.` };
+    return extended(base, { verdict: 'not_payable', message: `This code points at charge ${chargeId} of ${charge.merchantName}, which is ${charge.status}; only a pending charge can be paid.` });
   }
-  return { ...base, verdict: 'payable', message: `Charge ${chargeId} of ${charge.merchantName}, R$ ${report.decoded.amount}, pending: it can be paid.` };
+  return extended(base, { verdict: 'payable', message: `Charge ${chargeId} of ${charge.merchantName}, R$ ${report.decoded.amount}, pending: it can be paid.` });
 }

@@ -10,7 +10,7 @@ import { mainWallet } from '../domain/subaccounts';
 import type { Account, Cob, PayloadLoc, Transaction } from '../domain/types';
 import type { Cents } from '../domain/money';
 import { createCharge, endCharge, reviseCharge } from './charges';
-import { opt } from '../lib/objects';
+import { opt, extended } from '../lib/objects';
 
 export type CobKind = Cob['kind'];
 
@@ -142,7 +142,7 @@ function checkRules(deps: Deps, account: Account, kind: CobKind, input: Partial<
   }
 }
 
-const customerOf = (devedor: Record<string, string> | undefined) => (devedor ? { ...opt('name', devedor.nome), ...opt('document', devedor.cpf ?? devedor.cnpj), ...opt('email', devedor.email) } : undefined);
+const customerOf = (devedor: Record<string, string> | undefined) => (devedor ? Object.assign({}, opt('name', devedor.nome), opt('document', devedor.cpf ?? devedor.cnpj), opt('email', devedor.email)) : undefined);
 const describe = (kind: CobKind, txid: string, input: Pick<CobInput, 'solicitacaoPagador'>) => input.solicitacaoPagador ?? `${kind} ${txid}`;
 
 /** PUT /cob/{txid}, POST /cob (txid made here), PUT /cobv/{txid}: a new charge of the core with its location. */
@@ -156,7 +156,7 @@ export function createCob(deps: Deps, account: Account, kind: CobKind, txidOrNon
   const chosen = input.locId === undefined ? undefined : usableLoc(account, kind, input.locId, txid, problems);
   if (problems.length) throw validationError(problems);
 
-  const due = input.due ? { ...input.due, original: input.original } : undefined;
+  const due = input.due ? extended(input.due, { original: input.original }) : undefined;
   const loc = chosen ?? newLoc(deps, account, kind);
   const expiresIn = due ? Math.ceil((cobvExpiresAt(due) - now) / 1000) : (input.expiracao ?? 86_400);
   const { tx } = createCharge(deps, { account, wallet: mainWallet(account), subAccount: null }, {

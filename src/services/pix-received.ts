@@ -8,7 +8,7 @@ import type { Cents } from '../domain/money';
 import { moneyText } from '../domain/api-pix';
 import { requestRefund } from './refunds';
 import { buildWebhook } from './accounts';
-import { valuesOf } from '../lib/objects';
+import { valuesOf, extended } from '../lib/objects';
 import { refundsOf } from '../domain/claims';
 
 /** A devolução may be asked up to 90 days after the Pix settled (the document's window). */
@@ -66,7 +66,7 @@ export function putPixWebhook(deps: Deps, account: Account, chave: string, webho
     known.url = webhookUrl;
     return known;
   }
-  const endpoint = { ...buildWebhook(deps, account, { url: webhookUrl }), chave };
+  const endpoint = extended(buildWebhook(deps, account, { url: webhookUrl }), { chave });
   account.webhooks.push(endpoint);
   return endpoint;
 }

@@ -7,6 +7,7 @@ import type { JWK, KeyObject } from 'jose';
 import type { Clock } from '../lib/clock';
 import type { Store } from '../store/store';
 import { SandboxError } from '../domain/errors';
+import { extended } from '../lib/objects';
 
 export const TOKEN_TTL_SECONDS = 300;
 const ISSUER = 'pix-sandbox';
@@ -90,7 +91,7 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
       if (clock.nowMs() >= claims.expiresAt) throw invalid('The access token has expired (tokens live 300 s)');
       return claims;
     },
-    jwks: () => ({ keys: [{ ...publicJwk, kid, alg: 'ES256', use: 'sig' }] }),
+    jwks: () => ({ keys: [extended(publicJwk, { kid, alg: 'ES256', use: 'sig' })] }),
     signJws: async (payload) => {
       const { jose, privateKey } = await load();
       return new jose.CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'ES256', kid, typ: 'JOSE' }).sign(privateKey);

@@ -16,7 +16,7 @@ import { makeE2eId, type HolderDocumentType, type PixKeyType } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { resolveProject } from './charges';
-import { opt, valuesOf } from '../lib/objects';
+import { opt, valuesOf, extended } from '../lib/objects';
 import { MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { magicCompleteAfterSeconds, withdrawalMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
@@ -210,7 +210,7 @@ export function completeWithdrawal(deps: Deps, account: Account, id: string): Tr
   tx.e2eId = makeE2eId(deps.settings.ispb, new Date(now), deps.ids.randomInt);
   tx.counterpartName = w.holderName;
   tx.counterpartDocument = w.holderDocument;
-  recordEvent(deps, account, account.wallets[tx.walletId]!, 'withdrawal_completed', tx.id, { ...eventData(account, tx), status: 'completed', ...completedFields(tx) });
+  recordEvent(deps, account, account.wallets[tx.walletId]!, 'withdrawal_completed', tx.id, extended(eventData(account, tx), { status: 'completed', ...completedFields(tx) }));
   // Whoever completed it (the magic job or the control action), a magic reversal key is reversed 60 s later.
   if (w.magic === 'withdrawal_reversed') deps.scheduler.schedule({ kind: MAGIC_REVERSE_JOB, dueAt: now + MAGIC_FOLLOW_UP_SECONDS * 1000, accountId: account.id, ref: tx.id });
   publishTransactions(deps.bus, account.id, tx);

@@ -14,6 +14,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import type { Agent as HttpsAgent } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import { extended } from '../lib/objects';
 
 /** How much of a receiver's answer the delivery log keeps (sandbox.md 5: the response's first 2 KB). */
 export const RESPONSE_SNIPPET = 2048;
@@ -169,7 +170,7 @@ export function postWithHttp(sockets: number): { post: Post; close(): void } {
   const send = (request: typeof httpRequest, agent: HttpAgent, options: RequestOptions, headers: Record<string, string>, body: string, stop: Stop) =>
     new Promise<Answer>((resolve, reject) => {
       if (stop.stopped) return reject(stop.reason);
-      const req = request({ ...options, method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent });
+      const req = request(extended(options, { method: 'POST', headers: extended(headers, { 'Content-Length': String(Buffer.byteLength(body)) }), agent }));
       stop.onStop((reason) => req.destroy(reason instanceof Error ? reason : new Error(String(reason))));
       req.once('response', (res) => {
         const text = readSnippet(res);

@@ -10,6 +10,7 @@ import { invalid, type CobBody, type CobPatchBody, type CobVBody, type CobVPatch
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { cobView } from '../views';
+import { extended } from '../../lib/objects';
 
 export const writeFamily = (kind: CobKind): Family => ({ invalid: kind === 'cob' ? 'CobOperacaoInvalida' : 'CobVOperacaoInvalida', prefix: kind });
 export const readFamily = (kind: CobKind): Family => ({ invalid: kind === 'cob' ? 'CobConsultaInvalida' : 'CobVConsultaInvalida' });
@@ -39,7 +40,7 @@ export function cobInput(body: AnyBody): Partial<CobInput> {
 
 /** A new cobv's calendar with its default validity (30 days after the due date). */
 export function withDefaults(kind: CobKind, input: Partial<CobInput>): CobInput {
-  if (kind === 'cobv') input.due = { ...input.due!, validadeAposVencimento: input.due?.validadeAposVencimento ?? 30 };
+  if (kind === 'cobv') input.due = extended(input.due!, { validadeAposVencimento: input.due?.validadeAposVencimento ?? 30 });
   return input as CobInput;
 }
 

@@ -6,6 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../deps';
 import { API_PIX_SCOPES, scopesOf } from '../../domain/api-pix';
 import type { ApiPixRouter } from '../env';
+import { extended } from '../../lib/objects';
 
 const MAX_FORM_BYTES = 8 * 1024;
 
@@ -71,7 +72,7 @@ export function register(app: ApiPixRouter, deps: Deps) {
         return oauthError(c, 400, 'invalid_scope', `This credential cannot have ${refused.join(', ')} (its permissions ${credential.permissions.join(', ')} give ${allowed.join(' ') || 'no API Pix scope'}); ask for less, or use a FULL_ACCESS credential.`);
       const scope = [...new Set(asked)].join(' ');
       const token = await deps.tokens.issue(account.id, credential.id, scope);
-      return c.json({ ...token, scope }, 200, { 'Cache-Control': 'no-store' });
+      return c.json(extended(token, { scope }), 200, { 'Cache-Control': 'no-store' });
     }
     return oauthError(c, 401, 'invalid_client', 'Invalid client_id or client_secret. The default credentials are printed at start-up and listed in README.md.');
   });

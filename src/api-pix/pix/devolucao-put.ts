@@ -8,6 +8,7 @@ import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, DevolucaoBody, invalid } from '../schemas';
 import { inRequestUnit } from '../../lib/request-unit';
+import { extended } from '../../lib/objects';
 
 export function register(app: ApiPixRouter, deps: Deps) {
   const family = { invalid: 'PixDevolucaoInvalida', prefix: 'devolucao' } as const;
@@ -16,7 +17,7 @@ export function register(app: ApiPixRouter, deps: Deps) {
     const id = c.req.param('id');
     if (!DEVOLUCAO_ID.test(id)) throw invalid(family, [{ razao: 'id must be 1 to 35 letters and digits', propriedade: 'id', valor: id }]);
     const input = await body(c, DevolucaoBody, family);
-    const refund = inRequestUnit(c, () => requestDevolucao(deps, c.get('caller').account, c.req.param('e2eid'), id, { ...input, valor: textCents(input.valor) }));
+    const refund = inRequestUnit(c, () => requestDevolucao(deps, c.get('caller').account, c.req.param('e2eid'), id, extended(input, { valor: textCents(input.valor) })));
     c.header('X-Sandbox-Transaction-Id', refund.id);
     return c.json(devolucaoEntry(refund), 201);
   });

@@ -3,7 +3,7 @@
 import { maskDocument } from '../../domain/customers';
 import { toBrl } from '../../domain/money';
 import type { BalanceBlock, Customer, Project, StaticQr, Transaction } from '../../domain/types';
-import { opt } from '../../lib/objects';
+import { opt, extended } from '../../lib/objects';
 import { documentTypeOf } from '../../services/customers';
 import { staticQrStatus } from '../../services/static-qr';
 import { balanceBlockView, iso, isoOrUndefined, transactionView, withdrawalView } from '../views';
@@ -56,15 +56,15 @@ export function transactionV1View(tx: Transaction) {
 /** The v1 withdrawal: bankAccountId beside the v2 fields the SDK types list (no projectId, no externalReference). */
 export function withdrawalV1View(tx: Transaction) {
   const { projectId: _p, externalReference: _x, ...w } = withdrawalView(tx);
-  return { ...w, bankAccountId: tx.withdrawal!.bankAccountId ?? null };
+  return extended(w, { bankAccountId: tx.withdrawal!.bankAccountId ?? null });
 }
 
 
 /** The 2.x SDK's BalanceBlock: the optional fields of 2.10 are present, null until known. */
-export const balanceBlockV1View = (b: BalanceBlock) => ({
-  ...balanceBlockView(b),
-  externalReference: b.externalReference ?? null,
-  e2eId: b.e2eId ?? null,
-  resolutionReason: b.resolutionReason ?? null,
-  resolvedAt: isoOrUndefined(b.resolvedAt) ?? null,
-});
+export const balanceBlockV1View = (b: BalanceBlock) =>
+  extended(balanceBlockView(b), {
+    externalReference: b.externalReference ?? null,
+    e2eId: b.e2eId ?? null,
+    resolutionReason: b.resolutionReason ?? null,
+    resolvedAt: isoOrUndefined(b.resolvedAt) ?? null,
+  });

@@ -9,6 +9,7 @@ import { intQuery, json } from '../../schemas';
 import { paymentLinkView } from '../../views';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 import { PaymentLinkSchema } from './schemas';
+import { extended } from '../../../lib/objects';
 
 const Query = z.object({
   page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
@@ -38,7 +39,7 @@ export function register(app: Router, deps: Deps) {
       const result = listPaymentLinks(deps, c.get('caller').account, c.req.valid('query'));
       const now = deps.clock.nowMs();
       const origin = new URL(c.req.url).origin;
-      return c.json({ ...result, items: result.items.map((l) => paymentLinkView(l, now, origin)) }, 200);
+      return c.json(extended(result, { items: result.items.map((l) => paymentLinkView(l, now, origin)) }), 200);
     },
   );
 }

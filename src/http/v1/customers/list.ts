@@ -8,6 +8,7 @@ import { dateTime, intQuery, json, uuid } from '../../schemas';
 import { iso } from '../../views';
 import { v1Errors, v1Headers, v1Security } from '../schemas';
 import { customerView } from '../views';
+import { extended } from '../../../lib/objects';
 
 const Query = z.object({
   page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
@@ -52,7 +53,7 @@ export function register(app: Router, deps: Deps) {
     }),
     (c) => {
       const result = listCustomers(c.get('caller').account, c.req.valid('query'));
-      return c.json({ ...result, items: result.items.map(customerView) }, 200);
+      return c.json(extended(result, { items: result.items.map(customerView) }), 200);
     },
   );
 }

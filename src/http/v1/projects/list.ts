@@ -8,6 +8,7 @@ import { intQuery, json } from '../../schemas';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 import { projectV1View } from '../views';
 import { ProjectV1Schema } from './post';
+import { extended } from '../../../lib/objects';
 
 const Query = z.object({
   page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
@@ -35,7 +36,7 @@ export function register(app: Router, deps: Deps) {
     }),
     (c) => {
       const result = listProjects(c.get('caller'), c.req.valid('query'));
-      return c.json({ ...result, items: result.items.map(projectV1View) }, 200);
+      return c.json(extended(result, { items: result.items.map(projectV1View) }), 200);
     },
   );
 }

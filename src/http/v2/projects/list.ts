@@ -6,6 +6,7 @@ import { intQuery, json, subAccountHeader, v2Errors } from '../../schemas';
 import { projectView } from '../../views';
 import type { Router } from '../../env';
 import { ProjectSchema } from './schemas';
+import { extended } from '../../../lib/objects';
 
 const Query = z.object({
   page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
@@ -34,7 +35,7 @@ export function register(app: Router, deps: Deps) {
     }),
     (c) => {
       const result = listProjects(c.get('caller'), c.req.valid('query'));
-      return c.json({ ...result, items: result.items.map(projectView) }, 200);
+      return c.json(extended(result, { items: result.items.map(projectView) }), 200);
     },
   );
 }
