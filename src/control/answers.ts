@@ -170,7 +170,7 @@ export const HealthSchema = z
     uptimeSeconds: z.number(),
     accounts: z.number().int(),
     persistent: z.boolean(),
-    pendingJobs: z.number().int(),
+    pendingJobs: z.number().int().openapi({ description: "Jobs waiting in the state: automatic payments, webhook attempts and retries, follow-ups of magic values, payment links' expiries. A pending charge's expiry is not one: the charge itself dates it." }),
     rssBytes: z.number().int(),
   })
   .openapi('Health');

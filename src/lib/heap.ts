@@ -6,6 +6,8 @@
 export interface Heap<T> {
   readonly size: number;
   peek(): T | undefined;
+  /** The first item's key as it was pushed (the item's own may have moved since). */
+  peekKey(): number | undefined;
   pop(): T | undefined;
   push(item: T): void;
 }
@@ -55,6 +57,7 @@ export function createHeap<T>(keyOf: (item: T) => number, items: readonly T[] = 
       return values.length;
     },
     peek: () => values[0],
+    peekKey: () => keys[0],
     pop() {
       const n = values.length;
       if (n === 0) return undefined;

@@ -17,11 +17,11 @@ import { drawQrDataUrl } from './qr-images';
 import { recordEvent } from '../webhooks/events';
 import { upsertCustomer, type CustomerInput } from './customers';
 import { walletProjects } from './projects';
-import { opt } from '../lib/objects';
+import { opt, valuesOf } from '../lib/objects';
 import { MAGIC_DELAY_SECONDS, MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { chargeMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
-import { noteHolder } from './holders';
+import { holderOf, noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
 
 export const EXPIRE_JOB = 'charge.expire';
@@ -198,7 +198,7 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
   };
   account.transactions[id] = tx;
   noteHolder(deps.store, 'transaction', id, account.id);
-  deps.scheduler.schedule({ id, kind: EXPIRE_JOB, dueAt: charge.expiresAt, accountId: account.id, ref: id });
+  deps.scheduler.dated(EXPIRE_JOB, tx);
   // A magic value decides the outcome: automatic payment would race it, so it is not scheduled then.
   const autoPay = account.automation.autoPayAfterSeconds;
   if (magic) deps.scheduler.schedule({ kind: MAGIC_CHARGE_JOB, dueAt: now + MAGIC_DELAY_SECONDS * 1000, accountId: account.id, ref: id });
@@ -312,7 +312,7 @@ export function reviseCharge(deps: Deps, account: Account, id: string, change: {
   if (change.description !== undefined) tx.description = change.description;
   if (change.expiresAt !== undefined && change.expiresAt !== charge.expiresAt) {
     charge.expiresAt = change.expiresAt;
-    deps.scheduler.schedule({ id, kind: EXPIRE_JOB, dueAt: change.expiresAt, accountId: account.id, ref: id });
+    deps.scheduler.dated(EXPIRE_JOB, tx);
   }
   const wallet = account.wallets[tx.walletId]!;
   const location = change.location ?? parseBrCodeLocation(charge.pixCopyPaste);
@@ -358,18 +358,33 @@ export function endCharge(deps: Deps, account: Account, id: string, to: 'failed'
   return tx;
 }
 
-/** Jobs: expiry at expiresAt and automatic payment; each does nothing when the charge has already moved on. */
+/**
+ * Expiry at expiresAt (a deadline the charge dates: no job is stored for it) and automatic payment (a job); each does
+ * nothing when the charge has already moved on.
+ */
 export function registerChargeJobs(deps: Deps) {
   const pending = (accountId: string, id: string) => {
     const account = deps.store.findAccount(accountId);
     const tx = account?.transactions[id];
     return account && tx?.charge && tx.status === 'pending' ? account : undefined;
   };
-  deps.scheduler.on(EXPIRE_JOB, (job) => {
-    const account = pending(job.accountId, job.ref);
-    // A charge whose expiry was moved later (reviseCharge) waits for its own job.
-    if (account && account.transactions[job.ref]!.charge!.expiresAt <= deps.clock.nowMs()) expireCharge(deps, account, job.ref);
+  const expire = (account: Account | undefined, id: string) => {
+    // A charge whose expiry was moved later (reviseCharge) was dated again: it waits for that date.
+    if (account && account.transactions[id]!.charge!.expiresAt <= deps.clock.nowMs()) expireCharge(deps, account, id);
+  };
+  deps.scheduler.deadlines<Transaction>(EXPIRE_JOB, {
+    *scan(state) {
+      for (const account of Object.values(state.accounts)) for (const tx of valuesOf(account.transactions)) if (tx.charge && tx.status === 'pending') yield tx;
+    },
+    dueAt: (tx) => (tx.status === 'pending' ? tx.charge!.expiresAt : undefined),
+    run: (tx) => {
+      const holder = holderOf(deps.store, 'wallet', tx.walletId);
+      expire(holder && pending(holder.id, tx.id), tx.id);
+    },
   });
+  // Data written before charge expiries were deadlines holds a job for each; it still runs (the deadline, or this, finds
+  // the charge expired already and does nothing).
+  deps.scheduler.on(EXPIRE_JOB, (job) => expire(pending(job.accountId, job.ref), job.ref));
   deps.scheduler.on(AUTOPAY_JOB, (job) => {
     const account = pending(job.accountId, job.ref);
     if (account) payCharge(deps, account, job.ref);

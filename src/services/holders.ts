@@ -1,6 +1,6 @@
 // Which account holds a record that the control API addresses by id alone (a transaction or withdrawal, a balance
-// block, a webhook endpoint, a delivery, a static QR, a payment link), without walking every tenant: with 1,000 tenants a walk costs more than the
-// request. As the secrets index (services/secrets.ts), a map from id to account id is a hint, never the truth: a hit
+// block, a webhook endpoint, a delivery, a static QR, a payment link) or a wallet (a charge's expiry finds its account
+// by it), without walking every tenant: with 1,000 tenants a walk costs more than the request. As the secrets index (services/secrets.ts), a map from id to account id is a hint, never the truth: a hit
 // is checked against the state as it is (the account still exists and holds that id), so a reset, a unit undone, a
 // deleted account or a replayed journal cannot mislead it. Records are noted where they are made; an id not noted
 // (made before this process started, or longer ago than the map remembers) is found by one walk of the raw state,
@@ -8,11 +8,12 @@
 import type { Account } from '../domain/types';
 import type { Store } from '../store/store';
 
-export type HolderKind = 'transaction' | 'balanceBlock' | 'webhook' | 'delivery' | 'staticQr' | 'paymentLink';
+export type HolderKind = 'transaction' | 'wallet' | 'balanceBlock' | 'webhook' | 'delivery' | 'staticQr' | 'paymentLink';
 
 /** Does this account hold the record `id` of the kind? */
 const HOLDS: Record<HolderKind, (account: Account, id: string) => boolean> = {
   transaction: (a, id) => Object.hasOwn(a.transactions, id),
+  wallet: (a, id) => Object.hasOwn(a.wallets, id),
   balanceBlock: (a, id) => Object.hasOwn(a.balanceBlocks, id),
   webhook: (a, id) => a.webhooks.some((w) => w.id === id),
   delivery: (a, id) => Object.hasOwn(a.deliveries, id),
@@ -27,7 +28,7 @@ const hints = new WeakMap<Store, Record<HolderKind, Map<string, string>>>();
 
 function hintsOf(store: Store, kind: HolderKind): Map<string, string> {
   let all = hints.get(store);
-  if (!all) hints.set(store, (all = { transaction: new Map(), balanceBlock: new Map(), webhook: new Map(), delivery: new Map(), staticQr: new Map(), paymentLink: new Map() }));
+  if (!all) hints.set(store, (all = { transaction: new Map(), wallet: new Map(), balanceBlock: new Map(), webhook: new Map(), delivery: new Map(), staticQr: new Map(), paymentLink: new Map() }));
   return all[kind];
 }
 

@@ -1,6 +1,7 @@
-// Everything that happens by itself (charge expiry, automatic pay/complete, webhook attempts) is a job in the state,
-// due at a sandbox-clock instant. Jobs run in time order: when the clock is advanced, each job runs with the clock
-// set to its due time, so the events it makes carry that time. Async work a handler returns holds the walk at its
+// Everything that happens by itself (automatic pay/complete, webhook attempts) is a job in the state, due at a
+// sandbox-clock instant, unless a stored record already dates it (a pending charge's expiry is its expiresAt): such a
+// deadline is kept in this process's queue only (see Deadlines). Jobs run in time order: when the clock is advanced,
+// each job runs with the clock set to its due time, so the events it makes carry that time. Async work a handler returns holds the walk at its
 // instant; work it detaches (a webhook attempt, whose outcome schedules its retry) runs on beside the walk, which waits
 // for it only at the instant it names (the retry's), so attempts of different deliveries overlap, and
 // advance()/setClock() resolve once all of it is done: an advance takes about as long as its slowest attempt chain,
@@ -10,9 +11,10 @@
 // unit that runs it, unless its handler answers KEEP_JOB: the work it started takes the job off when done (a webhook
 // attempt, in the unit that records its outcome), so that a crash meanwhile leaves the job due.
 import type { Clock } from '../lib/clock';
-import { createHeap } from '../lib/heap';
+import { createHeap, type Heap } from '../lib/heap';
 import type { Ids } from '../lib/ids';
-import type { Job, Store } from '../store/store';
+import type { Job, State, Store } from '../store/store';
+import { rawOf } from '../store/unit';
 import { valuesOf } from '../lib/objects';
 
 /**
@@ -23,18 +25,35 @@ export const KEEP_JOB: unique symbol = Symbol('keep the job');
 
 export type JobHandler = (job: Job) => void | typeof KEEP_JOB | Promise<unknown>;
 
+/**
+ * Work that a stored record already dates, kept in the scheduler's queue in memory only: nothing is stored for it. A
+ * pending charge's expiry is its charge.expiresAt; as a stored job, each of 100,000 pending charges carried a job
+ * object, its id and due time, and an entry in the state's jobs (about 140 bytes of RSS a charge, and a write more in
+ * each create's journal line). The queue reads every such record from the state when it is rebuilt (at start, after
+ * changes were undone, after a reset), and takes one made or moved since through dated().
+ */
+export interface Deadlines<T extends object> {
+  /** Every record of the state that waits for its date. */
+  scan(state: State): Iterable<T>;
+  /** Its date, or undefined once it waits no more (paid, cancelled): a record whose date moved was queued again. */
+  dueAt(record: T): number | undefined;
+  /** Runs at the date, in a unit of its own, as a job's handler does: checking the record as it is then. */
+  run(record: T): void;
+}
+
 export interface Scheduler {
   on(kind: string, handler: JobHandler): void;
-  /**
-   * Adds a job; returns its id. A job given an `id` is the one job of that id: a charge's expiry is keyed by the charge,
-   * so that moving the expiry replaces its job (and a stored charge does not carry a second id).
-   */
-  schedule(job: Omit<Job, 'id'> & { id?: string }): string;
+  /** Adds a job; returns its id. */
+  schedule(job: Omit<Job, 'id'>): string;
   /**
    * Takes a job off before it falls due (a webhook retry made moot by a success, a deleted account's jobs); a job
    * already gone is no change.
    */
   unschedule(id: string): void;
+  /** Adds a kind of deadline (at registration, before the first job runs). */
+  deadlines<T extends object>(kind: string, deadlines: Deadlines<T>): void;
+  /** A record of a deadline kind was made, or its date moved: it joins the queue at its date (in the current unit). */
+  dated(kind: string, record: object): void;
   /** Runs every job due by now. Resolves once their async work (webhook attempts) is done, for callers that wait. */
   catchUp(): Promise<unknown>;
   /** Moves the clock forward by `ms`, running what falls due on the way, in order; resolves when all of it is done. */
@@ -44,7 +63,7 @@ export interface Scheduler {
   /** Arms the real-time timer (called after listen); stop() disarms it and stops running due jobs by themselves. */
   start(): void;
   stop(): void;
-  /** How many jobs are waiting. */
+  /** How many jobs the state holds (deadlines are not jobs: a pending charge's expiry is not counted). */
   pendingCount(): number;
   /** Whether a job is due by the clock now: a look at the queue's first, however many jobs wait. */
   anyDue(): boolean;
@@ -67,14 +86,41 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
   let queue = createHeap<Job>(dueAt);
   let epoch = -1;
   const dropped = new Set<string>();
+  /** Each kind of deadline and its queue, rebuilt with the jobs'. */
+  type Source = { kind: string; deadlines: Deadlines<object>; queue: Heap<object> };
+  const sources = new Map<string, Source>();
+  /** Records whose deadline failed to run: not run again by this process (as a dropped job). */
+  const givenUp = new WeakSet<object>();
   function head(): Job | undefined {
     const stored = store.raw.jobs;
     if (epoch !== store.epoch) {
       epoch = store.epoch;
       queue = createHeap(dueAt, valuesOf(stored));
+      for (const source of sources.values()) source.queue = queueOf(source.deadlines, store.raw);
     }
     for (let first = queue.peek(); first && (stored[first.id] !== first || dropped.has(first.id)); first = queue.peek()) queue.pop();
     return queue.peek();
+  }
+  /** A deadline kind's queue: the records of `state` that wait for their dates (none without a state). */
+  function queueOf(deadlines: Deadlines<object>, state?: State): Heap<object> {
+    const heap = createHeap<object>((record) => deadlines.dueAt(record) ?? Infinity);
+    if (state) for (const record of deadlines.scan(state)) heap.push(record);
+    return heap;
+  }
+  /** A deadline queue's first date, past the records that wait no more or whose date moved (queued again). */
+  function firstDate(source: Source): number {
+    for (let record = source.queue.peek(); record; record = source.queue.peek()) {
+      const at = source.queue.peekKey()!;
+      if (source.deadlines.dueAt(record) === at && !givenUp.has(record)) return at;
+      source.queue.pop();
+    }
+    return Infinity;
+  }
+  /** When the next job or deadline falls due (Infinity: nothing waits). */
+  function nextAt(): number {
+    let at = head()?.dueAt ?? Infinity;
+    for (const source of sources.values()) at = Math.min(at, firstDate(source));
+    return at;
   }
   // How many jobs the state holds, kept as the scheduler adds and takes them off (every change of the state's jobs goes
   // through it), so that GET /_sandbox/health does not walk 100,000 of them (40-60 ms) each time it is asked; counted
@@ -128,12 +174,45 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     return result instanceof Promise ? result.catch((err) => failed(job, err)) : undefined;
   }
 
-  /** Runs the jobs due at or before `until`, at the clock as it stands; returns the promises of async handlers. */
+  /** Runs a deadline as a unit of work; one that throws changes nothing and is not run again by this process. */
+  function runDeadline({ kind, deadlines }: Source, record: object): void {
+    const unit = store.begin('job');
+    try {
+      store.run(unit, () => deadlines.run(record));
+    } catch (err) {
+      store.rollback(unit);
+      givenUp.add(record);
+      log(`scheduler: deadline ${kind} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return;
+    }
+    store.commit(unit).catch((err) => log(`scheduler: deadline ${kind} was undone: ${String(err)}`));
+  }
+
+  /** Runs what falls due first (a job before a deadline of the same instant); returns an async handler's promise. */
+  function runNext(): Promise<unknown> | undefined {
+    const job = head();
+    let at = job?.dueAt ?? Infinity;
+    let from: Source | undefined;
+    for (const source of sources.values()) {
+      const date = firstDate(source);
+      if (date < at) {
+        at = date;
+        from = source;
+      }
+    }
+    if (from) {
+      runDeadline(from, from.queue.pop()!);
+      return undefined;
+    }
+    queue.pop();
+    return runOne(job!);
+  }
+
+  /** Runs what is due at or before `until`, at the clock as it stands; returns the promises of async handlers. */
   function runDue(until: number): Promise<unknown>[] {
     const pending: Promise<unknown>[] = [];
-    for (let job = head(); job && job.dueAt <= until; job = head()) {
-      queue.pop();
-      const p = runOne(job);
+    while (nextAt() <= until) {
+      const p = runNext();
       if (p) pending.push(p);
     }
     return pending;
@@ -142,8 +221,7 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
   /** Walks the clock through each due instant up to `until`, running that instant's jobs and awaiting their async work. */
   async function runThrough(until: number): Promise<void> {
     for (;;) {
-      for (let job = head(); job && job.dueAt <= until; job = head()) {
-        const at = job.dueAt;
+      for (let at = nextAt(); at <= until; at = nextAt()) {
         const held = holding(at);
         if (held) {
           await Promise.all(held); // what it schedules (a retry due at its instant) runs in its turn
@@ -192,12 +270,18 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     });
   }
 
+  /** Something was queued for `at`, when the first thing due was at `before`: run it soon, or re-arm the timer. */
+  function queued(at: number, before: number) {
+    if (at <= clock.nowMs()) kick();
+    else if (at < before) arm();
+  }
+
   function arm() {
     if (timer) clearTimeout(timer);
     timer = null;
-    const first = head();
-    if (!running || clock.frozen || !first) return;
-    const wait = Math.min(Math.max(first.dueAt - clock.nowMs(), 0), 60_000);
+    const first = nextAt();
+    if (!running || clock.frozen || first === Infinity) return;
+    const wait = Math.min(Math.max(first - clock.nowMs(), 0), 60_000);
     timer = setTimeout(() => {
       runDue(clock.nowMs());
       arm();
@@ -210,28 +294,34 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
       handlers.set(kind, handler);
     },
     schedule(spec) {
-      head();
-      const job: Job = { id: spec.id ?? ids.uuid(), kind: spec.kind, dueAt: spec.dueAt, accountId: spec.accountId, ref: spec.ref };
-      const replaces = Object.hasOwn(store.raw.jobs, job.id); // the one it replaces is skipped when it comes to the top
+      const before = nextAt();
+      const job: Job = { id: ids.uuid(), kind: spec.kind, dueAt: spec.dueAt, accountId: spec.accountId, ref: spec.ref };
       store.state.jobs[job.id] = job;
-      if (countEpoch === store.epoch && !replaces) count++;
-      const wasFirst = queue.peek();
+      if (countEpoch === store.epoch) count++;
       queue.push(job);
-      if (job.dueAt <= clock.nowMs()) kick();
-      else if (queue.peek() !== wasFirst) arm();
+      queued(job.dueAt, before);
       return job.id;
+    },
+    deadlines(kind, deadlines) {
+      sources.set(kind, { kind, deadlines: deadlines as Deadlines<object>, queue: queueOf(deadlines as Deadlines<object>) });
+      epoch = -1; // the next look at the queue reads this kind's records from the state
+    },
+    dated(kind, record) {
+      const source = sources.get(kind)!;
+      const before = nextAt();
+      const raw = rawOf(record);
+      source.queue.push(raw);
+      queued(source.deadlines.dueAt(raw) ?? Infinity, before);
     },
     unschedule(id) {
       // The queue skips a job that is no longer the state's when it comes to the top.
       remove(id);
     },
     anyDue() {
-      const first = head();
-      return first !== undefined && first.dueAt <= clock.nowMs();
+      return nextAt() <= clock.nowMs();
     },
     catchUp() {
-      const first = head();
-      if (!first || first.dueAt > clock.nowMs()) return Promise.resolve();
+      if (nextAt() > clock.nowMs()) return Promise.resolve();
       return Promise.all(runDue(clock.nowMs()));
     },
     async advance(ms) {

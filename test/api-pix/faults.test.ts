@@ -28,8 +28,8 @@ async function expectAllOrNothing(request: () => Promise<ApiResponse>, minWrites
 }
 
 test.each([
-  ['PUT /cob', () => apiPix(h, 'PUT', `/cob/${TXID}`, { body: cobBody(), token }), 5],
-  ['PUT /cobv', () => apiPix(h, 'PUT', `/cobv/${TXID}`, { body: { calendario: { dataDeVencimento: '2026-03-20' }, devedor: { cpf: '12345678909', nome: 'F' }, valor: { original: '10.00' }, chave: KEYS.cnpj }, token }), 5],
+  ['PUT /cob', () => apiPix(h, 'PUT', `/cob/${TXID}`, { body: cobBody(), token }), 4],
+  ['PUT /cobv', () => apiPix(h, 'PUT', `/cobv/${TXID}`, { body: { calendario: { dataDeVencimento: '2026-03-20' }, devedor: { cpf: '12345678909', nome: 'F' }, valor: { original: '10.00' }, chave: KEYS.cnpj }, token }), 4],
   ['POST /loc', () => apiPix(h, 'POST', '/loc', { body: { tipoCob: 'cob' }, token }), 1],
   ['PUT /webhook', () => apiPix(h, 'PUT', `/webhook/${KEYS.evp}`, { body: { webhookUrl: 'https://x.example/h' }, token }), 1],
 ])('%s fails at each of its writes without leaving any', async (_n, request, min) => {

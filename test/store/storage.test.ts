@@ -71,6 +71,21 @@ describe('journal and snapshot', () => {
     expect(snapshot.accounts[DEFAULT.accountId].transactions[res.body.id].amount).toBe(1234);
   });
 
+  test('a pending charge expires at its date after a restart: its expiry is read from the charge (no job is stored for it)', async () => {
+    const file = dataFile();
+    let sb = await open(file);
+    const made = await call(sb, 'POST', `/_sandbox/accounts/${DEFAULT.accountId}/charges`, { amount: 5, description: 'expira depois', expiresIn: 600 });
+    expect(made.status, made.text).toBe(201);
+    expect(Object.values(sb.deps.store.raw.jobs).map((j) => j.ref)).not.toContain(made.body.id);
+    await sb.close();
+    sb = await open(file);
+    const status = () => sb.deps.store.raw.accounts[DEFAULT.accountId]!.transactions[made.body.id]!.status;
+    expect((await call(sb, 'POST', '/_sandbox/clock/advance', { seconds: 599 })).status).toBe(200);
+    expect(status()).toBe('pending');
+    expect((await call(sb, 'POST', '/_sandbox/clock/advance', { seconds: 1 })).status).toBe(200);
+    expect(status()).toBe('cancelled');
+  });
+
   test('a GET answers without waiting for a write in progress', async () => {
     const file = dataFile();
     const sb = await open(file);
