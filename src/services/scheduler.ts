@@ -65,7 +65,7 @@ export interface Scheduler {
   stop(): void;
   /** How many jobs the state holds (deadlines are not jobs: a pending charge's expiry is not counted). */
   pendingCount(): number;
-  /** Whether a job is due by the clock now: a look at the queue's first, however many jobs wait. */
+  /** Whether a job or a deadline is due by the clock now: a look at each queue's first, however many wait. */
   anyDue(): boolean;
   /**
    * Work that runs beside the walk of the clock (an attempt in flight); advance() and setClock() await it at the end,
