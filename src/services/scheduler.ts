@@ -1,15 +1,16 @@
 // Everything that happens by itself (automatic pay/complete, webhook attempts) is a job in the state, due at a
 // sandbox-clock instant, unless a stored record already dates it (a pending charge's expiry is its expiresAt): such a
 // deadline is kept in this process's queue only (see Deadlines). Jobs run in time order: when the clock is advanced,
-// each job runs with the clock set to its due time, so the events it makes carry that time. Async work a handler returns holds the walk at its
-// instant; work it detaches (a webhook attempt, whose outcome schedules its retry) runs on beside the walk, which waits
-// for it only at the instant it names (the retry's), so attempts of different deliveries overlap, and
-// advance()/setClock() resolve once all of it is done: an advance takes about as long as its slowest attempt chain,
-// not their sum. In real time a timer runs jobs as they fall due; a job scheduled already due runs on the next turn of
-// the event loop even on a frozen clock; every request first catches up on anything overdue. Handlers re-check state and do nothing when
-// the job is moot (a charge paid before its expiry), so jobs never need cancelling. A job is taken off the state in the
-// unit that runs it, unless its handler answers KEEP_JOB: the work it started takes the job off when done (a webhook
-// attempt, in the unit that records its outcome), so that a crash meanwhile leaves the job due.
+// each job runs with the clock set to its due time, so the events it makes carry that time. Async work a handler
+// returns holds the walk at its instant; work it detaches (a webhook attempt, whose outcome schedules its retry) runs
+// on beside the walk, which waits for it only at the instant it names (the retry's), so attempts of different
+// deliveries overlap, and advance()/setClock() resolve once all of it is done: an advance takes about as long as its
+// slowest attempt chain, not their sum. In real time a timer runs jobs as they fall due; a job scheduled already due
+// runs on the next turn of the event loop even on a frozen clock; every request first catches up on anything overdue.
+// Handlers re-check state and do nothing when the job is moot (a charge paid before its expiry), so jobs never need
+// cancelling. A job is taken off the state in the unit that runs it, unless its handler answers KEEP_JOB: the work it
+// started takes the job off when done (a webhook attempt, in the unit that records its outcome), so that a crash
+// meanwhile leaves the job due.
 import type { Clock } from '../lib/clock';
 import { createHeap, type Heap } from '../lib/heap';
 import type { Ids } from '../lib/ids';
