@@ -3,7 +3,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { TLSSocket } from 'node:tls';
 import type { Deps } from '../deps';
-import type { ApiPixScope } from '../domain/api-pix';
+import { grantedScopes, scopesOf, type ApiPixScope } from '../domain/api-pix';
 import { mainWallet } from '../domain/subaccounts';
 import type { ApiPixEnv } from './env';
 import { Problem } from './problems';
@@ -44,13 +44,13 @@ export function scoped(deps: Deps, scope: ApiPixScope): MiddlewareHandler<ApiPix
     if (!account || !credential) throw unauthorized('The credential behind this token no longer exists');
     if (certified !== undefined && certified !== account.id)
       throw new Problem('AcessoNegado', 403, `The client certificate was issued to account ${certified}, but the token is of account ${account.id}; use that account's certificate (POST /_sandbox/accounts/${account.id}/client-certificates).`);
-    const granted = (claims.scope ?? '').split(' ');
-    if (!granted.includes(scope))
+    // Read now from the credential, so a permission lowered since the token was issued applies at once.
+    if (!grantedScopes(credential.permissions, claims.scope).includes(scope))
       throw new Problem(
         'AcessoNegado',
         403,
-        claims.scope === undefined
-          ? `This token was issued by POST /v2/auth and carries no API Pix scope; get one from POST /api-pix/oauth/token with scope including ${scope}.`
+        !scopesOf(credential.permissions).includes(scope)
+          ? `This operation needs the scope ${scope}, which the credential's permissions (${credential.permissions.join(', ') || 'none'}) do not give; grant one that does (PATCH /_sandbox/accounts/${account.id}/credentials/${credential.id}) or use another credential.`
           : `This operation needs the scope ${scope}; the token has '${claims.scope}'. Ask for it in the scope of POST /api-pix/oauth/token.`,
       );
     c.set('caller', { account, credential, wallet: mainWallet(account), subAccount: null });

@@ -6,12 +6,13 @@ import { COB_STATUSES, MONEY_TEXT } from '../domain/api-pix';
 import { isValidCnpj, isValidCpf } from '../pix';
 import { Problem, type Family, type Violacao } from './problems';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, pathBeyond } from '../lib/json-limits';
+import { CLOCK_RANGE_TEXT, DAY_RANGE_TEXT, inClockRange, inDayRange } from '../lib/clock';
 
 
 export const money = (what = 'an amount') => z.string({ error: `must be ${what} as a string with 2 decimals, like "10.00"` }).regex(MONEY_TEXT, { error: `must be ${what} as a string with 2 decimals, like "10.00"` });
 const positiveMoney = (what: string) => money(what).refine((v) => Number(v) > 0, { error: 'must be more than zero' });
-const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
-export const date = () => z.string({ error: 'must be a date YYYY-MM-DD' }).refine(isDate, { error: 'must be a date YYYY-MM-DD, like 2026-04-01' });
+const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && inDayRange(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+export const date = () => z.string({ error: 'must be a date YYYY-MM-DD' }).refine(isDate, { error: `must be a date YYYY-MM-DD from ${DAY_RANGE_TEXT}, like 2026-04-01` });
 
 const cpf = z.string().regex(/^\d{11}$/, { error: 'must be 11 digits' }).refine(isValidCpf, { error: 'must be a CPF with valid check digits, like 12345678909' });
 const cnpj = z.string().regex(/^[0-9A-Z]{14}$/, { error: 'must be 14 digits or uppercase letters' }).refine(isValidCnpj, { error: 'must be a CNPJ with valid check digits, like 11222333000181' });
@@ -119,7 +120,12 @@ export async function body<T extends z.ZodType>(c: Context, schema: T, family: F
   return check(schema, data, family);
 }
 
-const dateTime = (name: string) => z.string({ error: `is required: an RFC 3339 date-time, like 2026-03-01T00:00:00Z` }).refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)), { error: `must be an RFC 3339 date-time, like 2026-03-01T00:00:00Z (${name})` });
+const dateTime = (name: string) =>
+  z
+    .string({ error: `is required: an RFC 3339 date-time, like 2026-03-01T00:00:00Z` })
+    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)), { error: `must be an RFC 3339 date-time, like 2026-03-01T00:00:00Z (${name})`, abort: true })
+    // An offset can carry 9999-12-31 into year 10000, so the instant is checked, not the text.
+    .refine((v) => inClockRange(Date.parse(v)), { error: `must be an instant from ${CLOCK_RANGE_TEXT} (${name})` });
 const bool = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
 const nat = (min: number, max: number) =>
   z

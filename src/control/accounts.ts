@@ -8,6 +8,7 @@ import {
   adjust,
   createAccount,
   deleteAccount,
+  deleteCredential,
   patchAccount,
   patchCredential,
   patchInstitution,
@@ -153,6 +154,23 @@ export function registerAccounts(app: Router, deps: Deps) {
     (c) => {
       const { id, credentialId } = c.req.valid('param');
       return c.json(credentialView(patchCredential(deps, id, credentialId, c.req.valid('json'))), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/accounts/{id}/credentials/{credentialId}',
+      operationId: 'deleteCredential',
+      tags,
+      security,
+      summary: 'Delete a credential: its client id stops authenticating and every token issued for it is refused at once, on every face',
+      request: { params: accountId.extend({ credentialId: pathParam('credentialId', 'The credential id (or its clientId)', '55555555-5555-4555-8555-555555555502') }) },
+      responses: { 200: json(DeletedSchema, 'Deleted'), ...controlErrors },
+    }),
+    (c) => {
+      const { id, credentialId } = c.req.valid('param');
+      return c.json({ id: deleteCredential(deps, id, credentialId).id, deleted: true as const }, 200);
     },
   );
 

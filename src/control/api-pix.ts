@@ -1,8 +1,8 @@
-// POST /_sandbox/api-pix/cob/{txid}/pay: pays a cob or cobv of the standard face by its txid alone (a test that knows
-// only the txid), through the same control action as POST /_sandbox/transactions/{id}/pay on its charge.
+// POST /_sandbox/api-pix/cob/{txid}/pay (and /_sandbox/accounts/{id}/api-pix/cob/{txid}/pay): pays a cob or cobv of the
+// standard face by its txid (a test that knows only the txid), through the same control action as
+// POST /_sandbox/transactions/{id}/pay on its charge. A txid is a tenant's own key: the lookup never picks between two.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { SandboxError } from '../domain/errors';
 import { locateCob } from '../services/cobs';
 import { runAction } from '../services/actions';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
@@ -10,27 +10,48 @@ import { transactionView } from '../http/views';
 import type { Router } from '../http/env';
 import { TransactionSchema } from '../http/v2/transactions/get';
 
+const PayInput = z
+  .object({
+    payerName: z.string().min(1).max(255).optional(),
+    payerDocument: z.string().min(11).max(14).optional().openapi({ description: 'Payer CPF or CNPJ, digits only' }),
+    infoPagador: z.string().max(140, { error: 'must be at most 140 characters' }).optional().openapi({ description: "The payer's message (the pix entry's infoPagador)" }),
+  })
+  .openapi('PayApiPixCob');
+const payBody = optionalJsonBody(PayInput, { payerName: 'Maria Silva', infoPagador: 'Pedido 1234' });
+const payResponses = {
+  200: json(TransactionSchema, 'The charge of the cob, paid'),
+  ...controlErrors,
+  ...controlConflict('The charge is not pending (already paid, expired or removed), or (TXID_AMBIGUOUS) more than one account holds the txid and none was named'),
+} as const;
+const paySummary = 'Pay a cob or cobv of the standard API Pix face by its txid: CONCLUIDA with its pix entry; the webhook of its key hears of it';
+const txidParam = pathParam('txid', 'The txid of a cob or cobv');
+
 const route = createRoute({
   method: 'post',
   path: '/api-pix/cob/{txid}/pay',
   operationId: 'payApiPixCob',
   tags: ['Control API'],
   security: controlSecurity,
-  summary: 'Pay a cob or cobv of the standard API Pix face by its txid: CONCLUIDA with its pix entry; the webhook of its key hears of it',
+  summary: paySummary,
   request: {
-    params: z.object({ txid: pathParam('txid', 'The txid of a cob or cobv (any account)') }),
-    body: optionalJsonBody(
-      z
-        .object({
-          payerName: z.string().min(1).max(255).optional(),
-          payerDocument: z.string().min(11).max(14).optional().openapi({ description: 'Payer CPF or CNPJ, digits only' }),
-          infoPagador: z.string().max(140, { error: 'must be at most 140 characters' }).optional().openapi({ description: "The payer's message (the pix entry's infoPagador)" }),
-        })
-        .openapi('PayApiPixCob'),
-      { payerName: 'Maria Silva', infoPagador: 'Pedido 1234' },
-    ),
+    params: z.object({ txid: txidParam }),
+    query: z.object({
+      account: z.string().optional().openapi({ description: 'The account that holds the txid; needed when more than one account holds it (409 TXID_AMBIGUOUS otherwise)' }),
+    }),
+    body: payBody,
   },
-  responses: { 200: json(TransactionSchema, 'The charge of the cob, paid'), ...controlErrors, ...controlConflict('The charge is not pending (already paid, expired or removed)') },
+  responses: payResponses,
+});
+
+const accountRoute = createRoute({
+  method: 'post',
+  path: '/accounts/{id}/api-pix/cob/{txid}/pay',
+  operationId: 'payAccountApiPixCob',
+  tags: ['Control API'],
+  security: controlSecurity,
+  summary: `${paySummary} (the txid of this account)`,
+  request: { params: z.object({ id: pathParam('id', 'Account id'), txid: txidParam }), body: payBody },
+  responses: payResponses,
 });
 
 const certificateRoute = createRoute({
@@ -67,15 +88,15 @@ export function registerApiPixControl(app: Router, deps: Deps) {
     const pair = await issueClientCertificate(ca, { commonName: id });
     return c.json({ commonName: id, certificate: pair.cert, key: pair.key, ca: ca.cert }, 201);
   });
-  app.openapi(route, (c) => {
-    const { txid } = c.req.valid('param');
-    const { infoPagador, ...payer } = c.req.valid('json') ?? {};
-    const found = locateCob(deps, txid);
-    if (!found) throw new SandboxError('COB_NOT_FOUND', `No cob or cobv with txid '${txid}' in any account.`, { resource: 'cob', id: txid });
-    const { tx } = found.record;
+  /** Pays the cob through the same control action as POST /_sandbox/transactions/{id}/pay on its charge. */
+  const pay = (txid: string, accountId: string | undefined, body: z.infer<typeof PayInput> | undefined) => {
+    const { infoPagador, ...payer } = body ?? {};
+    const { tx } = locateCob(deps, txid, accountId).record;
     // Before paying, so the webhook notice made by the payment carries it; a refused payment undoes it with the request.
     if (infoPagador !== undefined) tx.charge!.apiPix!.infoPagador = infoPagador;
     runAction(deps, tx.id, 'pay', payer);
-    return c.json(transactionView(tx) as never, 200);
-  });
+    return transactionView(tx) as never;
+  };
+  app.openapi(route, (c) => c.json(pay(c.req.valid('param').txid, c.req.valid('query').account, c.req.valid('json')), 200));
+  app.openapi(accountRoute, (c) => c.json(pay(c.req.valid('param').txid, c.req.valid('param').id, c.req.valid('json')), 200));
 }

@@ -26,6 +26,31 @@ export function scopesOf(permissions: readonly string[]): ApiPixScope[] {
   return API_PIX_SCOPES.filter((s) => granted.has(s));
 }
 
+/**
+ * What a token grants on the standard face, read at each request: the scopes its credential's permissions give now,
+ * narrowed to the token's own scope when it has one (a token of POST /v2/auth has none, and gets what the credential
+ * gives). So lowering a credential's permissions reaches the tokens issued before.
+ */
+export function grantedScopes(permissions: readonly string[], tokenScope: string | undefined): ApiPixScope[] {
+  const given = scopesOf(permissions);
+  if (tokenScope === undefined) return given;
+  const asked = new Set(tokenScope.split(' '));
+  return given.filter((s) => asked.has(s));
+}
+
+/**
+ * The v2 permissions an API Pix token may use, the other way round from scopesOf: a permission whose every scope the
+ * token carries (a token of the default scope of a PIX:WRITE credential creates charges on /v2/pix; a cob.read token
+ * writes nothing). Permissions with no scope of the standard (withdrawals, projects, the account) are never granted by
+ * such a token: those take a token of POST /v2/auth.
+ */
+export function permissionsOfScope(tokenScope: string): string[] {
+  const carried = new Set(tokenScope.split(' '));
+  return Object.entries(SCOPES_OF_PERMISSION)
+    .filter(([, scopes]) => scopes.every((s) => carried.has(s)))
+    .map(([permission]) => permission);
+}
+
 export const COB_STATUSES = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'] as const;
 export type CobStatus = (typeof COB_STATUSES)[number];
 
@@ -81,15 +106,18 @@ export const effectiveDueDay = (rules: Pick<DueRules, 'dataDeVencimento'>) => {
   return day;
 };
 /** The last day a cobv can be paid: the (moved) due date plus validadeAposVencimento calendar days. */
-export const lastPayableDay = (rules: DueRules) => effectiveDueDay(rules) + rules.validadeAposVencimento;
+export const lastPayableDay = (rules: Pick<DueRules, 'dataDeVencimento' | 'validadeAposVencimento'>) => effectiveDueDay(rules) + rules.validadeAposVencimento;
 /** When a cobv stops being payable: the end of its last payable day in Brasília. */
-export const cobvExpiresAt = (rules: DueRules) => (lastPayableDay(rules) + 1) * DAY + BRT_OFFSET;
+export const cobvExpiresAt = (rules: Pick<DueRules, 'dataDeVencimento' | 'validadeAposVencimento'>) => (lastPayableDay(rules) + 1) * DAY + BRT_OFFSET;
 
-const businessDaysBetween = (from: number, to: number) => {
-  let n = 0;
-  for (let d = from + 1; d <= to; d++) if (!weekend(d)) n++;
-  return n;
+/** Weekdays from the Monday of day 4 (1970-01-05) up to, not including, `day`; counted, not walked. */
+const weekdaysBefore = (day: number) => {
+  const since = day - 4;
+  const weeks = Math.floor(since / 7);
+  return weeks * 5 + Math.min(since - weeks * 7, 5);
 };
+/** Business days after `from` up to and including `to` (0 when `to` is not later). */
+export const businessDaysBetween = (from: number, to: number) => Math.max(0, weekdaysBefore(to + 1) - weekdaysBefore(from + 1));
 /** A percentage string ("2.50") applied to cents, rounded half up; or the amount itself for a fixed modality. */
 const amountOf = (base: Cents, valorPerc: string, percent: boolean): Cents => (percent ? Math.round((base * textCents(valorPerc)) / 10_000) : textCents(valorPerc));
 

@@ -6,6 +6,7 @@
 // - subscribers of a day: distinct customers (the charge's customer record) with a completed payment in those 30 days;
 //   payments whose charge named no customer add revenue but no subscriber;
 // - totalRevenue: all revenue ever; currentMrr: the mrr of today (by the sandbox clock).
+import { inDayRange } from '../lib/clock';
 import type { Cents } from './money';
 
 /** A calendar day, `YYYY-MM-DD`. */
@@ -23,9 +24,9 @@ export const addDays = (day: Day, n: number): Day => new Date(dayStart(day) + n 
 /** Whole days from `from` to `to` (0 when equal, negative when `to` is earlier). */
 export const daysFrom = (from: Day, to: Day): number => Math.round((dayStart(to) - dayStart(from)) / DAY_MS);
 
-/** `2026-02-28` yes; `2026-02-30`, `2026-2-3` no. */
+/** `2026-02-28` yes; `2026-02-30`, `2026-2-3`, `1969-12-31` (before the clock's range) no. */
 export function isCalendarDay(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !inDayRange(text)) return false;
   const ms = dayStart(text);
   return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
 }
@@ -75,6 +76,10 @@ export function computeMetrics(entries: readonly RevenueEntry[], range: { from: 
     return { mrr, subscribers: subscribers.size };
   };
   const groupedByDay: Record<Day, DayMetrics> = {};
-  for (let day = range.from; day <= range.to; day = addDays(day, 1)) groupedByDay[day] = { revenue: revenueOn.get(day) ?? 0, ...windowEnding(day) };
+  // Counted, not compared as text: the day after 9999-12-31 is '+010000-01-01', which sorts before it.
+  for (let i = 0, days = daysFrom(range.from, range.to); i <= days; i++) {
+    const day = addDays(range.from, i);
+    groupedByDay[day] = { revenue: revenueOn.get(day) ?? 0, ...windowEnding(day) };
+  }
   return { totalRevenue, currentMrr: windowEnding(today).mrr, groupedByDay };
 }

@@ -11,6 +11,10 @@ export const CLOCK_MIN_MS = 0;
 export const CLOCK_MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
 export const CLOCK_RANGE_TEXT = '1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z (epoch milliseconds 0 to 253402300799999)';
 export const inClockRange = (ms: number) => Number.isFinite(ms) && ms >= CLOCK_MIN_MS && ms <= CLOCK_MAX_MS;
+/** The calendar days a date parameter may name (`YYYY-MM-DD`): those of the clock's range. */
+export const DAY_RANGE_TEXT = '1970-01-01 to 9999-12-31';
+/** Whether a `YYYY-MM-DD` text (already checked for its shape) is a day of the clock's range. */
+export const inDayRange = (day: string) => day >= '1970-01-01' && day <= '9999-12-31';
 
 export interface ClockState {
   offsetMs: number;

@@ -416,12 +416,24 @@ export function addCredential(deps: Deps, accountId: string, spec: CredentialSpe
   return credential;
 }
 
-export function patchCredential(deps: Deps, accountId: string, credentialId: string, patch: { permissions?: string[]; subAccountAccess?: boolean }): Credential {
+function findCredentialOf(deps: Deps, accountId: string, credentialId: string): { account: Account; credential: Credential } {
   const account = deps.store.account(accountId);
   const credential = account.credentials.find((c) => c.id === credentialId || c.clientId === credentialId);
   if (!credential) throw new SandboxError('CREDENTIAL_NOT_FOUND', `No credential '${credentialId}' in account ${accountId}; use a credential id or clientId from GET /_sandbox/accounts/${accountId}.`, { resource: 'credential', id: credentialId });
+  return { account, credential };
+}
+
+export function patchCredential(deps: Deps, accountId: string, credentialId: string, patch: { permissions?: string[]; subAccountAccess?: boolean }): Credential {
+  const { credential } = findCredentialOf(deps, accountId, credentialId);
   if (patch.permissions) credential.permissions = patch.permissions;
   if (patch.subAccountAccess !== undefined) credential.subAccountAccess = patch.subAccountAccess;
+  return credential;
+}
+
+/** Deletes a credential: every token issued for it is refused from the next request on (the guards read it each time). */
+export function deleteCredential(deps: Deps, accountId: string, credentialId: string): Credential {
+  const { account, credential } = findCredentialOf(deps, accountId, credentialId);
+  account.credentials = account.credentials.filter((c) => c !== credential);
   return credential;
 }
 

@@ -5,12 +5,13 @@
 // main wallet (the standard knows no sub-accounts).
 import type { Deps } from '../deps';
 import { SandboxError, validationError, type FieldError } from '../domain/errors';
-import { brtDay, cobStatus, cobvExpiresAt, dayOf, dueAmounts, REMOVED_BY_RECEIVER, type DueRules } from '../domain/api-pix';
+import { brtDay, cobStatus, cobvExpiresAt, dayOf, dayText, dueAmounts, lastPayableDay, REMOVED_BY_RECEIVER, type DueRules } from '../domain/api-pix';
 import { mainWallet } from '../domain/subaccounts';
 import type { Account, Cob, PayloadLoc, Transaction } from '../domain/types';
 import type { Cents } from '../domain/money';
 import { createCharge, endCharge, reviseCharge } from './charges';
 import { opt, extended } from '../lib/objects';
+import { CLOCK_MAX_MS } from '../lib/clock';
 
 export type CobKind = Cob['kind'];
 
@@ -59,13 +60,24 @@ export function getCob(account: Account, kind: CobKind, txid: string): CobRecord
   return found;
 }
 
-/** A cob or cobv of any account by txid (the control API addresses them by txid alone). */
-export function locateCob(deps: Deps, txid: string): { account: Account; record: CobRecord } | undefined {
-  for (const account of Object.values(deps.store.state.accounts)) {
-    const cob = Object.hasOwn(account.cobs ?? {}, txid) ? account.cobs[txid] : undefined;
-    if (cob) return { account, record: findCob(account, cob.kind, txid)! };
-  }
-  return undefined;
+/**
+ * The cob or cobv of a txid for the control API. A txid is unique per receiver only (the standard), so two tenants may
+ * hold the same one: with `accountId` the lookup stays in that tenant; without it, a txid held by more than one account
+ * is a 409 that never picks one of them.
+ */
+export function locateCob(deps: Deps, txid: string, accountId?: string): { account: Account; record: CobRecord } {
+  const accounts = accountId === undefined ? Object.values(deps.store.state.accounts) : [deps.store.account(accountId)];
+  const holders = accounts.filter((a) => Object.hasOwn(a.cobs ?? {}, txid));
+  if (holders.length === 0)
+    throw new SandboxError('COB_NOT_FOUND', `No cob or cobv with txid '${txid}' in ${accountId === undefined ? 'any account' : `account ${accountId}`}.`, { resource: 'cob', id: txid });
+  if (holders.length > 1)
+    throw new SandboxError(
+      'TXID_AMBIGUOUS',
+      `${holders.length} accounts hold a cob or cobv with txid '${txid}' (a txid is unique per receiver only); name the account: POST /_sandbox/accounts/{id}/api-pix/cob/${txid}/pay, or ?account={id}.`,
+      { resource: 'cob', id: txid, accounts: holders.length },
+    );
+  const account = holders[0]!;
+  return { account, record: findCob(account, account.cobs[txid]!.kind, txid)! };
 }
 
 function newLoc(deps: Deps, account: Account, tipoCob: CobKind): PayloadLoc {
@@ -121,6 +133,8 @@ function checkRules(deps: Deps, account: Account, kind: CobKind, input: Partial<
   const due = input.due;
   const original = input.original;
   if (!due || original === undefined) return;
+  if (cobvExpiresAt(due) > CLOCK_MAX_MS)
+    problems.push(field(kind, 'calendario.validadeAposVencimento', `takes the last day to pay (${dayText(lastPayableDay(due))}) past 9999-12-31; give an earlier dataDeVencimento or fewer days`));
   if (dayOf(due.dataDeVencimento) < brtDay(createdAt)) problems.push(field(kind, 'calendario.dataDeVencimento', `is before the day the charge was created (${new Date(createdAt - 3 * 3_600_000).toISOString().slice(0, 10)}, Brasília)`));
   const percent = (v: { modalidade: number; valorPerc: string }) => v.modalidade === 2;
   const ofOriginal = (v: { modalidade: number; valorPerc: string }) => (percent(v) ? Math.round((original * Number(v.valorPerc)) / 100) : Math.round(Number(v.valorPerc) * 100));

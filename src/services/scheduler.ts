@@ -11,7 +11,8 @@
 // cancelling. A job is taken off the state in the unit that runs it, unless its handler answers KEEP_JOB: the work it
 // started takes the job off when done (a webhook attempt, in the unit that records its outcome), so that a crash
 // meanwhile leaves the job due.
-import type { Clock } from '../lib/clock';
+import { CLOCK_RANGE_TEXT, inClockRange, type Clock } from '../lib/clock';
+import { validationError } from '../domain/errors';
 import { createHeap, type Heap } from '../lib/heap';
 import type { Ids } from '../lib/ids';
 import type { Job, State, Store } from '../store/store';
@@ -220,6 +221,14 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
   }
 
   /** Walks the clock through each due instant up to `until`, running that instant's jobs and awaiting their async work. */
+  /**
+   * Every move of the clock stays in its range, whoever asks (the clock routes say so first, with the field they took;
+   * a story's step lands here): past year 9999 the days that the walk and the views count stop being dates.
+   */
+  function withinRange(target: number): void {
+    if (!inClockRange(target)) throw validationError([{ field: 'clock', message: `would move to epoch ms ${target}; the clock stays within ${CLOCK_RANGE_TEXT}` }]);
+  }
+
   async function runThrough(until: number): Promise<void> {
     for (;;) {
       for (let at = nextAt(); at <= until; at = nextAt()) {
@@ -327,12 +336,14 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     },
     async advance(ms) {
       const target = clock.nowMs() + ms;
+      withinRange(target);
       await runThrough(target);
       // Never backwards: real time spent awaiting attempts, or a concurrent advance, may have carried it past target.
       clock.set(Math.max(target, clock.nowMs()), clock.frozen);
       arm();
     },
     async setClock(ms, frozen) {
+      withinRange(ms);
       if (ms > clock.nowMs()) await runThrough(ms);
       clock.set(ms, frozen);
       arm();

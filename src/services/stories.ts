@@ -5,7 +5,8 @@
 // commits, so a console shows the story step by step); a step that throws stops the story there, and the steps
 // before it stay done, as separate API calls would. Nothing is checked in advance that a step's verb checks itself.
 import type { Deps } from '../deps';
-import { SandboxError, notFound } from '../domain/errors';
+import { SandboxError, notFound, validationError } from '../domain/errors';
+import { CLOCK_RANGE_TEXT, inClockRange } from '../lib/clock';
 import { brlText } from '../domain/money';
 import { mainWallet } from '../domain/subaccounts';
 import type { Account, Transaction } from '../domain/types';
@@ -250,8 +251,15 @@ export function findStory(name: string): Story {
 }
 
 /** Plays a story on an account, step by step; `onStep` hears of each step as it is done (inside its unit). */
+/** The most any story moves the clock: a story starts only where the clock has that much room left. */
+const STORY_SPAN_S = 3600;
+
 export async function playStory(env: StoryEnv, story: Story, onStep: (step: StoryStepResult, of: number) => void): Promise<StoryResult> {
   const { deps, account } = env;
+  // Checked before the first step, so a story near the end of the clock's range changes nothing rather than stop halfway.
+  if (!inClockRange(deps.clock.nowMs() + STORY_SPAN_S * 1000))
+    throw validationError([{ field: 'clock', message: `is ${deps.clock.iso()}: a story moves it up to ${STORY_SPAN_S} s, and the clock stays within ${CLOCK_RANGE_TEXT}; set it earlier (PUT /_sandbox/clock)` }]);
+  let moved = 0;
   const steps: StoryStepResult[] = [];
   const ids: Record<string, string> = {};
   const pause = () => (env.pauseMs > 0 && steps.length > 0 ? new Promise((r) => setTimeout(r, env.pauseMs)) : Promise.resolve());
@@ -268,6 +276,8 @@ export async function playStory(env: StoryEnv, story: Story, onStep: (step: Stor
       await deps.store.atomically('system', () => record(title, fn())).durable;
     },
     async advance(seconds, title, after) {
+      moved += seconds;
+      if (moved > STORY_SPAN_S) throw new Error(`the story ${story.name} moves the clock more than STORY_SPAN_S (${STORY_SPAN_S} s)`);
       await pause();
       await deps.scheduler.advance(seconds * 1000);
       deps.bus.publish({ kind: 'clock', now: deps.clock.iso(), frozen: deps.clock.frozen });

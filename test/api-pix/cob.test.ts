@@ -45,12 +45,17 @@ describe('token', () => {
     expect(res.body.error).toBe('invalid_scope');
   });
 
-  test('a token of POST /v2/auth carries no API Pix scope (403), and an API Pix token works on /v2', async () => {
-    const v2Token = await h.token();
-    const refused = await apiPix(h, 'GET', `/cob/${TXID}`, { token: v2Token });
-    expect(refused.status, refused.text).toBe(403);
+  test('a token of POST /v2/auth gets the scopes its credential gives; an API Pix token on /v2 only the permissions its scope covers', async () => {
+    const read = await apiPix(h, 'GET', `/cob/${TXID}`, { token: await h.token() });
+    expect(read.status, read.text).toBe(404); // let in (FULL_ACCESS gives cob.read); there is no such cob yet
+    const webhook = await apiPix(h, 'PUT', `/webhook/${KEYS.evp}`, { body: { webhookUrl: 'https://example.com/pix' }, token: await h.token(DEFAULT.pixOnly.clientId, DEFAULT.pixOnly.clientSecret) });
+    expect(webhook.status, webhook.text).toBe(403); // PIX:WRITE gives no webhook.write
+    expect(webhook.body.detail).toContain('webhook.write');
+    const created = await h.api('POST', '/v2/pix', { body: { amount: 1000, description: 'x', customer: { name: 'A', document: '12345678909' } }, token: await pixToken(h) });
+    expect(created.status, created.text).toBe(201);
     const account = await h.api('GET', '/v2/account', { token: await pixToken(h) });
-    expect(account.status, account.text).toBe(200);
+    expect(account.status, account.text).toBe(403);
+    expect(account.body.message).toContain('POST /v2/auth');
   });
 
   test('no token is a 401 problem that says where to get one', async () => {

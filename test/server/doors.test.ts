@@ -72,6 +72,14 @@ describe('Origin: state-changing requests from another origin are refused, chang
     expect(await fingerprint()).toEqual(before);
   });
 
+  test('Sec-Fetch-Site: cross-site is refused even beside the sandbox\'s own Origin: either signal refuses', async () => {
+    h = await startHarness();
+    const before = await fingerprint();
+    const res = await h.sb.app.request('http://127.0.0.1:4747/_sandbox/reset', { method: 'POST', headers: { origin: 'http://127.0.0.1:4747', 'sec-fetch-site': 'cross-site' } });
+    expect(res.status, await res.text()).toBe(403);
+    expect(await fingerprint()).toEqual(before);
+  });
+
   test('a write with no Origin (curl, SDKs, suites), with the own Origin, or same-origin fetch metadata goes through', async () => {
     h = await startHarness();
     for (const headers of [{}, { origin: 'http://localhost' }, { origin: 'HTTP://LOCALHOST:80' }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }] as Record<string, string>[]) {
@@ -133,6 +141,35 @@ describe('Host: only names the sandbox is known by are answered (DNS rebinding)'
     await h.sb.close();
     h = await startHarness({ allowedHosts: ['*'] });
     expect((await h.sb.app.request(`http://anything.example${accountPath}`)).status).toBe(200);
+  });
+});
+
+describe('Host over a real socket: the Host header and an absolute-form request line must agree', () => {
+  /** Sends one raw HTTP/1.1 request and answers its status line's code and the body. */
+  async function raw(port: number, head: string, body = ''): Promise<{ status: number; text: string }> {
+    const { connect } = await import('node:net');
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1]), text: data.slice(data.indexOf('\r\n\r\n') + 4) }));
+      socket.on('error', reject);
+    });
+  }
+
+  test.each([
+    ['a foreign Host beside a loopback request line', 421, (port: number) => `POST http://127.0.0.1:${port}/_sandbox/accounts HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json`],
+    ['a loopback Host beside a foreign request line', 421, (port: number) => `POST http://evil.example/_sandbox/accounts HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json`],
+    ['another port in the Host', 421, (port: number) => `POST http://127.0.0.1:${port}/_sandbox/accounts HTTP/1.1\r\nHost: 127.0.0.1:${port + 1}\r\nContent-Type: application/json`],
+    ['the same authority in both', 201, (port: number) => `POST http://127.0.0.1:${port}/_sandbox/accounts HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json`],
+  ])('POST in absolute form with %s answers %i', async (_case, status, head) => {
+    h = await startHarness();
+    const port = Number(new URL(await h.sb.listen({ port: 0 })).port);
+    const before = (await h.control('GET', '/accounts')).body.items.length;
+    const res = await raw(port, head(port), '{"name":"drive-by"}');
+    expect(res.status, res.text).toBe(status);
+    if (status === 421) expect(JSON.parse(res.text).details.code).toBe('HOST_NOT_ALLOWED');
+    expect((await h.control('GET', '/accounts')).body.items.length).toBe(before + (status === 201 ? 1 : 0));
   });
 });
 

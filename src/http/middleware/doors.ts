@@ -79,6 +79,20 @@ const refuseOrigin = (origin: string) =>
     { origin },
   );
 
+const DEFAULT_PORT: Record<string, string> = { http: '80', https: '443' };
+/** Whether two authorities name the same host and port, a port left out being the scheme's default. */
+function sameAuthority(a: string, b: string, scheme: string): boolean {
+  const portOf = (authority: string) => /:(\d+)$/.exec(authority.trim())?.[1] ?? DEFAULT_PORT[scheme] ?? '';
+  return hostNameOf(a) === hostNameOf(b) && portOf(a) === portOf(b);
+}
+
+const refuseHostMismatch = (host: string, target: string) =>
+  new SandboxError(
+    'HOST_NOT_ALLOWED',
+    `The request line names host '${target}' but the Host header says '${host.trim()}'; send the same authority in both (or an origin-form request line, /path, with the Host header).`,
+    { host: hostNameOf(host), target: hostNameOf(target) },
+  );
+
 /** The Host door alone: whether a request for `authority` (host[:port], lower-case) is answered. */
 export function hostDoor(allowedHosts: DoorsOptions['allowedHosts']): (authority: string) => boolean {
   const anyHost = allowedHosts.includes('*');
@@ -103,10 +117,16 @@ export function doors(options: DoorsOptions): (c: Context) => void {
   const origins = new Set(options.allowedOrigins.map((o) => normalizeOrigin(o) ?? o.toLowerCase()));
   return (c) => {
     const { scheme, authority } = authorityOf(c.req.url);
+    // The URL's authority is the Host header's, or the request line's when it is in absolute form (a proxy's
+    // request); then the two must name the same host and port, so neither can smuggle a name past the other.
+    const host = c.req.header('host');
+    if (host !== undefined && host.toLowerCase() !== authority && !sameAuthority(host, authority, scheme)) throw refuseHostMismatch(host, authority);
     if (!hostAllowed(authority)) throw refuseHost(hostNameOf(authority));
     if (SAFE_METHODS.has(c.req.method)) return;
     const origin = c.req.header('origin');
     const site = c.req.header('sec-fetch-site')?.toLowerCase();
+    // Either cross-site signal refuses, whatever the other says: no page can set Sec-Fetch-Site.
+    if (site === 'cross-site') throw refuseOrigin('cross-site');
     // Under Referrer-Policy: no-referrer a browser sends `Origin: null` for a plain form post of the sandbox's own
     // page (the payment link page); Sec-Fetch-Site, which no page can set, says it came from this origin.
     if (origin?.trim() === 'null' && site === 'same-origin') return;
@@ -114,7 +134,7 @@ export function doors(options: DoorsOptions): (c: Context) => void {
       const normalized = normalizeOrigin(origin);
       const own = normalized !== null && (normalized === normalizeOrigin(`${scheme}://${authority}`) || origins.has(normalized));
       if (!own) throw refuseOrigin(normalized ?? origin.trim());
-    } else if (site === 'cross-site') throw refuseOrigin('cross-site');
+    }
   };
 }
 

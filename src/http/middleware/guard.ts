@@ -3,6 +3,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps';
 import { SandboxError, validationError } from '../../domain/errors';
+import { permissionsOfScope } from '../../domain/api-pix';
 import { allows, type Permission } from '../../domain/permissions';
 import { PRINCIPAL, REFERENCE_PATTERN, walletToActOn } from '../../domain/subaccounts';
 import type { Env } from '../env';
@@ -28,6 +29,13 @@ export function guard(deps: Deps, opts: GuardOptions): MiddlewareHandler<Env> {
       throw new SandboxError('PERMISSION_DENIED', `This credential lacks the permission ${needed}. Grant it (PATCH /_sandbox/accounts/${account.id}/credentials/${credential.id}) or use another credential.`, {
         required: opts.permissions,
       });
+    // A token of the standard face (POST /api-pix/oauth/token) carries a scope, and means no more than it says here too.
+    if (claims.scope !== undefined && !opts.permissions.some((p) => permissionsOfScope(claims.scope!).includes(p)))
+      throw new SandboxError(
+        'PERMISSION_DENIED',
+        `This token was issued by POST /api-pix/oauth/token with scope '${claims.scope}', which on the v2 face grants ${permissionsOfScope(claims.scope).join(', ') || 'nothing'}; this operation needs ${opts.permissions.join(' or ')}. Get a v2 token from POST /v2/auth.`,
+        { required: opts.permissions },
+      );
 
     const header = c.req.header('x-sub-account');
     if (header !== undefined && opts.subAccountHeader === 'refused')

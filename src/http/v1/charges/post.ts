@@ -9,6 +9,7 @@ import { json, jsonBody } from '../../schemas';
 import { paymentLinkView } from '../../views';
 import { centsV1, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { PaymentLinkSchema } from './schemas';
+import { CLOCK_RANGE_TEXT, inClockRange } from '../../../lib/clock';
 
 const PaymentLinkInput = z
   .object({
@@ -20,7 +21,9 @@ const PaymentLinkInput = z
       .array(z.enum(PAYMENT_METHODS, { error: `must be one of ${PAYMENT_METHODS.join(', ')}` }), { error: `must be an array of ${PAYMENT_METHODS.join(', ')}` })
       .min(1, { error: `must name at least one of ${PAYMENT_METHODS.join(', ')}` }),
     expiresAt: z.iso
-      .datetime({ offset: true, error: 'must be an ISO 8601 date-time in the future, like 2026-12-31T23:59:59Z' })
+      .datetime({ offset: true, error: 'must be an ISO 8601 date-time in the future, like 2026-12-31T23:59:59Z', abort: true })
+      // An offset can carry 9999-12-31 into year 10000, so the instant is checked, not the text.
+      .refine((v) => inClockRange(Date.parse(v)), { error: `must be an instant from ${CLOCK_RANGE_TEXT}` })
       .nullish()
       .transform((v) => (v == null ? undefined : Date.parse(v))),
     customerId: nullableId('a customer id from GET /v1/customers, or omit customerId (a link with one is single-use)'),

@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { toBrl } from '../../../domain/money';
 import { isCalendarDay, type Metrics } from '../../../domain/metrics';
+import { DAY_RANGE_TEXT } from '../../../lib/clock';
 import { accountMetrics } from '../../../services/metrics';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
@@ -12,7 +13,7 @@ import { v1Errors, v1Headers, v1Security } from '../schemas';
 const day = (name: 'from' | 'to', description: string) =>
   z
     .string()
-    .refine(isCalendarDay, { error: 'must be a calendar date YYYY-MM-DD, like 2026-03-10' })
+    .refine(isCalendarDay, { error: `must be a calendar date YYYY-MM-DD from ${DAY_RANGE_TEXT}, like 2026-03-10` })
     .optional()
     .openapi({ param: { name, in: 'query' }, format: 'date', description });
 
