@@ -1,5 +1,5 @@
 # pix-sandbox as a container: 0.0.0.0:4747 inside, as the unprivileged user `node`, state in memory unless
-# SANDBOX_DATA names a file under the /data volume. Every flag has an environment variable (README "Configuration").
+# SANDBOX_DATA names a file under the /data volume. Every flag has an environment variable (docs/configuration.md).
 #   docker build -t pix-sandbox . && docker run --rm -p 4747:4747 pix-sandbox
 # The only base is NODE_IMAGE (any image with node and npm, a user `node` and /bin/sh), so a mirror or an offline
 # stand-in can replace the official image: --build-arg NODE_IMAGE=registry.example/node:22-slim

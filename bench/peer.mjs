@@ -9,7 +9,7 @@
 //   emulate/dist/index.js start --service stripe`), with the CPU the process used until then;
 // - RSS per stored record: both servers preloaded with bench/gc-on-signal.mjs, filled by creates to each count, a GC,
 //   then VmRSS from /proc, minus the same after a few records.
-// The peer is found through EMULATE_DIR (a built checkout of vercel-labs/emulate: README "Benchmarks" says how);
+// The peer is found through EMULATE_DIR (a built checkout of vercel-labs/emulate: docs/benchmarks.md says how);
 // without it this prints that it skipped and why, and writes nothing.
 // Writes bench/results/peer.{json,md}; npm run bench folds its target rows into latest.md with this run's date.
 // Options: --quick (3 start pairs, 2 short rounds, 5k and 20k records), --rounds N, --records 20000,50000,100000.
@@ -41,7 +41,7 @@ const skip = !emulateDir
       ? 'dist/cli.js does not exist (build first: node scripts/build.mjs)'
       : null;
 if (skip) {
-  console.log(`bench:peer skipped: ${skip}. Build the peer as README "Benchmarks" says, then run EMULATE_DIR=/path/to/emulate npm run bench:peer.`);
+  console.log(`bench:peer skipped: ${skip}. Build the peer as docs/benchmarks.md says, then run EMULATE_DIR=/path/to/emulate npm run bench:peer.`);
   process.exit(0);
 }
 

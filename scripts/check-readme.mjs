@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run readme:check`: run README.md the way a reader pastes it, from a fresh sandbox, and fail on the first block
-// that does not work. Conventions (README "Keeping this README true"):
+// `npm run readme:check`: run README.md and every page of docs/ the way a reader pastes them, each page from a fresh
+// sandbox, and fail on a page's first block that does not work, or on a link to a page or heading that does not exist.
+// Conventions (docs/keeping-docs-true.md):
 //   ```sh                  runnable, in order, in one shell (variables carry over); every curl must get a status < 400
 //   ```sh errors           runnable; shows refusals on purpose, so at least one curl must get a status >= 400
 //   ```sh terminal-2       runnable in the background (the reader's second terminal) until the end
@@ -10,13 +11,14 @@
 // (`...` and `<anything>` match any text; text after two spaces is a remark).
 // Any other block is illustration. The sandbox (dist/cli.js, so build first) listens on a free port: the README's
 // `http://127.0.0.1:4747` becomes that address, and the receiver's port 3000 becomes another free port.
-// Usage: node scripts/check-readme.mjs [--verbose] [--url URL] [README path]
-// --url runs against a sandbox you started yourself (freshly: the README assumes the default world and a real clock).
+// A page without runnable blocks (docs/sandbox.md, docs/service-api.md, ...) gets the link and table checks only.
+// Usage: node scripts/check-readme.mjs [--verbose] [--url URL] [page.md ...]   (no page: README.md and docs/*.md)
+// --url runs against a sandbox you started yourself (freshly: a page assumes the default world and a real clock).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,12 +26,17 @@ const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const urlArg = args.indexOf('--url');
 const givenUrl = urlArg >= 0 ? args[urlArg + 1] : undefined;
-const readmePath = resolve(args.find((a, i) => !a.startsWith('--') && (urlArg < 0 || i !== urlArg + 1)) ?? join(root, 'README.md'));
+const givenPages = args.filter((a, i) => !a.startsWith('--') && (urlArg < 0 || i !== urlArg + 1)).map((a) => resolve(a));
 const TIMEOUT_MS = 120_000;
-const label = basename(readmePath);
+
+/** The pages a reader reads: README.md, then every Markdown page of docs/ by name. */
+export function defaultPages() {
+  const docs = join(root, 'docs');
+  return [join(root, 'README.md'), ...readdirSync(docs).filter((f) => f.endsWith('.md')).sort().map((f) => join(docs, f))];
+}
 
 /** Fenced blocks of a Markdown text: info string, body, 1-based line of the opening fence. */
-export function parseBlocks(markdown) {
+export function parseBlocks(markdown, label = 'README.md') {
   const lines = markdown.split('\n');
   const blocks = [];
   for (let i = 0; i < lines.length; i++) {
@@ -46,7 +53,7 @@ export function parseBlocks(markdown) {
 }
 
 /** What the checker does with a block: 'run', 'errors', 'background', 'file' or 'skip'. */
-export function modeOf(block) {
+export function modeOf(block, label = 'README.md') {
   const file = block.flags.find((f) => f.startsWith('file='));
   if (file) return { mode: 'file', name: file.slice(5) };
   if (block.lang !== 'sh') return { mode: 'skip' };
@@ -108,7 +115,7 @@ function startSandbox() {
 }
 
 /** Starts a background block; resolves once it printed its first line (a receiver saying where it listens). */
-function startBackground(script, cwd, line) {
+function startBackground(script, cwd, line, label) {
   return new Promise((ok, ko) => {
     const child = spawn('bash', ['-c', script], { cwd, detached: true });
     const output = { text: '' };
@@ -157,17 +164,33 @@ export function anchorsOf(markdown) {
   return anchors;
 }
 
-/** Mistakes found without running anything: links to missing headings or files, a hard-coded port in a command. */
-export function staticProblems(markdown, blocks, dir) {
+/** The anchors of another page, read once. */
+const anchorsOfFile = new Map();
+function anchorsOfPage(file) {
+  if (!anchorsOfFile.has(file)) anchorsOfFile.set(file, anchorsOf(readFileSync(file, 'utf8')));
+  return anchorsOfFile.get(file);
+}
+
+/**
+ * Mistakes found without running anything: links to missing files, to headings no page makes (on this page or, for
+ * `page.md#heading`, on that page), a table row with a bare |, a hard-coded port in a command.
+ */
+export function staticProblems(markdown, blocks, dir, label = 'README.md') {
   const problems = [];
   const anchors = anchorsOf(markdown);
   const lines = markdown.split('\n');
+  let inCode = false;
   lines.forEach((line, i) => {
+    if (line.startsWith('```')) inCode = !inCode;
+    if (inCode) return;
     for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) {
       const target = m[1];
       if (/^[a-z]+:/.test(target)) continue;
       const [path, anchor] = target.split('#');
-      if (path && !existsSync(join(dir, path))) problems.push(`${label}:${i + 1}: link to ${path}, which does not exist`);
+      const file = path && join(dir, path);
+      if (path && !existsSync(file)) problems.push(`${label}:${i + 1}: link to ${path}, which does not exist`);
+      else if (path && anchor && !(file.endsWith('.md') && statSync(file).isFile())) problems.push(`${label}:${i + 1}: link to ${path}#${anchor}, but only a Markdown page has headings`);
+      else if (path && anchor && !anchorsOfPage(file).has(anchor)) problems.push(`${label}:${i + 1}: link to ${path}#${anchor}, which no heading of ${path} makes`);
       if (!path && anchor && !anchors.has(anchor)) problems.push(`${label}:${i + 1}: link to #${anchor}, which no heading makes`);
     }
   });
@@ -191,14 +214,22 @@ export function staticProblems(markdown, blocks, dir) {
   return problems;
 }
 
-async function main() {
-  const markdown = readFileSync(readmePath, 'utf8');
-  const blocks = parseBlocks(markdown).map((b) => ({ ...b, ...modeOf(b) }));
-  const problems = staticProblems(markdown, blocks, dirname(readmePath));
+/** Checks one page; true when it passes. Runs its blocks against a sandbox of its own, if it has any to run. */
+async function checkPage(pagePath) {
+  const label = relative(root, pagePath).startsWith('..') ? pagePath : relative(root, pagePath);
+  const markdown = readFileSync(pagePath, 'utf8');
+  const blocks = parseBlocks(markdown, label).map((b) => ({ ...b, ...modeOf(b, label) }));
+  const problems = staticProblems(markdown, blocks, dirname(pagePath), label);
   if (problems.length) {
     process.stdout.write(`${problems.map((p) => `FAIL ${p}`).join('\n')}\n`);
-    process.exitCode = 1;
-    return;
+    return false;
+  }
+  const counts = {};
+  for (const b of blocks) counts[b.mode] = (counts[b.mode] ?? 0) + 1;
+  const summary = Object.entries(counts).map(([m, n]) => `${n} ${m}`).join(', ') || 'no blocks';
+  if (!blocks.some((b) => b.mode === 'run' || b.mode === 'errors' || b.mode === 'background')) {
+    process.stdout.write(`${label} check passed: ${summary} (links only, nothing to run)\n`);
+    return true;
   }
   const work = mkdtempSync(join(tmpdir(), 'readme-check-'));
   const receiverPort = await freePort();
@@ -214,9 +245,9 @@ async function main() {
   try {
     for (const b of blocks.filter((b) => b.mode === 'file')) writeFileSync(join(work, b.name), adapt(b.body) + '\n');
 
-    // The reader opens the second terminal when the README says so; nothing there depends on the first terminal's
+    // The reader opens the second terminal when the page says so; nothing there depends on the first terminal's
     // variables, so the checker starts it first and keeps it until the end.
-    for (const b of blocks.filter((b) => b.mode === 'background')) background.push(await startBackground(adapt(b.body), work, b.line));
+    for (const b of blocks.filter((b) => b.mode === 'background')) background.push(await startBackground(adapt(b.body), work, b.line, label));
     const script = [
       'set -euo pipefail',
       // Every curl reports its HTTP status on stderr, after its own output.
@@ -257,14 +288,11 @@ async function main() {
     }
     const notRun = ran.filter((b) => !seen.has(b.line));
     if (!failed && notRun.length) {
-      process.stdout.write(`FAIL: blocks never ran (the shell stopped before them): ${notRun.map((b) => b.line).join(', ')}\n`);
+      process.stdout.write(`FAIL ${label}: blocks never ran (the shell stopped before them): ${notRun.map((b) => b.line).join(', ')}\n`);
       failed = true;
     }
     if (verbose) for (const bg of background) process.stdout.write(`--- terminal-2 output\n${bg.output.text.trimEnd()}\n`);
-    const counts = {};
-    for (const b of blocks) counts[b.mode] = (counts[b.mode] ?? 0) + 1;
-    const summary = Object.entries(counts).map(([m, n]) => `${n} ${m}`).join(', ');
-    process.stdout.write(`${failed ? 'README check failed' : 'README check passed'}: ${summary} (${Date.now() - started} ms, sandbox ${url})\n`);
+    process.stdout.write(`${label} check ${failed ? 'failed' : 'passed'}: ${summary} (${Date.now() - started} ms, sandbox ${url})\n`);
   } finally {
     for (const bg of background) {
       try {
@@ -274,7 +302,14 @@ async function main() {
     sandbox?.kill('SIGTERM');
     rmSync(work, { recursive: true, force: true });
   }
-  process.exitCode = failed ? 1 : 0;
+  return !failed;
+}
+
+async function main() {
+  // One page after another: each starts a sandbox of its own, and the machine may be busy with tests.
+  let passed = true;
+  for (const page of givenPages.length ? givenPages : defaultPages()) if (!(await checkPage(page))) passed = false;
+  process.exitCode = passed ? 0 : 1;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -104,6 +104,8 @@ Usage: pix-sandbox [options]
   --fixtures FILE      load this default world instead of fixtures/default.json (SANDBOX_FIXTURES)
   --seed N             seed ids for a reproducible run (SANDBOX_SEED)
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
+  --ready-json         once listening, print one JSON line with the addresses on stdout, the banner on stderr
+                       (SANDBOX_READY_JSON=1)
   --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST, default pix-sandbox.test;
                        a phone that fetches the location needs <lan-ip>:PORT)
   --webhook-header-word WORD

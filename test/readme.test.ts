@@ -1,7 +1,8 @@
-// README.md runs as written: scripts/check-readme.mjs pastes its ```sh blocks, in order, into one shell against a fresh
-// sandbox (dist/, built by `npm test` before vitest). Needs bash, curl, jq and openssl, as the README's reader does.
+// README.md and every page of docs/ run as written: scripts/check-readme.mjs pastes a page's ```sh blocks, in order,
+// into one shell against a fresh sandbox of its own (dist/, built by `npm test` before vitest), and checks every link
+// between the pages. Needs bash, curl, jq and openssl, as the pages' reader does.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -9,19 +10,22 @@ import { afterAll, describe, expect, test } from 'vitest';
 const root = resolve(import.meta.dirname, '..');
 const script = join(root, 'scripts/check-readme.mjs');
 
-function check(readme?: string): Promise<{ code: number; out: string }> {
+function check(page?: string): Promise<{ code: number; out: string }> {
   return new Promise((ok) => {
-    execFile(process.execPath, readme ? [script, readme] : [script], { cwd: root, timeout: 90_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, page ? [script, page] : [script], { cwd: root, timeout: 90_000 }, (err, stdout, stderr) => {
       ok({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout + stderr });
     });
   });
 }
 
-describe('README.md', () => {
-  test('every runnable block works when pasted in order from a fresh start', { timeout: 90_000 }, async () => {
-    const { code, out } = await check();
-    expect(out).toMatch(/README check passed: .*\d+ run/);
-    expect(code).toBe(0);
+// The pages a reader reads, as the checker finds them when given none: README.md, then docs/*.md.
+const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+
+describe('every page', () => {
+  test.each(pages)('%s: every runnable block works when pasted in order from a fresh start, every link resolves', { timeout: 90_000 }, async (page) => {
+    const { code, out } = await check(join(root, page));
+    expect(out).toContain(`${page} check passed: `);
+    expect(code, out).toBe(0);
   });
 });
 
@@ -29,6 +33,7 @@ describe('the README checker catches a block that does not work', () => {
   const dir = mkdtempSync(join(tmpdir(), 'readme-test-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const B = 'B=http://127.0.0.1:4747';
+  writeFileSync(join(dir, 'other.md'), '# Other\n\n## The clock\n');
 
   test.each([
     ['a command exits non-zero', `\`\`\`sh\n${B}\nfalse\n\`\`\``, /FAIL [^:]+\.md:1: a command exited with 1/],
@@ -41,6 +46,7 @@ describe('the README checker catches a block that does not work', () => {
     ['a command names port 4747', `\`\`\`sh\n${B}\ncurl -s http://127.0.0.1:4747/_sandbox/clock\n\`\`\``, /FAIL [^:]+\.md:3: a command names port 4747/],
     ['a link to a heading that does not exist', '## The clock\n\nSee [the clock](#the-clock) and [faults](#faults).', /FAIL [^:]+\.md:3: link to #faults, which no heading makes/],
     ['a link to a file that does not exist', 'The contract is in [docs/nowhere.md](docs/nowhere.md).', /FAIL [^:]+\.md:1: link to docs\/nowhere\.md, which does not exist/],
+    ['a link to a heading another page does not make', 'See [faults](other.md#faults).', /FAIL [^:]+\.md:1: link to other\.md#faults, which no heading of other\.md makes/],
   ])('%s', { timeout: 30_000 }, async (name, markdown, message) => {
     const file = join(dir, `${name.replaceAll(' ', '-')}.md`);
     writeFileSync(file, `${markdown}\n`);
@@ -58,11 +64,12 @@ describe('the README checker catches a block that does not work', () => {
         '```console', 'exit 4', '```',
         '```sh', B, 'ID=$(curl -s -X POST $B/_sandbox/reset | jq -r .reset)', 'curl -s $B/_sandbox/health', '# {"status":"ok",...,"accounts":<n>,...}   a remark', '```',
         '```sh errors', 'test "$ID" = true', 'curl -s -X POST $B/_sandbox/deliveries/no-such-id/replay', '```',
+        'The clock is on [another page](other.md#the-clock).',
         '',
       ].join('\n'),
     );
     const { code, out } = await check(file);
-    expect(out).toMatch(/README check passed: 2 skip, 1 run, 1 errors/);
+    expect(out).toMatch(/passing\.md check passed: 2 skip, 1 run, 1 errors/);
     expect(code).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 // The Dockerfile builds an image that runs the sandbox as a non-root user on 0.0.0.0 and reports healthy, tried with
 // podman on a stand-in Node base (no registry is reachable here). Without podman (and runc) the test skips and says
 // so, unless CONTAINER_REQUIRED=1 (.ci/run), where it fails. Prints the image size and the time from `podman run` to
-// the first passing health check: figures for the README, not assertions.
+// the first passing health check: figures for docs/configuration.md, not assertions.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:https';

@@ -1,5 +1,6 @@
-// The README's Node SDK example (examples/sdk-node/run.mjs) runs against a sandbox on a real port: its fetch wrapper
-// sends the SDK's hard-coded https://api.pague.dev/v1 to the sandbox, and every method answers the SDK's shapes.
+// The Node SDK example of docs/integrators.md (examples/sdk-node/run.mjs) runs against a sandbox on a real port: its
+// fetch wrapper sends the SDK's hard-coded https://api.pague.dev/v1 to the sandbox, and every method answers the SDK's
+// shapes.
 // The official SDK is not on this machine's registry, so by default the example gets a stand-in module that sends
 // exactly what the SDK's Pdev sends (X-API-Key and Content-Type headers, JSON bodies, query strings of the options,
 // the hard-coded base); with PAGUE_SDK naming a build of the real SDK (pague-dev/sdk-node built with esbuild), the
@@ -31,7 +32,7 @@ export class Pdev {
   }
 }`;
 
-test('the README example runs every method of the Node SDK against the sandbox, each answer of the SDK\'s shape', { timeout: 60_000 }, async () => {
+test('the example of docs/integrators.md runs every method of the Node SDK against the sandbox, each answer of the SDK\'s shape', { timeout: 60_000 }, async () => {
   const sdk = process.env.PAGUE_SDK ?? join(dir, 'stand-in.mjs');
   if (!process.env.PAGUE_SDK) writeFileSync(sdk, STAND_IN);
   const sb = await createSandbox({ log: () => {} });

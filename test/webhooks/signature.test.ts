@@ -55,7 +55,7 @@ describe('verifyWebhookSignature (package export)', () => {
     expect(verifyWebhookSignature(body as any, header as any, secret as any)).toBe(false);
   });
 
-  test.skipIf(!hasOpenssl)('agrees with openssl dgst -sha256 -hmac over the exact body bytes (the command in README.md)', () => {
+  test.skipIf(!hasOpenssl)('agrees with openssl dgst -sha256 -hmac over the exact body bytes (the command in docs/integrators.md)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-sig-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'body.json');
