@@ -14,7 +14,7 @@ import {
   patchSubAccount,
 } from '../services/accounts';
 import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam } from '../http/schemas';
-import { SubAccountSchema } from '../http/v2/sub-accounts';
+import { SubAccountSchema } from '../faces/v2/sub-accounts';
 import { AccountDetailSchema, AccountListSchema, AdjustmentSchema, CredentialSchema, DeletedSchema, InstitutionSchema } from './answers';
 import { accountDetailView, credentialView, institutionView, subAccountView } from '../http/views';
 import type { Router } from '../http/env';

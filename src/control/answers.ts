@@ -6,12 +6,12 @@ import { z } from '@hono/zod-openapi';
 import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
 import { dateTime, uuid } from '../http/schemas';
-import { BalanceSchema } from '../http/v2/account/get';
-import { BalanceBlockSchema } from '../http/v2/balance-blocks/list';
-import { ProjectSchema } from '../http/v2/projects/schemas';
-import { SubAccountSchema } from '../http/v2/sub-accounts';
-import { TransactionSchema } from '../http/v2/transactions/get';
-import { RefundResultSchema } from '../http/v2/transactions/refund';
+import { BalanceSchema } from '../faces/v2/account/get';
+import { BalanceBlockSchema } from '../faces/v2/balance-blocks/list';
+import { ProjectSchema } from '../faces/v2/projects/schemas';
+import { SubAccountSchema } from '../faces/v2/sub-accounts';
+import { TransactionSchema } from '../faces/v2/transactions/get';
+import { RefundResultSchema } from '../faces/v2/transactions/refund';
 import { DELIVERY_EVENT_KINDS, EVENT_KINDS } from '../webhooks/events';
 import { WebhookEventSchema } from '../webhooks/schemas';
 

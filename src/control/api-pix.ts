@@ -8,7 +8,7 @@ import { runAction } from '../services/actions';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
 import { transactionView } from '../http/views';
 import type { Router } from '../http/env';
-import { TransactionSchema } from '../http/v2/transactions/get';
+import { TransactionSchema } from '../faces/v2/transactions/get';
 
 const route = createRoute({
   method: 'post',

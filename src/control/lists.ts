@@ -10,8 +10,8 @@ import { qrPngDataUrl } from '../pix';
 import { controlErrors, controlSecurity, errorResponse, intQuery, json, jsonBody, pathParam } from '../http/schemas';
 import { chargeView, transactionView } from '../http/views';
 import type { Caller, Router } from '../http/env';
-import { ChargeInputSchema, ChargeSchema } from '../http/v2/pix/post';
-import { TransactionSchema } from '../http/v2/transactions/get';
+import { ChargeInputSchema, ChargeSchema } from '../faces/v2/pix/post';
+import { TransactionSchema } from '../faces/v2/transactions/get';
 import { extended } from '../lib/objects';
 
 const tags = ['Control API'];

@@ -8,7 +8,7 @@ import { createWithdrawal } from '../services/withdrawals';
 import { controlErrors, controlSecurity, errorResponse, json, jsonBody, pathParam } from '../http/schemas';
 import { withdrawalView } from '../http/views';
 import type { Caller, Router } from '../http/env';
-import { WithdrawalInputSchema, WithdrawalSchema } from '../http/v2/withdrawals/post';
+import { WithdrawalInputSchema, WithdrawalSchema } from '../faces/v2/withdrawals/post';
 import { extended } from '../lib/objects';
 
 export function registerWithdrawalControl(app: Router, deps: Deps) {

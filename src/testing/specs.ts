@@ -3,7 +3,7 @@
 // schema changes, tsc fails here until the interface says the same.
 import type { z } from '@hono/zod-openapi';
 import type { AccountPatchSchema, AccountSpecSchema, CredentialSpecSchema, SubAccountSpecSchema, WebhookPatchSchema, WebhookSpecSchema } from '../control/schemas';
-import type { WithdrawalInputSchema } from '../http/v2/withdrawals/post';
+import type { WithdrawalInputSchema } from '../faces/v2/withdrawals/post';
 import type { Permission } from '../domain/permissions';
 import type { AccountStatus, Company } from '../domain/types';
 import type { AccountSpec as ServiceAccountSpec, BankAccountSpec } from '../services/accounts';

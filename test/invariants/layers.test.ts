@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 const BELOW = ['services', 'domain', 'webhooks', 'store', 'lib', 'pix'];
-const FACES = ['http', 'control', 'api-pix'];
+const FACES = ['faces', 'http', 'control', 'api-pix'];
 const SPECIFIER = /(?:\bimport\s*(?:type\s+)?(?:[\w*{}\s,]+\s+from\s+)?|\bexport\s*(?:type\s+)?(?:\*|\{[^}]*\})\s*from\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
 
 const filesUnder = (dir: string): string[] =>
@@ -17,7 +17,7 @@ const filesUnder = (dir: string): string[] =>
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(SPECIFIER)].map((m) => m[1]!).filter((s) => s.startsWith('.'));
 
 test('the import scan sees the imports it is meant to check (a face importing a service is found)', () => {
-  const route = join(SRC, 'http/v2/withdrawals/post.ts');
+  const route = join(SRC, 'faces/v2/withdrawals/post.ts');
   expect(importsOf(route)).toContain('../../../services/withdrawals');
   expect(importsOf(join(SRC, 'services/refunds.ts'))).toContain('../domain/auth');
 });

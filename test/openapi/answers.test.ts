@@ -6,8 +6,8 @@ import type { z } from '@hono/zod-openapi';
 import { EVENT_SCHEMAS } from '../../src/webhooks/schemas';
 import { EVENT_KINDS, type EventKind } from '../../src/webhooks/events';
 import { AccountDetailSchema, BalanceBlockControlSchema, DeliveryListSchema, EventListSchema, HealthSchema, RefundTransactionSchema } from '../../src/control/answers';
-import { TransactionSchema } from '../../src/http/v2/transactions/get';
-import { WithdrawalSchema } from '../../src/http/v2/withdrawals/post';
+import { TransactionSchema } from '../../src/faces/v2/transactions/get';
+import { WithdrawalSchema } from '../../src/faces/v2/withdrawals/post';
 import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
 import { VALID_CPF } from '../helpers/money';
 

@@ -6,7 +6,7 @@ import { ACCOUNT_STATUSES } from '../../../domain/types';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
 import { json, uuid } from '../../schemas';
-import { BalanceSchema } from '../../v2/account/get';
+import { BalanceSchema } from '../../../faces/v2/account/get';
 import { balanceView } from '../../views';
 import { CompanySchema } from '../../../control/schemas';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';

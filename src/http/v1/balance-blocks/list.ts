@@ -5,7 +5,7 @@ import { listBlocks } from '../../../services/balance-blocks';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
 import { json } from '../../schemas';
-import { BalanceBlockQuery, BalanceBlockSchema } from '../../v2/balance-blocks/list';
+import { BalanceBlockQuery, BalanceBlockSchema } from '../../../faces/v2/balance-blocks/list';
 import { balanceBlockV1View } from '../views';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 

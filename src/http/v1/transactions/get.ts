@@ -5,7 +5,7 @@ import { getAccountTransaction } from '../../../services/transactions';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
 import { json, pathParam } from '../../schemas';
-import { TransactionSchema } from '../../v2/transactions/get';
+import { TransactionSchema } from '../../../faces/v2/transactions/get';
 import { v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { transactionV1View } from '../views';
 

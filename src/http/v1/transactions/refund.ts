@@ -7,7 +7,7 @@ import { getAccountTransaction, ownerOf } from '../../../services/transactions';
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
 import { json, optionalJsonBody, pathParam } from '../../schemas';
-import { RefundResultSchema } from '../../v2/transactions/refund';
+import { RefundResultSchema } from '../../../faces/v2/transactions/refund';
 import { refundResultView } from '../../views';
 import { text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 

@@ -10,7 +10,7 @@ import { createWithdrawal, type WithdrawalInput } from '../../../services/withdr
 import type { Router } from '../../env';
 import { apiKeyGuard } from '../../middleware/apiKey';
 import { json, jsonBody } from '../../schemas';
-import { WithdrawalSchema } from '../../v2/withdrawals/post';
+import { WithdrawalSchema } from '../../../faces/v2/withdrawals/post';
 import { centsV1, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { withdrawalV1View } from '../views';
 

@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
-import { guard } from '../../middleware/guard';
-import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../schemas';
-import { balanceView } from '../../views';
-import type { Router } from '../../env';
+import { guard } from '../../../http/middleware/guard';
+import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../../http/schemas';
+import { balanceView } from '../../../http/views';
+import type { Router } from '../../../http/env';
 import { ACCOUNT_STATUSES } from '../../../domain/types';
 
 const Money = z

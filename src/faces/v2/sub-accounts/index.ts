@@ -2,10 +2,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { addSubAccount } from '../../../services/accounts';
-import { guard } from '../../middleware/guard';
-import { dateTime, errorResponse, json, jsonBody, uuid, v2Errors } from '../../schemas';
-import { subAccountView } from '../../views';
-import type { Router } from '../../env';
+import { guard } from '../../../http/middleware/guard';
+import { dateTime, errorResponse, json, jsonBody, uuid, v2Errors } from '../../../http/schemas';
+import { subAccountView } from '../../../http/views';
+import type { Router } from '../../../http/env';
 import { ACCOUNT_STATUSES } from '../../../domain/types';
 
 export const SubAccountSchema = z

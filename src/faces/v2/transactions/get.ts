@@ -2,10 +2,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../../domain/types';
 import { getTransaction } from '../../../services/transactions';
-import { guard } from '../../middleware/guard';
-import { dateTime, json, pathParam, subAccountHeader, uuid, v2Errors } from '../../schemas';
-import { transactionView } from '../../views';
-import type { Router } from '../../env';
+import { guard } from '../../../http/middleware/guard';
+import { dateTime, json, pathParam, subAccountHeader, uuid, v2Errors } from '../../../http/schemas';
+import { transactionView } from '../../../http/views';
+import type { Router } from '../../../http/env';
 
 export const TransactionSchema = z
   .object({

@@ -4,8 +4,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { SandboxError } from '../../../domain/errors';
 import { findCredential } from '../../../services/secrets';
-import { AuthErrorSchema, json, jsonBody } from '../../schemas';
-import type { Router } from '../../env';
+import { AuthErrorSchema, json, jsonBody } from '../../../http/schemas';
+import type { Router } from '../../../http/env';
 
 const route = createRoute({
   method: 'post',
