@@ -25,7 +25,7 @@ const matches = (pattern: string, path: string) =>
 export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Promise<Record<string, unknown>>): Group[] {
   return [
     { name: 'v2', paths: ['/v2/*'], load: async () => { const { v2Routes } = await import('./faces/v2'); return (app) => app.route('/v2', v2Routes(deps)); } },
-    { name: 'v1', paths: ['/v1/*'], load: async () => { const { v1Routes } = await import('./http/v1'); return (app) => app.route('/v1', v1Routes(deps)); } },
+    { name: 'v1', paths: ['/v1/*'], load: async () => { const { v1Routes } = await import('./faces/v1'); return (app) => app.route('/v1', v1Routes(deps)); } },
     { name: 'api-pix', paths: ['/api-pix/*'], load: async () => { const { apiPixRoutes } = await import('./api-pix'); return (app) => app.route('/api-pix', apiPixRoutes(deps)); } },
     { name: 'control', paths: ['/_sandbox/*'], load: async () => { const { controlRoutes } = await import('./control'); return (app) => app.route('/_sandbox', controlRoutes(deps, hooks)); } },
     { name: 'location', paths: ['/pix/qr/*'], load: async () => { const { registerLocation } = await import('./http/location'); return (app) => registerLocation(app, deps); } },

@@ -5,7 +5,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { PAYMENT_METHODS } from '../domain/types';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
-import { PaymentLinkSchema } from '../http/v1/charges/schemas';
+import { PaymentLinkSchema } from '../faces/v1/charges/schemas';
 import type { Router } from '../http/env';
 import { paymentLinkView } from '../http/views';
 import { disablePaymentLink, expirePaymentLink, locateLink, payPaymentLink } from '../services/payment-links';

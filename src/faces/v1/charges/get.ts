@@ -2,10 +2,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { getPaymentLink } from '../../../services/payment-links';
-import type { Router } from '../../env';
-import { apiKeyGuard } from '../../middleware/apiKey';
-import { json, pathParam } from '../../schemas';
-import { paymentLinkView } from '../../views';
+import type { Router } from '../../../http/env';
+import { apiKeyGuard } from '../../../http/middleware/apiKey';
+import { json, pathParam } from '../../../http/schemas';
+import { paymentLinkView } from '../../../http/views';
 import { v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { PaymentLinkSchema } from './schemas';
 

@@ -4,13 +4,13 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { SandboxError } from '../../../domain/errors';
 import type { Account } from '../../../domain/types';
-import { checkKeyAndDocument, DOCUMENT_TYPES, PIX_KEY_TYPES } from '../../pix-fields';
+import { checkKeyAndDocument, DOCUMENT_TYPES, PIX_KEY_TYPES } from '../../../http/pix-fields';
 import { documentTypeOf } from '../../../services/customers';
 import { createWithdrawal, type WithdrawalInput } from '../../../services/withdrawals';
-import type { Router } from '../../env';
-import { apiKeyGuard } from '../../middleware/apiKey';
-import { json, jsonBody } from '../../schemas';
-import { WithdrawalSchema } from '../../../faces/v2/withdrawals/post';
+import type { Router } from '../../../http/env';
+import { apiKeyGuard } from '../../../http/middleware/apiKey';
+import { json, jsonBody } from '../../../http/schemas';
+import { WithdrawalSchema } from '../../v2/withdrawals/post';
 import { centsV1, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { withdrawalV1View } from '../views';
 

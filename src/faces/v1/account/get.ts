@@ -3,11 +3,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { ACCOUNT_STATUSES } from '../../../domain/types';
-import type { Router } from '../../env';
-import { apiKeyGuard } from '../../middleware/apiKey';
-import { json, uuid } from '../../schemas';
-import { BalanceSchema } from '../../../faces/v2/account/get';
-import { balanceView } from '../../views';
+import type { Router } from '../../../http/env';
+import { apiKeyGuard } from '../../../http/middleware/apiKey';
+import { json, uuid } from '../../../http/schemas';
+import { BalanceSchema } from '../../v2/account/get';
+import { balanceView } from '../../../http/views';
 import { CompanySchema } from '../../../control/schemas';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 

@@ -2,10 +2,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { listCustomers } from '../../../services/customers';
-import type { Router } from '../../env';
-import { apiKeyGuard } from '../../middleware/apiKey';
-import { dateTime, intQuery, json, uuid } from '../../schemas';
-import { iso } from '../../views';
+import type { Router } from '../../../http/env';
+import { apiKeyGuard } from '../../../http/middleware/apiKey';
+import { dateTime, intQuery, json, uuid } from '../../../http/schemas';
+import { iso } from '../../../http/views';
 import { v1Errors, v1Headers, v1Security } from '../schemas';
 import { customerView } from '../views';
 import { extended } from '../../../lib/objects';
