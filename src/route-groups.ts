@@ -26,7 +26,7 @@ export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Pro
   return [
     { name: 'v2', paths: ['/v2/*'], load: async () => { const { v2Routes } = await import('./faces/v2'); return (app) => app.route('/v2', v2Routes(deps)); } },
     { name: 'v1', paths: ['/v1/*'], load: async () => { const { v1Routes } = await import('./faces/v1'); return (app) => app.route('/v1', v1Routes(deps)); } },
-    { name: 'api-pix', paths: ['/api-pix/*'], load: async () => { const { apiPixRoutes } = await import('./api-pix'); return (app) => app.route('/api-pix', apiPixRoutes(deps)); } },
+    { name: 'api-pix', paths: ['/api-pix/*'], load: async () => { const { apiPixRoutes } = await import('./faces/api-pix'); return (app) => app.route('/api-pix', apiPixRoutes(deps)); } },
     { name: 'control', paths: ['/_sandbox/*'], load: async () => { const { controlRoutes } = await import('./control'); return (app) => app.route('/_sandbox', controlRoutes(deps, hooks)); } },
     { name: 'location', paths: ['/pix/qr/*'], load: async () => { const { registerLocation } = await import('./http/location'); return (app) => registerLocation(app, deps); } },
     {
@@ -36,7 +36,7 @@ export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Pro
         // One import after the other (here and below): a runner's module linker (jest's vm modules) may stall on two
         // graphs that share modules linking at once.
         const { registerDocs } = await import('./http/docs');
-        const { registerApiPixDocument } = await import('./api-pix/document');
+        const { registerApiPixDocument } = await import('./faces/api-pix/document');
         return (app) => {
           registerDocs(app, document);
           registerApiPixDocument(app);
