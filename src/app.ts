@@ -15,15 +15,15 @@ import { createTokens } from './services/tokens';
 import { createAccount } from './services/accounts';
 import type { Deps } from './deps';
 import type { FixturesFile, SandboxOptions } from './config';
-import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
-import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
-import { doors, hostDoor, hostNameOf, setAnswerHeaders } from './http/middleware/doors';
-import { earlyHealth } from './http/early-health';
-import { headerRecordFromNode } from './http/middleware/headers';
-import { errorName, sendError, toSandboxError } from './http/errors';
+import { JSON_BODY_PREFIXES, jsonBody } from './wire/middleware/body';
+import { FAULT_PREFIXES, Faults, injectFaults } from './wire/middleware/faults';
+import { doors, hostDoor, hostNameOf, setAnswerHeaders } from './wire/middleware/doors';
+import { earlyHealth } from './control/early-health';
+import { headerRecordFromNode } from './wire/middleware/headers';
+import { errorName, sendError, toSandboxError } from './wire/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
-import type { Env } from './http/env';
+import type { Env } from './wire/env';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { holdQrThread } from './services/qr-images';
@@ -35,7 +35,7 @@ import { registerStaticQrActions } from './services/static-qr';
 import { lanUrls, listen, type Listening } from './server';
 import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
-import { RequestUnitRouter } from './http/request-unit';
+import { RequestUnitRouter } from './wire/request-unit';
 import { mountRouteGroups } from './route-groups';
 import { healthAnswer } from './control/health';
 import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
@@ -220,7 +220,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   };
 
   // Route groups join the app as requests need them (lazyRoutes), after it has matched others: a router that takes that,
-  // and starts each handler in the request's unit of work (http/request-unit.ts).
+  // and starts each handler in the request's unit of work (wire/request-unit.ts).
   const app = new Hono<Env>({ router: new RequestUnitRouter() });
   app.onError((err, c) => {
     const error = toSandboxError(err, log);

@@ -13,11 +13,11 @@ import {
   patchInstitution,
   patchSubAccount,
 } from '../services/accounts';
-import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam } from '../http/schemas';
+import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam } from '../wire/schemas';
 import { SubAccountSchema } from '../faces/v2/sub-accounts';
 import { AccountDetailSchema, AccountListSchema, AdjustmentSchema, CredentialSchema, DeletedSchema, InstitutionSchema } from './answers';
-import { accountDetailView, credentialView, institutionView, subAccountView } from '../http/views';
-import type { Router } from '../http/env';
+import { accountDetailView, credentialView, institutionView, subAccountView } from '../wire/views';
+import type { Router } from '../wire/env';
 import { AccountPatchSchema, AccountSpecSchema, brlSigned, CredentialSpecSchema, institutionStatus, permissions, status, SubAccountSpecSchema } from './schemas';
 import { isoTime } from '../lib/iso';
 

@@ -1,11 +1,11 @@
 // What the control API answers, as schemas: /openapi.json types every control answer with them (the views in
-// http/views.ts build the JSON). Ids a spec may choose (credentials, sub-accounts, institutions, endpoints) are plain
+// wire/views.ts build the JSON). Ids a spec may choose (credentials, sub-accounts, institutions, endpoints) are plain
 // strings here; those the sandbox makes are UUIDs.
 import { CompanySchema } from './schemas';
 import { z } from '@hono/zod-openapi';
 import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
-import { dateTime, uuid } from '../http/schemas';
+import { dateTime, uuid } from '../wire/schemas';
 import { BalanceSchema } from '../faces/v2/account/get';
 import { BalanceBlockSchema } from '../faces/v2/balance-blocks/list';
 import { ProjectSchema } from '../faces/v2/projects/schemas';

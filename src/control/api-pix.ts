@@ -5,9 +5,9 @@ import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import { locateCob } from '../services/cobs';
 import { runAction } from '../services/actions';
-import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
-import { transactionView } from '../http/views';
-import type { Router } from '../http/env';
+import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../wire/schemas';
+import { transactionView } from '../wire/views';
+import type { Router } from '../wire/env';
 import { TransactionSchema } from '../faces/v2/transactions/get';
 
 const route = createRoute({

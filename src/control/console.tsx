@@ -3,8 +3,8 @@
 // like every control route).
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import type { Router } from '../http/env';
-import { controlErrors, controlSecurity } from '../http/schemas';
+import type { Router } from '../wire/env';
+import { controlErrors, controlSecurity } from '../wire/schemas';
 import { ConsoleQuerySchema, consoleQuery } from '../pages';
 
 export function registerConsoleFragment(app: Router, deps: Deps) {

@@ -5,9 +5,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { PRINCIPAL, walletToActOn } from '../domain/subaccounts';
 import { createWithdrawal } from '../services/withdrawals';
-import { controlErrors, controlSecurity, errorResponse, json, jsonBody, pathParam } from '../http/schemas';
-import { withdrawalView } from '../http/views';
-import type { Caller, Router } from '../http/env';
+import { controlErrors, controlSecurity, errorResponse, json, jsonBody, pathParam } from '../wire/schemas';
+import { withdrawalView } from '../wire/views';
+import type { Caller, Router } from '../wire/env';
 import { WithdrawalInputSchema, WithdrawalSchema } from '../faces/v2/withdrawals/post';
 import { extended } from '../lib/objects';
 

@@ -1,5 +1,5 @@
 // Entities as they are stored. Everything is JSON-serializable (the `--data` file holds exactly this), money is
-// integer cents, times are epoch milliseconds of the sandbox clock. Response shapes are built in http/, not here.
+// integer cents, times are epoch milliseconds of the sandbox clock. Wire shapes are made in faces/ and wire/.
 import type { Cents, FeeSchedule } from './money';
 import type { SandboxEvent } from '../webhooks/events';
 import type { HolderDocumentType, PixKeyType } from '../pix';

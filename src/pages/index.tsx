@@ -4,8 +4,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import type { Env } from '../http/env';
-import { intQuery } from '../http/schemas';
+import type { Env } from '../wire/env';
+import { intQuery } from '../wire/schemas';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
 import type { ConsoleQuery } from './console';
 import { registerAssets } from './static';

@@ -66,7 +66,7 @@ export interface Premade {
   pixCopyPaste?: string | undefined;
 }
 
-/** Path the BR Code location points at; the sandbox serves it (see http/location.ts). */
+/** Path the BR Code location points at; the sandbox serves it (see pages/location.ts). */
 export const locationPath = (id: string) => `/pix/qr/${id}`;
 
 /** The project a charge or withdrawal belongs to: the given one (must exist), else the wallet's only project. */

@@ -17,7 +17,7 @@ import type {
   transactionView,
   webhookView,
   withdrawalView,
-} from '../http/views';
+} from '../wire/views';
 
 import type { AccountPatch, AccountSpec, CredentialSpec, SubAccountSpec, WebhookPatch, WebhookSpec, WithdrawalInput } from './specs';
 export type { AccountPatch, AccountSpec, AutomationSpec, BankAccountSpec, CompanySpec, CredentialSpec, FeesSpec, LimitsSpec, SubAccountSpec, WebhookPatch, WebhookSpec, WithdrawalInput } from './specs';

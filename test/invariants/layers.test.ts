@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 const BELOW = ['services', 'domain', 'webhooks', 'store', 'lib', 'pix'];
-const FACES = ['faces', 'http', 'control'];
+const FACES = ['faces', 'wire', 'control', 'pages'];
 const SPECIFIER = /(?:\bimport\s*(?:type\s+)?(?:[\w*{}\s,]+\s+from\s+)?|\bexport\s*(?:type\s+)?(?:\*|\{[^}]*\})\s*from\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/g;
 
 const filesUnder = (dir: string): string[] =>
@@ -44,7 +44,7 @@ const faceOf = (path: string) => {
 test('the API Pix face is a sibling (STYLE.md habit 17): it imports no other face, and no other face imports it', () => {
   const offences: string[] = [];
   const API_PIX = 'faces/api-pix';
-  for (const file of [...filesUnder(join(SRC, 'faces')), ...filesUnder(join(SRC, 'http')), ...filesUnder(join(SRC, 'control'))]) {
+  for (const file of [...filesUnder(join(SRC, 'faces')), ...filesUnder(join(SRC, 'control'))]) {
     const face = faceOf(relative(SRC, file));
     for (const spec of importsOf(file)) {
       const target = faceOf(relative(SRC, resolve(dirname(file), spec)));

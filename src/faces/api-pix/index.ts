@@ -1,5 +1,5 @@
 // The Central Bank's standard API Pix face (sandbox.md 9), mounted at /api-pix: the token at /oauth/token, the
-// operations at /v2 ({api_pix}) and the payload locations at /qr/v2. A sibling of http/ over the same services
+// operations at /v2 ({api_pix}) and the payload locations at /qr/v2. A sibling of v2/ and v1/ over the same services
 // (STYLE.md habit 17): it imports no other face. Its errors are the standard's problem+json (problems.ts).
 import type { Deps } from '../../deps';
 import type { CobKind } from '../../services/cobs';

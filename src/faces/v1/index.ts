@@ -2,7 +2,7 @@
 // X-API-Key. Its routes translate at the edge and call the verbs v2 calls; payment links and static QR codes are
 // domain objects whose payments are ordinary charges of the core.
 import type { Deps } from '../../deps';
-import { createRouter } from '../../http/env';
+import { createRouter } from '../../wire/env';
 import * as account from './account/get';
 import * as balanceBlocks from './balance-blocks/list';
 import * as chargeGet from './charges/get';

@@ -3,7 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { toCents } from '../../domain/money';
 import { isValidCnpj, isValidCpf } from '../../pix';
-import { brl, ErrorSchema, errorResponse, json } from '../../http/schemas';
+import { brl, ErrorSchema, errorResponse, json } from '../../wire/schemas';
 
 export const v1Errors = {
   400: json(ErrorSchema, 'Validation failure: details.code VALIDATION_ERROR with details.fields naming each field'),

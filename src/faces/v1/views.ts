@@ -6,7 +6,7 @@ import type { BalanceBlock, Customer, Project, StaticQr, Transaction } from '../
 import { opt, extended } from '../../lib/objects';
 import { documentTypeOf } from '../../services/customers';
 import { staticQrStatus } from '../../services/static-qr';
-import { balanceBlockView, iso, isoOrUndefined, transactionView, withdrawalView } from '../../http/views';
+import { balanceBlockView, iso, isoOrUndefined, transactionView, withdrawalView } from '../../wire/views';
 
 /** Customer record (2.12 with the SDK's documentType); fields the charges never gave stay absent. */
 export const customerView = (c: Customer) => ({

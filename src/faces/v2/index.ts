@@ -1,6 +1,6 @@
 // The emulated v2 API, mounted at /v2.
 import type { Deps } from '../../deps';
-import { createRouter } from '../../http/env';
+import { createRouter } from '../../wire/env';
 import * as account from './account/get';
 import * as auth from './auth/post';
 import * as pix from './pix/post';

@@ -3,11 +3,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { ACCOUNT_STATUSES } from '../../../domain/types';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { json, uuid } from '../../../http/schemas';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { json, uuid } from '../../../wire/schemas';
 import { BalanceSchema } from '../../v2/account/get';
-import { balanceView } from '../../../http/views';
+import { balanceView } from '../../../wire/views';
 import { CompanySchema } from '../../../control/schemas';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 

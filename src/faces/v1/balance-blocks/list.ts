@@ -2,9 +2,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { listBlocks } from '../../../services/balance-blocks';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { json } from '../../../http/schemas';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { json } from '../../../wire/schemas';
 import { BalanceBlockQuery, BalanceBlockSchema } from '../../v2/balance-blocks/list';
 import { balanceBlockV1View } from '../views';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';

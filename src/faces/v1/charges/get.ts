@@ -2,10 +2,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { getPaymentLink } from '../../../services/payment-links';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { json, pathParam } from '../../../http/schemas';
-import { paymentLinkView } from '../../../http/views';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { json, pathParam } from '../../../wire/schemas';
+import { paymentLinkView } from '../../../wire/views';
 import { v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { PaymentLinkSchema } from './schemas';
 

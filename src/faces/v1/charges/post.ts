@@ -3,10 +3,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { PAYMENT_METHODS } from '../../../domain/types';
 import { createPaymentLink } from '../../../services/payment-links';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { json, jsonBody } from '../../../http/schemas';
-import { paymentLinkView } from '../../../http/views';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { json, jsonBody } from '../../../wire/schemas';
+import { paymentLinkView } from '../../../wire/views';
 import { centsV1, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { PaymentLinkSchema } from './schemas';
 

@@ -2,10 +2,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { listCustomers } from '../../../services/customers';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { dateTime, intQuery, json, uuid } from '../../../http/schemas';
-import { iso } from '../../../http/views';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { dateTime, intQuery, json, uuid } from '../../../wire/schemas';
+import { iso } from '../../../wire/views';
 import { v1Errors, v1Headers, v1Security } from '../schemas';
 import { customerView } from '../views';
 import { extended } from '../../../lib/objects';

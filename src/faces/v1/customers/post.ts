@@ -2,9 +2,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { createCustomer } from '../../../services/customers';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { errorResponse, json, jsonBody } from '../../../http/schemas';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { errorResponse, json, jsonBody } from '../../../wire/schemas';
 import { documentSchema, text, v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 import { customerView } from '../views';
 import { CustomerRecordSchema } from './list';

@@ -4,9 +4,9 @@ import type { Deps } from '../../../deps';
 import { toBrl } from '../../../domain/money';
 import { isCalendarDay, type Metrics } from '../../../domain/metrics';
 import { accountMetrics } from '../../../services/metrics';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { json } from '../../../http/schemas';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { json } from '../../../wire/schemas';
 import { v1Errors, v1Headers, v1Security } from '../schemas';
 
 const day = (name: 'from' | 'to', description: string) =>

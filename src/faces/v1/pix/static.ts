@@ -3,9 +3,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { qrPngDataUrl } from '../../../pix';
 import { createStaticQr } from '../../../services/static-qr';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { dateTime, json, jsonBody, metadataSchema, uuid } from '../../../http/schemas';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { dateTime, json, jsonBody, metadataSchema, uuid } from '../../../wire/schemas';
 import { centsV1, expiresInSchema, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { staticQrView } from '../views';
 

@@ -2,9 +2,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { listProjects } from '../../../services/projects';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { intQuery, json } from '../../../http/schemas';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { intQuery, json } from '../../../wire/schemas';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 import { projectV1View } from '../views';
 import { ProjectV1Schema } from './post';

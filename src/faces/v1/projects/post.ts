@@ -2,9 +2,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { createProject } from '../../../services/projects';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { dateTime, errorResponse, json, jsonBody, uuid } from '../../../http/schemas';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { dateTime, errorResponse, json, jsonBody, uuid } from '../../../wire/schemas';
 import { text, v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 import { projectV1View } from '../views';
 

@@ -2,9 +2,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { getAccountTransaction } from '../../../services/transactions';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { json, pathParam } from '../../../http/schemas';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { json, pathParam } from '../../../wire/schemas';
 import { TransactionSchema } from '../../v2/transactions/get';
 import { v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { transactionV1View } from '../views';

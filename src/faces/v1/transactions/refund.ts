@@ -4,11 +4,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { requestRefund } from '../../../services/refunds';
 import { getAccountTransaction, ownerOf } from '../../../services/transactions';
-import type { Router } from '../../../http/env';
-import { apiKeyGuard } from '../../../http/middleware/apiKey';
-import { json, optionalJsonBody, pathParam } from '../../../http/schemas';
+import type { Router } from '../../../wire/env';
+import { apiKeyGuard } from '../apiKey';
+import { json, optionalJsonBody, pathParam } from '../../../wire/schemas';
 import { RefundResultSchema } from '../../v2/transactions/refund';
-import { refundResultView } from '../../../http/views';
+import { refundResultView } from '../../../wire/views';
 import { text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 
 const RefundV1Input = z.object({ reason: text(255).nullish().transform((v) => v ?? undefined) }).openapi('RefundInputV1');

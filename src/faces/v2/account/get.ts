@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
-import { guard } from '../../../http/middleware/guard';
-import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../../http/schemas';
-import { balanceView } from '../../../http/views';
-import type { Router } from '../../../http/env';
+import { guard } from '../guard';
+import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../../wire/schemas';
+import { balanceView } from '../../../wire/views';
+import type { Router } from '../../../wire/env';
 import { ACCOUNT_STATUSES } from '../../../domain/types';
 
 const Money = z

@@ -1,11 +1,11 @@
 // POST /v2/auth: client credentials -> access token (300 s). Its errors use the small {error, message} body
-// (http/errors.ts renders every error of this path that way).
+// (wire/errors.ts renders every error of this path that way).
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { SandboxError } from '../../../domain/errors';
 import { findCredential } from '../../../services/secrets';
-import { AuthErrorSchema, json, jsonBody } from '../../../http/schemas';
-import type { Router } from '../../../http/env';
+import { AuthErrorSchema, json, jsonBody } from '../../../wire/schemas';
+import type { Router } from '../../../wire/env';
 
 const route = createRoute({
   method: 'post',

@@ -3,10 +3,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { BALANCE_BLOCK_STATUSES, BLOCK_TYPES } from '../../../domain/types';
 import { listBlocks } from '../../../services/balance-blocks';
-import { guard } from '../../../http/middleware/guard';
-import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../../http/schemas';
-import { balanceBlockView } from '../../../http/views';
-import type { Router } from '../../../http/env';
+import { guard } from '../guard';
+import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../../wire/schemas';
+import { balanceBlockView } from '../../../wire/views';
+import type { Router } from '../../../wire/env';
 
 export const BalanceBlockSchema = z
   .object({

@@ -7,11 +7,11 @@ import { REFERENCE_PATTERN } from '../../../domain/subaccounts';
 import { chargeWithQr, createCharge } from '../../../services/charges';
 import { idempotent } from '../../../services/idempotency';
 import { isValidCnpj, isValidCpf } from '../../../pix';
-import { guard } from '../../../http/middleware/guard';
-import { brl, createdHeaders, dateTime, errorResponse, idempotencyErrors, idempotentHeaders, json, jsonBody, metadataSchema, optionalId, sendIdempotent, uuid, v2Errors } from '../../../http/schemas';
+import { guard } from '../guard';
+import { brl, createdHeaders, dateTime, errorResponse, idempotencyErrors, idempotentHeaders, json, jsonBody, metadataSchema, optionalId, sendIdempotent, uuid, v2Errors } from '../../../wire/schemas';
 import { SplitLegSchema } from '../../../webhooks/schemas';
-import { chargeView } from '../../../http/views';
-import type { Router } from '../../../http/env';
+import { chargeView } from '../../../wire/views';
+import type { Router } from '../../../wire/env';
 import { inRequestUnit } from '../../../lib/request-unit';
 
 const cents = (min: number, max: number, what: string) =>

@@ -1,10 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { getProject } from '../../../services/projects';
-import { guard } from '../../../http/middleware/guard';
-import { json, pathParam, subAccountHeader, v2Errors } from '../../../http/schemas';
-import { projectView } from '../../../http/views';
-import type { Router } from '../../../http/env';
+import { guard } from '../guard';
+import { json, pathParam, subAccountHeader, v2Errors } from '../../../wire/schemas';
+import { projectView } from '../../../wire/views';
+import type { Router } from '../../../wire/env';
 import { ProjectSchema } from './schemas';
 
 export function register(app: Router, deps: Deps) {

@@ -1,5 +1,5 @@
 import type { Deps } from '../../../deps';
-import type { Router } from '../../../http/env';
+import type { Router } from '../../../wire/env';
 import * as get from './get';
 import * as list from './list';
 import * as post from './post';

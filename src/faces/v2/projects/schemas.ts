@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { dateTime, uuid } from '../../../http/schemas';
+import { dateTime, uuid } from '../../../wire/schemas';
 
 export const ProjectSchema = z
   .object({

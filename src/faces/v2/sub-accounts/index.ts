@@ -2,10 +2,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { addSubAccount } from '../../../services/accounts';
-import { guard } from '../../../http/middleware/guard';
-import { dateTime, errorResponse, json, jsonBody, uuid, v2Errors } from '../../../http/schemas';
-import { subAccountView } from '../../../http/views';
-import type { Router } from '../../../http/env';
+import { guard } from '../guard';
+import { dateTime, errorResponse, json, jsonBody, uuid, v2Errors } from '../../../wire/schemas';
+import { subAccountView } from '../../../wire/views';
+import type { Router } from '../../../wire/env';
 import { ACCOUNT_STATUSES } from '../../../domain/types';
 
 export const SubAccountSchema = z

@@ -2,10 +2,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../../domain/types';
 import { getTransaction } from '../../../services/transactions';
-import { guard } from '../../../http/middleware/guard';
-import { dateTime, json, pathParam, subAccountHeader, uuid, v2Errors } from '../../../http/schemas';
-import { transactionView } from '../../../http/views';
-import type { Router } from '../../../http/env';
+import { guard } from '../guard';
+import { dateTime, json, pathParam, subAccountHeader, uuid, v2Errors } from '../../../wire/schemas';
+import { transactionView } from '../../../wire/views';
+import type { Router } from '../../../wire/env';
 
 export const TransactionSchema = z
   .object({

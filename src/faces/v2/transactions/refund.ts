@@ -3,10 +3,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { requestRefund } from '../../../services/refunds';
-import { guard } from '../../../http/middleware/guard';
-import { createdHeaders, json, optionalJsonBody, pathParam, subAccountHeader, uuid, v2Errors } from '../../../http/schemas';
-import { refundResultView } from '../../../http/views';
-import type { Router } from '../../../http/env';
+import { guard } from '../guard';
+import { createdHeaders, json, optionalJsonBody, pathParam, subAccountHeader, uuid, v2Errors } from '../../../wire/schemas';
+import { refundResultView } from '../../../wire/views';
+import type { Router } from '../../../wire/env';
 
 export const RefundResultSchema = z
   .object({

@@ -3,13 +3,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { toCents } from '../../../domain/money';
-import { checkKeyAndDocument, DOCUMENT_TYPES, PIX_KEY_TYPES } from '../../../http/pix-fields';
+import { checkKeyAndDocument, DOCUMENT_TYPES, PIX_KEY_TYPES } from '../../../wire/pix-fields';
 import { idempotent } from '../../../services/idempotency';
 import { createWithdrawal } from '../../../services/withdrawals';
-import { guard } from '../../../http/middleware/guard';
-import { brl, createdHeaders, dateTime, idempotencyErrors, idempotentHeaders, json, jsonBody, optionalId, sendIdempotent, uuid, v2Errors } from '../../../http/schemas';
-import { withdrawalView } from '../../../http/views';
-import type { Router } from '../../../http/env';
+import { guard } from '../guard';
+import { brl, createdHeaders, dateTime, idempotencyErrors, idempotentHeaders, json, jsonBody, optionalId, sendIdempotent, uuid, v2Errors } from '../../../wire/schemas';
+import { withdrawalView } from '../../../wire/views';
+import type { Router } from '../../../wire/env';
 import { inRequestUnit } from '../../../lib/request-unit';
 
 

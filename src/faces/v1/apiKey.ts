@@ -9,7 +9,7 @@ import { allows, type Permission } from '../../domain/permissions';
 import { mainWallet, PRINCIPAL } from '../../domain/subaccounts';
 import type { Environment } from '../../domain/types';
 import { findApiKey } from '../../services/secrets';
-import type { Env } from '../env';
+import type { Env } from '../../wire/env';
 
 export const API_KEY_PREFIXES: Record<Environment, string> = { sandbox: 'mp_test_', production: 'mp_live_' };
 

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { SandboxError, validationError } from '../../domain/errors';
 import { allows, type Permission } from '../../domain/permissions';
 import { PRINCIPAL, REFERENCE_PATTERN, walletToActOn } from '../../domain/subaccounts';
-import type { Env } from '../env';
+import type { Env } from '../../wire/env';
 
 export interface GuardOptions {
   permissions: Permission[];

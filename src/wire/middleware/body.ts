@@ -14,7 +14,7 @@ export const JSON_BODY_PREFIXES = ['/v2/', '/v1/', '/_sandbox/'] as const;
 /** A JSON media type (the part of a Content-Type before ';'), as hono's validator tests it. */
 export const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-/** The body this middleware parsed, by request (undefined: not parsed here), which the route's validator checks (http/validate.ts). */
+/** The body this middleware parsed, by request (undefined: not parsed here), which the route's validator checks (wire/validate.ts). */
 const parsedBodies = new WeakMap<HonoRequest, unknown>();
 export const parsedBody = (req: HonoRequest): unknown => parsedBodies.get(req);
 

@@ -7,8 +7,8 @@ import { accepts } from 'hono/accepts';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import { locateCharge } from '../services/checkout';
-import type { Env } from './env';
-import { ErrorSchema, pathParam } from './schemas';
+import type { Env } from '../wire/env';
+import { ErrorSchema, pathParam } from '../wire/schemas';
 import { isoTime } from '../lib/iso';
 
 const route = createRoute({
@@ -47,7 +47,7 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
     const charge = locateCharge(deps, id);
     if (type === 'text/html') {
       // The checkout page's code is loaded at the first browser visit, not at start-up.
-      const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }] = await Promise.all([import('../pages/checkout'), import('../pages/layout')]);
+      const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }] = await Promise.all([import('./checkout'), import('./layout')]);
       if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
       return renderPage(c, checkoutPage({ charge, now: deps.clock.nowMs(), frozen: deps.clock.frozen, tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
     }

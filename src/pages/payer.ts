@@ -2,8 +2,8 @@
 // and POST /_sandbox/transactions/{id}/pay, the routes curl uses.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { JSQR_PATH, servePackageFile } from '../pages/static';
-import type { Env } from './env';
+import { JSQR_PATH, servePackageFile } from './static';
+import type { Env } from '../wire/env';
 
 const route = createRoute({
   method: 'get',
@@ -20,7 +20,7 @@ const route = createRoute({
 export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
   // The page's code is loaded at its first visit, not at start-up.
   app.openapi(route, async (c) => {
-    const [{ payPage }, { renderPage }] = await Promise.all([import('../pages/pay'), import('../pages/layout')]);
+    const [{ payPage }, { renderPage }] = await Promise.all([import('./pay'), import('./layout')]);
     return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
   });
   // The QR decoder the page runs, from node_modules (a dependency of the sandbox): no CDN, works offline.

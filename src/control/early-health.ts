@@ -5,7 +5,7 @@
 // for the app, which answers it as always.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { setAnswerHeaders } from './middleware/doors';
+import { setAnswerHeaders } from '../wire/middleware/doors';
 import type { EarlyAnswer } from '../server';
 
 const PATH = '/_sandbox/health';

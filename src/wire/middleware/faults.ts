@@ -43,7 +43,7 @@ export function injectFaults(deps: Deps, faults: Faults): MiddlewareHandler<Env>
     if (!rule.status) return next();
     const status = rule.status;
     const message = `Injected fault: ${status} from the rule for ${rule.method} ${rule.path} (PUT /_sandbox/faults; DELETE /_sandbox/faults clears it).`;
-    // Like the errors of http/errors.ts: a 429 or 503 says when to come back; POST /v2/auth keeps its small body.
+    // Like the errors of wire/errors.ts: a 429 or 503 says when to come back; POST /v2/auth keeps its small body.
     const headers: Record<string, string> = status === 429 || status === 503 ? { 'Retry-After': '1' } : {};
     if (c.req.path === '/v2/auth') return c.json({ error: errorName(status), message }, status as 500, headers);
     return c.json(

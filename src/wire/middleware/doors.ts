@@ -138,7 +138,7 @@ export const PAGE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 } as const;
 
-/** Every answer's own headers, through `set`: its trace id, then the page headers (app.ts, http/early-health.ts). */
+/** Every answer's own headers, through `set`: its trace id, then the page headers (app.ts, control/early-health.ts). */
 export function setAnswerHeaders(set: (name: string, value: string) => void, traceId: string): void {
   set('X-Trace-Id', traceId);
   for (const name in PAGE_HEADERS) set(name, PAGE_HEADERS[name as keyof typeof PAGE_HEADERS]);

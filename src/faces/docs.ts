@@ -6,10 +6,10 @@ import { packageFilePath } from '../pages/static';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { EVENT_KINDS } from '../webhooks/events';
 import { DeliveryHeadersSchema, EVENT_SCHEMAS, eventSummary, webhookOperationId } from '../webhooks/schemas';
-import type { Env } from './env';
-import { JSON_BODY_PREFIXES } from './middleware/body';
-import { FAULT_PREFIXES } from './middleware/faults';
-import { BEARER_SCHEME, SANDBOX_TOKEN_SCHEME } from './schemas';
+import type { Env } from '../wire/env';
+import { JSON_BODY_PREFIXES } from '../wire/middleware/body';
+import { FAULT_PREFIXES } from '../wire/middleware/faults';
+import { BEARER_SCHEME, SANDBOX_TOKEN_SCHEME } from '../wire/schemas';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

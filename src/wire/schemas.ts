@@ -5,7 +5,7 @@ import { ERROR_CODES } from '../domain/errors';
 import { hasAtMostTwoDecimals } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
 
-/** Security requirements, by the scheme names registered in http/docs.ts. */
+/** Security requirements, by the scheme names registered in faces/docs.ts. */
 export const BEARER_SCHEME = 'bearerAuth';
 export const SANDBOX_TOKEN_SCHEME = 'sandboxToken';
 export const bearerSecurity = [{ [BEARER_SCHEME]: [] }];
