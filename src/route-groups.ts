@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from './deps';
 import type { ControlHooks } from './control';
+import type { ConsoleQuery } from './wire/console-query';
 import type { Env } from './wire/env';
 
 /** Registers a group on an app as createSandbox's app always had it (routes and their OpenAPI entries). */
@@ -27,7 +28,17 @@ export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Pro
     { name: 'v2', paths: ['/v2/*'], load: async () => { const { v2Routes } = await import('./faces/v2'); return (app) => app.route('/v2', v2Routes(deps)); } },
     { name: 'v1', paths: ['/v1/*'], load: async () => { const { v1Routes } = await import('./faces/v1'); return (app) => app.route('/v1', v1Routes(deps)); } },
     { name: 'api-pix', paths: ['/api-pix/*'], load: async () => { const { apiPixRoutes } = await import('./faces/api-pix'); return (app) => app.route('/api-pix', apiPixRoutes(deps)); } },
-    { name: 'control', paths: ['/_sandbox/*'], load: async () => { const { controlRoutes } = await import('./control'); return (app) => app.route('/_sandbox', controlRoutes(deps, hooks)); } },
+    {
+      name: 'control',
+      paths: ['/_sandbox/*'],
+      load: async () => {
+        const { controlRoutes } = await import('./control');
+        // GET /_sandbox/console answers the console's sections: the pages' markup, handed to the control API from
+        // here (the pages' code loaded at its first call, not at start-up), so that no surface imports another.
+        const consoleFragment = async (q: ConsoleQuery) => (await import('./pages/console-page')).consoleFragment(deps, q);
+        return (app) => app.route('/_sandbox', controlRoutes(deps, hooks, consoleFragment));
+      },
+    },
     { name: 'location', paths: ['/pix/qr/*'], load: async () => { const { registerLocation } = await import('./pages/location'); return (app) => registerLocation(app, deps); } },
     {
       name: 'documents',

@@ -8,7 +8,7 @@ import { runAction } from '../services/actions';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../wire/schemas';
 import { transactionView } from '../wire/views';
 import type { Router } from '../wire/env';
-import { TransactionSchema } from '../faces/v2/transactions/get';
+import { TransactionSchema } from '../wire/resources/transactions';
 
 const route = createRoute({
   method: 'post',

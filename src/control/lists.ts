@@ -10,9 +10,9 @@ import { qrPngDataUrl } from '../pix';
 import { controlErrors, controlSecurity, errorResponse, intQuery, json, jsonBody, pathParam } from '../wire/schemas';
 import { chargeView, transactionView } from '../wire/views';
 import type { Caller, Router } from '../wire/env';
-import { ChargeInputSchema, ChargeSchema } from '../faces/v2/pix/post';
-import { TransactionSchema } from '../faces/v2/transactions/get';
 import { extended } from '../lib/objects';
+import { ChargeInputSchema, ChargeSchema } from '../wire/resources/charges';
+import { TransactionSchema } from '../wire/resources/transactions';
 
 const tags = ['Control API'];
 const security = controlSecurity;

@@ -12,12 +12,12 @@ import { DELIVERY_EVENT_KINDS } from '../webhooks/events';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../wire/schemas';
 import { balanceBlockControlView, eventView, refundResultView, transactionView, withdrawalView } from '../wire/views';
 import type { Env, Router } from '../wire/env';
-import { TransactionSchema } from '../faces/v2/transactions/get';
-import { WithdrawalSchema } from '../faces/v2/withdrawals/post';
 import { BalanceBlockControlSchema, EventListSchema, RefundTransactionSchema } from './answers';
 import { listAccountEvents } from '../services/lists';
 import { orderQuery, pageQuery } from './lists';
 import { extended } from '../lib/objects';
+import { TransactionSchema } from '../wire/resources/transactions';
+import { WithdrawalSchema } from '../wire/resources/withdrawals';
 
 const tags = ['Control API'];
 const security = controlSecurity;

@@ -8,8 +8,8 @@ import { createWithdrawal } from '../services/withdrawals';
 import { controlErrors, controlSecurity, errorResponse, json, jsonBody, pathParam } from '../wire/schemas';
 import { withdrawalView } from '../wire/views';
 import type { Caller, Router } from '../wire/env';
-import { WithdrawalInputSchema, WithdrawalSchema } from '../faces/v2/withdrawals/post';
 import { extended } from '../lib/objects';
+import { WithdrawalInputSchema, WithdrawalSchema } from '../wire/resources/withdrawals';
 
 export function registerWithdrawalControl(app: Router, deps: Deps) {
   app.openapi(

@@ -2,7 +2,7 @@
 // from the swagger-ui-dist files copied into dist/assets/vendor at build time: works offline).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { packageFilePath } from '../pages/static';
+import { packageFilePath } from '../lib/package-files';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { EVENT_KINDS } from '../webhooks/events';
 import { DeliveryHeadersSchema, EVENT_SCHEMAS, eventSummary, webhookOperationId } from '../webhooks/schemas';

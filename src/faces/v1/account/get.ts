@@ -6,10 +6,9 @@ import { ACCOUNT_STATUSES } from '../../../domain/types';
 import type { Router } from '../../../wire/env';
 import { apiKeyGuard } from '../apiKey';
 import { json, uuid } from '../../../wire/schemas';
-import { BalanceSchema } from '../../v2/account/get';
 import { balanceView } from '../../../wire/views';
-import { CompanySchema } from '../../../control/schemas';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
+import { BalanceSchema, CompanySchema } from '../../../wire/resources/accounts';
 
 const AccountV1Schema = z
   .object({

@@ -5,9 +5,9 @@ import { listBlocks } from '../../../services/balance-blocks';
 import type { Router } from '../../../wire/env';
 import { apiKeyGuard } from '../apiKey';
 import { json } from '../../../wire/schemas';
-import { BalanceBlockQuery, BalanceBlockSchema } from '../../v2/balance-blocks/list';
 import { balanceBlockV1View } from '../views';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
+import { BalanceBlockQuery, BalanceBlockSchema } from '../../../wire/resources/balance-blocks';
 
 const nullable = (s: z.ZodString) => s.nullable();
 const BalanceBlockV1Schema = BalanceBlockSchema.extend({

@@ -7,7 +7,7 @@ import { apiKeyGuard } from '../apiKey';
 import { json, pathParam } from '../../../wire/schemas';
 import { paymentLinkView } from '../../../wire/views';
 import { v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
-import { PaymentLinkSchema } from './schemas';
+import { PaymentLinkSchema } from '../../../wire/resources/payment-links';
 
 export function register(app: Router, deps: Deps) {
   app.openapi(

@@ -8,7 +8,7 @@ import { apiKeyGuard } from '../apiKey';
 import { intQuery, json } from '../../../wire/schemas';
 import { paymentLinkView } from '../../../wire/views';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
-import { PaymentLinkSchema } from './schemas';
+import { PaymentLinkSchema } from '../../../wire/resources/payment-links';
 import { extended } from '../../../lib/objects';
 
 const Query = z.object({

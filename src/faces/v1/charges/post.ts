@@ -8,7 +8,7 @@ import { apiKeyGuard } from '../apiKey';
 import { json, jsonBody } from '../../../wire/schemas';
 import { paymentLinkView } from '../../../wire/views';
 import { centsV1, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
-import { PaymentLinkSchema } from './schemas';
+import { PaymentLinkSchema } from '../../../wire/resources/payment-links';
 
 const PaymentLinkInput = z
   .object({

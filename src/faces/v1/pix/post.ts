@@ -6,11 +6,11 @@ import { chargeWithQr, createCharge } from '../../../services/charges';
 import type { Router } from '../../../wire/env';
 import { apiKeyGuard } from '../apiKey';
 import { json, jsonBody, metadataSchema, uuid } from '../../../wire/schemas';
-import { ChargeSchema } from '../../v2/pix/post';
 import { CustomerInputSchema } from '../customers/post';
 import { centsV1, expiresInSchema, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { pixV1View } from '../views';
 import { inRequestUnit } from '../../../lib/request-unit';
+import { ChargeSchema } from '../../../wire/resources/charges';
 
 
 function oneCustomer(value: unknown, ctx: z.RefinementCtx) {

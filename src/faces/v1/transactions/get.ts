@@ -5,9 +5,9 @@ import { getAccountTransaction } from '../../../services/transactions';
 import type { Router } from '../../../wire/env';
 import { apiKeyGuard } from '../apiKey';
 import { json, pathParam } from '../../../wire/schemas';
-import { TransactionSchema } from '../../v2/transactions/get';
 import { v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { transactionV1View } from '../views';
+import { TransactionSchema } from '../../../wire/resources/transactions';
 
 /** v2's transaction (2.5) as the SDKs type it: without the PSP's fields. */
 export const TransactionV1Schema = TransactionSchema.omit({ e2eId: true, counterpartName: true, counterpartDocument: true }).openapi('TransactionV1');

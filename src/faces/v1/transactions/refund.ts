@@ -7,9 +7,9 @@ import { getAccountTransaction, ownerOf } from '../../../services/transactions';
 import type { Router } from '../../../wire/env';
 import { apiKeyGuard } from '../apiKey';
 import { json, optionalJsonBody, pathParam } from '../../../wire/schemas';
-import { RefundResultSchema } from '../../v2/transactions/refund';
 import { refundResultView } from '../../../wire/views';
 import { text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
+import { RefundResultSchema } from '../../../wire/resources/transactions';
 
 const RefundV1Input = z.object({ reason: text(255).nullish().transform((v) => v ?? undefined) }).openapi('RefundInputV1');
 

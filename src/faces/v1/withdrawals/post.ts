@@ -10,9 +10,9 @@ import { createWithdrawal, type WithdrawalInput } from '../../../services/withdr
 import type { Router } from '../../../wire/env';
 import { apiKeyGuard } from '../apiKey';
 import { json, jsonBody } from '../../../wire/schemas';
-import { WithdrawalSchema } from '../../v2/withdrawals/post';
 import { centsV1, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { withdrawalV1View } from '../views';
+import { WithdrawalSchema } from '../../../wire/resources/withdrawals';
 
 const PIX_FIELDS = ['pixKey', 'pixKeyType', 'holderName', 'holderDocument', 'holderDocumentType'] as const;
 

@@ -1,25 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { guard } from '../guard';
-import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../../wire/schemas';
+import { json, subAccountHeader, uuid, v2Errors } from '../../../wire/schemas';
 import { balanceView } from '../../../wire/views';
 import type { Router } from '../../../wire/env';
 import { ACCOUNT_STATUSES } from '../../../domain/types';
-
-const Money = z
-  .object({ amount: z.number().int().openapi({ description: 'cents', example: 100000 }), amountFormatted: z.number().openapi({ description: 'BRL', example: 1000 }) })
-  .openapi('Money');
-
-export const BalanceSchema = z
-  .object({
-    available: Money,
-    promotional: Money,
-    held: Money.openapi({ description: 'Blocked by balance blocks' }),
-    total: Money.openapi({ description: 'available + promotional + held' }),
-    currency: z.literal('BRL'),
-    updatedAt: dateTime(),
-  })
-  .openapi('Balance');
+import { BalanceSchema } from '../../../wire/resources/accounts';
 
 export const AccountSchema = z
   .object({

@@ -1,36 +1,12 @@
 // GET /v2/balance-blocks: the wallet's balance blocks (service document 4.9), newest first, optionally of one status.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
-import { BALANCE_BLOCK_STATUSES, BLOCK_TYPES } from '../../../domain/types';
 import { listBlocks } from '../../../services/balance-blocks';
 import { guard } from '../guard';
-import { dateTime, json, subAccountHeader, uuid, v2Errors } from '../../../wire/schemas';
+import { json, subAccountHeader, v2Errors } from '../../../wire/schemas';
 import { balanceBlockView } from '../../../wire/views';
 import type { Router } from '../../../wire/env';
-
-export const BalanceBlockSchema = z
-  .object({
-    id: uuid(),
-    transactionId: uuid().openapi({ description: 'The blocked payment' }),
-    amount: z.number(),
-    status: z.enum(BALANCE_BLOCK_STATUSES),
-    blockType: z.enum(BLOCK_TYPES),
-    referenceNumber: z.string(),
-    reason: z.string(),
-    createdAt: dateTime(),
-    externalReference: z.string().optional().openapi({ description: "The payment's externalReference" }),
-    e2eId: z.string().optional().openapi({ description: "The payment's end-to-end id" }),
-    resolutionReason: z.string().optional(),
-    resolvedAt: dateTime().optional(),
-  })
-  .openapi('BalanceBlock');
-
-export const BalanceBlockQuery = z.object({
-  status: z
-    .enum(BALANCE_BLOCK_STATUSES, { error: `must be one of ${BALANCE_BLOCK_STATUSES.join(', ')} (or omitted for every block)` })
-    .optional()
-    .openapi({ param: { name: 'status', in: 'query' } }),
-});
+import { BalanceBlockQuery, BalanceBlockSchema } from '../../../wire/resources/balance-blocks';
 
 export function register(app: Router, deps: Deps) {
   app.openapi(

@@ -5,7 +5,7 @@ import { guard } from '../guard';
 import { json, pathParam, subAccountHeader, v2Errors } from '../../../wire/schemas';
 import { projectView } from '../../../wire/views';
 import type { Router } from '../../../wire/env';
-import { ProjectSchema } from './schemas';
+import { ProjectSchema } from '../../../wire/resources/projects';
 
 export function register(app: Router, deps: Deps) {
   app.openapi(

@@ -5,7 +5,7 @@ import { guard } from '../guard';
 import { intQuery, json, subAccountHeader, v2Errors } from '../../../wire/schemas';
 import { projectView } from '../../../wire/views';
 import type { Router } from '../../../wire/env';
-import { ProjectSchema } from './schemas';
+import { ProjectSchema } from '../../../wire/resources/projects';
 import { extended } from '../../../lib/objects';
 
 const Query = z.object({

@@ -3,20 +3,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { addSubAccount } from '../../../services/accounts';
 import { guard } from '../guard';
-import { dateTime, errorResponse, json, jsonBody, uuid, v2Errors } from '../../../wire/schemas';
+import { errorResponse, json, jsonBody, v2Errors } from '../../../wire/schemas';
 import { subAccountView } from '../../../wire/views';
 import type { Router } from '../../../wire/env';
-import { ACCOUNT_STATUSES } from '../../../domain/types';
-
-export const SubAccountSchema = z
-  .object({
-    id: uuid(),
-    reference: z.string().openapi({ pattern: '^[a-z0-9][a-z0-9_-]{1,31}$', example: 'loja-centro', description: 'The value sent in X-Sub-Account' }),
-    name: z.string(),
-    status: z.enum(ACCOUNT_STATUSES).openapi({ example: 'approved' }),
-    createdAt: dateTime(),
-  })
-  .openapi('SubAccount');
+import { SubAccountSchema } from '../../../wire/resources/accounts';
 
 // The main account only: X-Sub-Account is refused (400), so no SUB_ACCOUNT_NOT_FOUND and nothing else to find.
 const { 404: _notFound, ...mainAccountErrors } = v2Errors;

@@ -1,35 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../../domain/types';
 import { getTransaction } from '../../../services/transactions';
 import { guard } from '../guard';
-import { dateTime, json, pathParam, subAccountHeader, uuid, v2Errors } from '../../../wire/schemas';
+import { json, pathParam, subAccountHeader, v2Errors } from '../../../wire/schemas';
 import { transactionView } from '../../../wire/views';
 import type { Router } from '../../../wire/env';
-
-export const TransactionSchema = z
-  .object({
-    id: uuid(),
-    status: z.enum(TRANSACTION_STATUSES),
-    type: z.enum(TRANSACTION_TYPES),
-    paymentMethod: z.enum(['pix', 'credit_card', 'boleto']),
-    amount: z.number(),
-    currency: z.literal('BRL'),
-    createdAt: dateTime(),
-    description: z.string().optional(),
-    externalReference: z.string().optional(),
-    customerId: uuid().optional(),
-    projectId: uuid().optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    pixCopyPaste: z.string().optional(),
-    expiresAt: dateTime().optional(),
-    paidAt: dateTime().optional(),
-    e2eId: z.string().optional(),
-    counterpartName: z.string().optional(),
-    counterpartDocument: z.string().optional(),
-    updatedAt: dateTime().optional(),
-  })
-  .openapi('Transaction');
+import { TransactionSchema } from '../../../wire/resources/transactions';
 
 export function register(app: Router, deps: Deps) {
   app.openapi(

@@ -4,18 +4,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../deps';
 import { requestRefund } from '../../../services/refunds';
 import { guard } from '../guard';
-import { createdHeaders, json, optionalJsonBody, pathParam, subAccountHeader, uuid, v2Errors } from '../../../wire/schemas';
+import { createdHeaders, json, optionalJsonBody, pathParam, subAccountHeader, v2Errors } from '../../../wire/schemas';
 import { refundResultView } from '../../../wire/views';
 import type { Router } from '../../../wire/env';
-
-export const RefundResultSchema = z
-  .object({
-    originalTransactionId: uuid(),
-    pspProvider: z.string().openapi({ description: "The pinned institution's name, else 'pix-sandbox'" }),
-    pspRefundTransactionId: z.string().openapi({ description: 'PIX return id (D + ISPB + yyyyMMddHHmm + 11 characters)' }),
-    status: z.enum(['PENDING', 'CONFIRMED', 'ERROR']),
-  })
-  .openapi('RefundResult');
+import { RefundResultSchema } from '../../../wire/resources/transactions';
 
 const RefundInput = z.object({ reason: z.string({ error: 'must be a string' }).max(255, { error: 'must be at most 255 characters' }).optional() }).openapi('RefundInput');
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { dateTime, uuid } from '../../../wire/schemas';
+import { dateTime, uuid } from '../schemas';
 
 export const ProjectSchema = z
   .object({

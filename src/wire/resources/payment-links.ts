@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { PAYMENT_LINK_STATUSES, PAYMENT_METHODS } from '../../../domain/types';
-import { dateTime, uuid } from '../../../wire/schemas';
+import { PAYMENT_LINK_STATUSES, PAYMENT_METHODS } from '../../domain/types';
+import { dateTime, uuid } from '../schemas';
 
 export const PaymentLinkSchema = z
   .object({
