@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
 import { createBus } from './lib/bus';
-import { openStore, emptyState } from './store/store';
+import { openStore } from './store/store';
 import { currentUnit } from './store/unit';
 import { createScheduler } from './services/scheduler';
 import { createTokens } from './services/tokens';
@@ -40,6 +40,7 @@ import { mountRouteGroups } from './route-groups';
 import { healthAnswer } from './control/health';
 import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
 import { globalFetch } from './webhooks/transport';
+import { emptyState } from './store/state';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
 export const VERSION: string = version;

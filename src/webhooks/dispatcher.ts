@@ -9,7 +9,7 @@
 // - nothing here blocks a response: the first attempt is a job due now, run by the scheduler on the next tick.
 import type { Deps } from '../deps';
 import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../domain/types';
-import type { Job } from '../store/store';
+import type { Job } from '../store/state';
 import { KEEP_JOB } from '../services/scheduler';
 import type { SandboxEvent } from './events';
 import { noteHolder } from '../services/holders';
