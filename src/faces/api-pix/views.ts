@@ -1,13 +1,14 @@
 // Answers of the standard face, shaped as the document's schemas (CobCompleta, CobVCompleta, CobPayload,
 // CobVPayload, PayloadLocationCompleta, WebhookCompleto, Paginacao) from the core's records.
 import type { Deps } from '../../deps';
-import { brtDay, cobStatus, dayText, dueAmounts, moneyText, type DueRules } from '../../domain/api-pix';
+import { brtDay, cobStatus, dayText, dueAmounts, moneyText } from '../../domain/api-pix';
 import type { Account, PayloadLoc, WebhookEndpoint } from '../../domain/types';
 import { buildDynamicBrCode } from '../../pix';
 import { locationOf, type CobRecord } from '../../services/cobs';
 import { pixEntry } from '../../webhooks/api-pix';
 import { isoTime as iso } from '../../lib/iso';
 import { extended } from '../../lib/objects';
+import type { DueRules } from '../../domain/types';
 
 const opt = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
 
