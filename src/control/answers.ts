@@ -6,11 +6,11 @@ import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
 import { dateTime, uuid } from '../wire/schemas';
 import { ProjectSchema } from '../wire/resources/projects';
-import { DELIVERY_EVENT_KINDS, EVENT_KINDS } from '../webhooks/events';
 import { WebhookEventSchema } from '../webhooks/schemas';
 import { BalanceSchema, CompanySchema, SubAccountSchema } from '../wire/resources/accounts';
 import { BalanceBlockSchema } from '../wire/resources/balance-blocks';
 import { RefundResultSchema, TransactionSchema } from '../wire/resources/transactions';
+import { DELIVERY_EVENT_KINDS, EVENT_KINDS } from '../domain/events';
 
 const permissions = z.array(z.enum(PERMISSIONS));
 const environment = z.enum(['sandbox', 'production']);

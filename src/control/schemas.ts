@@ -4,9 +4,9 @@ import { z } from '@hono/zod-openapi';
 import { toCents } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
-import { EVENT_KINDS } from '../webhooks/events';
 import { isValidCnpj, isValidCpf } from '../pix';
 import { CompanySchema } from '../wire/resources/accounts';
+import { EVENT_KINDS } from '../domain/events';
 
 /** BRL in, cents out; at most 999,999,999.99 either way, so sums stay exact integers. */
 const brlSigned = (_what: string) =>

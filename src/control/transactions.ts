@@ -8,7 +8,6 @@ import type { Deps } from '../deps';
 import { unknownAction } from './unknown-action';
 import { toCents } from '../domain/money';
 import { ACTION_NAMES, runAction, type ActionBody, type ActionName, type ActionResult } from '../services/actions';
-import { DELIVERY_EVENT_KINDS } from '../webhooks/events';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../wire/schemas';
 import { balanceBlockControlView, eventView, refundResultView, transactionView, withdrawalView } from '../wire/views';
 import type { Env, Router } from '../wire/env';
@@ -18,6 +17,7 @@ import { orderQuery, pageQuery } from './lists';
 import { extended } from '../lib/objects';
 import { TransactionSchema } from '../wire/resources/transactions';
 import { WithdrawalSchema } from '../wire/resources/withdrawals';
+import { DELIVERY_EVENT_KINDS } from '../domain/events';
 
 const tags = ['Control API'];
 const security = controlSecurity;

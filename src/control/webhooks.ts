@@ -10,9 +10,9 @@ import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, 
 import { DeletedSchema, DeliveryListSchema, DeliverySchema, WebhookEndpointListSchema, WebhookEndpointSchema } from './answers';
 import { deliveryView, webhookView } from '../wire/views';
 import type { Router } from '../wire/env';
-import { DELIVERY_EVENT_KINDS } from '../webhooks/events';
 import { WebhookPatchSchema, WebhookSpecSchema } from './schemas';
 import { extended } from '../lib/objects';
+import { DELIVERY_EVENT_KINDS } from '../domain/events';
 
 const tags = ['Control API'];
 const security = controlSecurity;

@@ -1,7 +1,7 @@
 // Entities as they are stored. Everything is JSON-serializable (the `--data` file holds exactly this), money is
 // integer cents, times are epoch milliseconds of the sandbox clock. Wire shapes are made in faces/ and wire/.
 import type { Cents, FeeSchedule } from './money';
-import type { SandboxEvent } from '../webhooks/events';
+import type { SandboxEvent } from './events';
 import type { HolderDocumentType, PixKeyType } from '../pix';
 import type { MagicOutcome } from './magic';
 

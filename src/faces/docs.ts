@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { packageFilePath } from '../lib/package-files';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { EVENT_KINDS } from '../webhooks/events';
 import { DeliveryHeadersSchema, EVENT_SCHEMAS, eventSummary, webhookOperationId } from '../webhooks/schemas';
 import type { Env } from '../wire/env';
 import { JSON_BODY_PREFIXES } from '../wire/middleware/body';
 import { FAULT_PREFIXES } from '../wire/middleware/faults';
 import { BEARER_SCHEME, SANDBOX_TOKEN_SCHEME } from '../wire/schemas';
+import { EVENT_KINDS } from '../domain/events';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

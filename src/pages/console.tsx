@@ -16,12 +16,12 @@ import { expiredCharge, listAccountDeliveries, listAccountEvents, listAccountTra
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
 import type { ListPage } from '../domain/pagination';
 import { partsOf } from '../webhooks/dispatcher';
-import type { SandboxEvent } from '../webhooks/events';
 import { MAGIC_VALUES } from '../domain/magic';
 import { STORIES } from '../services/stories';
 import { linkStatusAt } from '../domain/payment-links';
 import { staticQrStatus } from '../services/static-qr';
 import type { ConsoleQuery } from '../wire/console-query';
+import type { SandboxEvent } from '../domain/events';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];

@@ -4,7 +4,7 @@
 import type { Permission } from '../domain/permissions';
 import type { Story, StoryResult } from '../services/stories';
 import type { AccountStatus } from '../domain/types';
-import type { EventKind } from '../webhooks/events';
+import type { EventKind } from '../domain/events';
 import type {
   accountDetailView,
   balanceBlockControlView,

@@ -6,8 +6,8 @@ import type { AccountPatchSchema, AccountSpecSchema, CredentialSpecSchema, SubAc
 import type { Permission } from '../domain/permissions';
 import type { AccountStatus, Company } from '../domain/types';
 import type { AccountSpec as ServiceAccountSpec, BankAccountSpec } from '../services/accounts';
-import type { EventKind } from '../webhooks/events';
 import type { WithdrawalInputSchema } from '../wire/resources/withdrawals';
+import type { EventKind } from '../domain/events';
 
 export interface CredentialSpec {
   id?: string;

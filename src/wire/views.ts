@@ -7,13 +7,12 @@ import type { Account, BalanceBlock, Credential, Delivery, Institution, PaymentL
 import { linkStatusAt } from '../domain/payment-links';
 import { opt, extended } from '../lib/objects';
 import type { Permission } from '../domain/permissions';
-import type { EventKind } from '../webhooks/events';
 
 /** Permissions were checked against PERMISSIONS when the credential or key was made (control/schemas.ts). */
 const permissionsOf = (list: string[]) => list as Permission[];
-import type { SandboxEvent } from '../webhooks/events';
 import { isoTime } from '../lib/iso';
 import { rawOf } from '../store/unit';
+import type { EventKind, SandboxEvent } from '../domain/events';
 
 export const iso = isoTime;
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
