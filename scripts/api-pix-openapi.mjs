@@ -1,4 +1,4 @@
-// Makes src/api-pix/openapi-api-pix.json, what GET /openapi-api-pix.json serves: the Central Bank's API Pix document
+// Makes src/faces/api-pix/openapi-api-pix.json, what GET /openapi-api-pix.json serves: the Central Bank's API Pix document
 // (docs/standards/bacen-pix-api-2.9.0.openapi.yaml) narrowed to the operations this sandbox emulates, with the
 // sandbox's own servers and token URL. Run it after changing the emulated set; test/api-pix/document.test.ts checks
 // the committed file is what this makes.
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 const SOURCE = new URL('../docs/standards/bacen-pix-api-2.9.0.openapi.yaml', import.meta.url);
-const TARGET = new URL('../src/api-pix/openapi-api-pix.json', import.meta.url);
+const TARGET = new URL('../src/faces/api-pix/openapi-api-pix.json', import.meta.url);
 /** Paths of the document not emulated: lotecobv and Pix Automático (rec, solicrec, cobr, locrec, webhookrec, webhookcobr). */
 const NOT_EMULATED = /^\/(lotecobv|locrec|rec|solicrec|cobr|webhookrec|webhookcobr)(\/|$)/;
 const EMULATED_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read'];

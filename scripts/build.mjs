@@ -210,7 +210,7 @@ cpSync('src/pages/assets', 'dist/assets', { recursive: true });
 // Browser files of packages the pages serve (the docs UI, the QR reader), copied from devDependencies with their
 // licences into dist/assets/vendor/<package>/: the installed package has no run-time dependency for them, and so
 // none of their install scripts (swagger-ui-dist pulls @scarf/scarf, whose postinstall reports installs to a third
-// party). src/pages/static.ts packageFilePath() reads them there, or from node_modules when running from source.
+// party). src/lib/package-files.ts packageFilePath() reads them there, or from node_modules when running from source.
 const VENDOR = {
   'swagger-ui-dist': ['swagger-ui.css', 'swagger-ui-bundle.js', 'LICENSE', 'NOTICE'],
   jsqr: ['dist/jsQR.js', 'LICENSE'],

@@ -8,22 +8,22 @@ import { Hono } from 'hono';
 import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
 import { createBus } from './lib/bus';
-import { openStore, emptyState } from './store/store';
+import { openStore } from './store/store';
 import { currentUnit } from './store/unit';
 import { createScheduler } from './services/scheduler';
 import { createTokens } from './services/tokens';
 import { createAccount } from './services/accounts';
 import type { Deps } from './deps';
 import type { FixturesFile, SandboxOptions } from './config';
-import { JSON_BODY_PREFIXES, jsonBody } from './http/middleware/body';
-import { FAULT_PREFIXES, Faults, injectFaults } from './http/middleware/faults';
-import { doors, hostDoor, hostNameOf, setAnswerHeaders } from './http/middleware/doors';
-import { earlyHealth } from './http/early-health';
-import { headerRecordFromNode } from './http/middleware/headers';
-import { errorName, sendError, toSandboxError } from './http/errors';
+import { JSON_BODY_PREFIXES, jsonBody } from './wire/middleware/body';
+import { FAULT_PREFIXES, Faults, injectFaults } from './wire/middleware/faults';
+import { doors, hostDoor, hostNameOf, setAnswerHeaders } from './wire/middleware/doors';
+import { earlyHealth } from './control/early-health';
+import { headerRecordFromNode } from './wire/middleware/headers';
+import { errorName, sendError, toSandboxError } from './wire/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
-import type { Env } from './http/env';
+import type { Env } from './wire/env';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { holdQrThread } from './services/qr-images';
@@ -35,11 +35,12 @@ import { registerStaticQrActions } from './services/static-qr';
 import { lanUrls, listen, type Listening } from './server';
 import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
-import { RequestUnitRouter } from './http/request-unit';
+import { RequestUnitRouter } from './wire/request-unit';
 import { mountRouteGroups } from './route-groups';
 import { healthAnswer } from './control/health';
 import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
 import { globalFetch } from './webhooks/transport';
+import { emptyState } from './store/state';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
 export const VERSION: string = version;
@@ -220,7 +221,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   };
 
   // Route groups join the app as requests need them (lazyRoutes), after it has matched others: a router that takes that,
-  // and starts each handler in the request's unit of work (http/request-unit.ts).
+  // and starts each handler in the request's unit of work (wire/request-unit.ts).
   const app = new Hono<Env>({ router: new RequestUnitRouter() });
   app.onError((err, c) => {
     const error = toSandboxError(err, log);

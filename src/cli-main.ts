@@ -2,7 +2,7 @@
 // listen, print the banner.
 import { readCliConfig } from './config';
 import { createSandbox, VERSION } from './app';
-import { isLoopback } from './http/middleware/doors';
+import { isLoopback } from './wire/middleware/doors';
 
 async function main() {
   const config = readCliConfig(process.argv.slice(2), process.env);

@@ -7,7 +7,8 @@ import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from './deps';
 import type { ControlHooks } from './control';
-import type { Env } from './http/env';
+import type { ConsoleQuery } from './wire/console-query';
+import type { Env } from './wire/env';
 
 /** Registers a group on an app as createSandbox's app always had it (routes and their OpenAPI entries). */
 type Mount = (app: OpenAPIHono<Env>) => void;
@@ -24,19 +25,29 @@ const matches = (pattern: string, path: string) =>
 
 export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Promise<Record<string, unknown>>): Group[] {
   return [
-    { name: 'v2', paths: ['/v2/*'], load: async () => { const { v2Routes } = await import('./http/v2'); return (app) => app.route('/v2', v2Routes(deps)); } },
-    { name: 'v1', paths: ['/v1/*'], load: async () => { const { v1Routes } = await import('./http/v1'); return (app) => app.route('/v1', v1Routes(deps)); } },
-    { name: 'api-pix', paths: ['/api-pix/*'], load: async () => { const { apiPixRoutes } = await import('./api-pix'); return (app) => app.route('/api-pix', apiPixRoutes(deps)); } },
-    { name: 'control', paths: ['/_sandbox/*'], load: async () => { const { controlRoutes } = await import('./control'); return (app) => app.route('/_sandbox', controlRoutes(deps, hooks)); } },
-    { name: 'location', paths: ['/pix/qr/*'], load: async () => { const { registerLocation } = await import('./http/location'); return (app) => registerLocation(app, deps); } },
+    { name: 'v2', paths: ['/v2/*'], load: async () => { const { v2Routes } = await import('./faces/v2'); return (app) => app.route('/v2', v2Routes(deps)); } },
+    { name: 'v1', paths: ['/v1/*'], load: async () => { const { v1Routes } = await import('./faces/v1'); return (app) => app.route('/v1', v1Routes(deps)); } },
+    { name: 'api-pix', paths: ['/api-pix/*'], load: async () => { const { apiPixRoutes } = await import('./faces/api-pix'); return (app) => app.route('/api-pix', apiPixRoutes(deps)); } },
+    {
+      name: 'control',
+      paths: ['/_sandbox/*'],
+      load: async () => {
+        const { controlRoutes } = await import('./control');
+        // GET /_sandbox/console answers the console's sections: the pages' markup, handed to the control API from
+        // here (the pages' code loaded at its first call, not at start-up), so that no surface imports another.
+        const consoleFragment = async (q: ConsoleQuery) => (await import('./pages/console-page')).consoleFragment(deps, q);
+        return (app) => app.route('/_sandbox', controlRoutes(deps, hooks, consoleFragment));
+      },
+    },
+    { name: 'location', paths: ['/pix/qr/*'], load: async () => { const { registerLocation } = await import('./pages/location'); return (app) => registerLocation(app, deps); } },
     {
       name: 'documents',
       paths: ['/openapi.json', '/docs/*', '/openapi-api-pix.json'],
       load: async () => {
         // One import after the other (here and below): a runner's module linker (jest's vm modules) may stall on two
         // graphs that share modules linking at once.
-        const { registerDocs } = await import('./http/docs');
-        const { registerApiPixDocument } = await import('./api-pix/document');
+        const { registerDocs } = await import('./faces/docs');
+        const { registerApiPixDocument } = await import('./faces/api-pix/document');
         return (app) => {
           registerDocs(app, document);
           registerApiPixDocument(app);
@@ -48,7 +59,7 @@ export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Pro
       paths: ['/', '/assets/*', '/pay', '/c/*'],
       load: async () => {
         const { registerPages } = await import('./pages');
-        const { registerPayerPage } = await import('./http/payer');
+        const { registerPayerPage } = await import('./pages/payer');
         const { registerLinkPages } = await import('./pages/link');
         return (app) => {
           registerPages(app, deps);
@@ -88,7 +99,7 @@ export function mountRouteGroups(app: Hono<Env>, deps: Deps, hooks: ControlHooks
     return p;
   };
   const document = async () => {
-    const [{ OpenAPIHono }, { openApiDocument }, mounts] = await Promise.all([zodOpenApi(), import('./http/docs'), Promise.all(groups.map(load))]);
+    const [{ OpenAPIHono }, { openApiDocument }, mounts] = await Promise.all([zodOpenApi(), import('./faces/docs'), Promise.all(groups.map(load))]);
     const whole = new OpenAPIHono<Env>();
     for (const mount of mounts) mount(whole);
     return openApiDocument(whole, hooks.version);

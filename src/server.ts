@@ -62,7 +62,7 @@ function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hon
 
 /**
  * An answer given on the bare node:http request while @hono/node-server is not loaded yet: true when it answered,
- * false to let the request wait for the app (app.ts answers GET /_sandbox/health so, src/http/early-health.ts).
+ * false to let the request wait for the app (app.ts answers GET /_sandbox/health so, src/control/early-health.ts).
  */
 /** What HTTPS needs beyond plain HTTP, imported when a listener speaks it. */
 interface TlsParts {

@@ -14,13 +14,13 @@ import {
   patchInstitution,
   patchSubAccount,
 } from '../services/accounts';
-import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam } from '../http/schemas';
-import { SubAccountSchema } from '../http/v2/sub-accounts';
+import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam } from '../wire/schemas';
 import { AccountDetailSchema, AccountListSchema, AdjustmentSchema, CredentialSchema, DeletedSchema, InstitutionSchema } from './answers';
-import { accountDetailView, credentialView, institutionView, subAccountView } from '../http/views';
-import type { Router } from '../http/env';
+import { accountDetailView, credentialView, institutionView, subAccountView } from '../wire/views';
+import type { Router } from '../wire/env';
 import { AccountPatchSchema, AccountSpecSchema, brlSigned, CredentialSpecSchema, institutionStatus, permissions, status, SubAccountSpecSchema } from './schemas';
 import { isoTime } from '../lib/iso';
+import { SubAccountSchema } from '../wire/resources/accounts';
 
 const tags = ['Control API'];
 const security = controlSecurity;

@@ -1,19 +1,16 @@
 // What the control API answers, as schemas: /openapi.json types every control answer with them (the views in
-// http/views.ts build the JSON). Ids a spec may choose (credentials, sub-accounts, institutions, endpoints) are plain
+// wire/views.ts build the JSON). Ids a spec may choose (credentials, sub-accounts, institutions, endpoints) are plain
 // strings here; those the sandbox makes are UUIDs.
-import { CompanySchema } from './schemas';
 import { z } from '@hono/zod-openapi';
 import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
-import { dateTime, uuid } from '../http/schemas';
-import { BalanceSchema } from '../http/v2/account/get';
-import { BalanceBlockSchema } from '../http/v2/balance-blocks/list';
-import { ProjectSchema } from '../http/v2/projects/schemas';
-import { SubAccountSchema } from '../http/v2/sub-accounts';
-import { TransactionSchema } from '../http/v2/transactions/get';
-import { RefundResultSchema } from '../http/v2/transactions/refund';
-import { DELIVERY_EVENT_KINDS, EVENT_KINDS } from '../webhooks/events';
+import { dateTime, uuid } from '../wire/schemas';
+import { ProjectSchema } from '../wire/resources/projects';
 import { WebhookEventSchema } from '../webhooks/schemas';
+import { BalanceSchema, CompanySchema, SubAccountSchema } from '../wire/resources/accounts';
+import { BalanceBlockSchema } from '../wire/resources/balance-blocks';
+import { RefundResultSchema, TransactionSchema } from '../wire/resources/transactions';
+import { DELIVERY_EVENT_KINDS, EVENT_KINDS } from '../domain/events';
 
 const permissions = z.array(z.enum(PERMISSIONS));
 const environment = z.enum(['sandbox', 'production']);

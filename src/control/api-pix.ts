@@ -5,10 +5,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { locateCob } from '../services/cobs';
 import { runAction } from '../services/actions';
-import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
-import { transactionView } from '../http/views';
-import type { Router } from '../http/env';
-import { TransactionSchema } from '../http/v2/transactions/get';
+import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../wire/schemas';
+import { transactionView } from '../wire/views';
+import type { Router } from '../wire/env';
+import { TransactionSchema } from '../wire/resources/transactions';
 
 const PayInput = z
   .object({

@@ -4,9 +4,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { unknownAction } from './unknown-action';
 import { BLOCK_ACTIONS, resolveBlock, type BlockAction } from '../services/balance-blocks';
-import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
-import { balanceBlockControlView } from '../http/views';
-import type { Router } from '../http/env';
+import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../wire/schemas';
+import { balanceBlockControlView } from '../wire/views';
+import type { Router } from '../wire/env';
 import { BalanceBlockControlSchema } from './answers';
 
 // One path per action, as for transactions (control/transactions.ts): defendBalanceBlock, approveBalanceBlock...

@@ -3,12 +3,12 @@
 // A code that fails its checks is still a 200: the answer is the report. Only a body without `code` is a 400.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { controlErrors, controlSecurity, json, jsonBody } from '../http/schemas';
-import { iso } from '../http/views';
+import { controlErrors, controlSecurity, json, jsonBody } from '../wire/schemas';
+import { iso } from '../wire/views';
 import { MAX_BR_CODE_LENGTH } from '../pix';
 import { locationPath } from '../services/charges';
 import { decodeBrCode } from '../services/checkout';
-import type { Router } from '../http/env';
+import type { Router } from '../wire/env';
 import { extended } from '../lib/objects';
 
 const Check = z.object({

@@ -4,10 +4,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { PAYMENT_METHODS } from '../domain/types';
-import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../http/schemas';
-import { PaymentLinkSchema } from '../http/v1/charges/schemas';
-import type { Router } from '../http/env';
-import { paymentLinkView } from '../http/views';
+import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../wire/schemas';
+import { PaymentLinkSchema } from '../wire/resources/payment-links';
+import type { Router } from '../wire/env';
+import { paymentLinkView } from '../wire/views';
 import { disablePaymentLink, expirePaymentLink, locateLink, payPaymentLink } from '../services/payment-links';
 import { extended } from '../lib/objects';
 

@@ -1,8 +1,8 @@
 // /_sandbox/clock: read, set, freeze and advance the sandbox clock. Advancing runs what falls due on the way.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { controlErrors, controlSecurity, json, jsonBody } from '../http/schemas';
-import type { Router } from '../http/env';
+import { controlErrors, controlSecurity, json, jsonBody } from '../wire/schemas';
+import type { Router } from '../wire/env';
 import { validationError } from '../domain/errors';
 import { CLOCK_MAX_MS, CLOCK_RANGE_TEXT, inClockRange } from '../lib/clock';
 

@@ -1,13 +1,16 @@
 // GET /_sandbox/console: the console's sections as an HTML fragment, for the console's live updates and for the
 // console of a sandbox with an admin token (the page itself renders no tenant data then; this route checks the token
-// like every control route).
+// like every control route). The markup is the pages' (pages/console-page.tsx): route-groups.ts hands it in as
+// `fragment`, so that the control API imports no page.
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Deps } from '../deps';
-import type { Router } from '../http/env';
-import { controlErrors, controlSecurity } from '../http/schemas';
-import { ConsoleQuerySchema, consoleQuery } from '../pages';
+import type { Router } from '../wire/env';
+import { controlErrors, controlSecurity } from '../wire/schemas';
+import { type ConsoleQuery, ConsoleQuerySchema, consoleQuery } from '../wire/console-query';
 
-export function registerConsoleFragment(app: Router, deps: Deps) {
+/** The console's sections for a query, as HTML (loaded at its first call, not at start-up). */
+export type ConsoleFragment = (q: ConsoleQuery) => Promise<string>;
+
+export function registerConsoleFragment(app: Router, fragment: ConsoleFragment) {
   app.openapi(
     createRoute({
       method: 'get',
@@ -21,7 +24,6 @@ export function registerConsoleFragment(app: Router, deps: Deps) {
       request: { query: ConsoleQuerySchema },
       responses: { 200: { description: 'HTML fragment', content: { 'text/html': { schema: z.string() } } }, ...controlErrors },
     }),
-    // The console's code is loaded at the first call, not at start-up.
-    async (c) => c.html((await import('../pages/console-page')).consoleFragment(deps, consoleQuery(c.req.valid('query')))),
+    async (c) => c.html(await fragment(consoleQuery(c.req.valid('query')))),
   );
 }

@@ -1,8 +1,8 @@
 // /_sandbox/faults: inject latency or errors on matching v1/v2 routes.
 import { createRoute, z } from '@hono/zod-openapi';
-import { controlErrors, controlSecurity, json, jsonBody } from '../http/schemas';
-import type { Router } from '../http/env';
-import type { Faults } from '../http/middleware/faults';
+import { controlErrors, controlSecurity, json, jsonBody } from '../wire/schemas';
+import type { Router } from '../wire/env';
+import type { Faults } from '../wire/middleware/faults';
 
 const Rule = z.object({
   // Spelled out case by case, not with the i flag: the pattern is also /openapi.json's, where a flag cannot go.

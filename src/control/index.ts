@@ -3,14 +3,14 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
-import { createRouter } from '../http/env';
-import { controlErrors, controlSecurity, json, optionalJsonBody } from '../http/schemas';
+import { createRouter } from '../wire/env';
+import { controlErrors, controlSecurity, json, optionalJsonBody } from '../wire/schemas';
 import { HealthSchema, ResetSchema } from './answers';
 import { registerAccounts } from './accounts';
 import { registerClock } from './clock';
 import { registerTransactionControl } from './transactions';
 import { registerFaults } from './faults';
-import type { Faults } from '../http/middleware/faults';
+import type { Faults } from '../wire/middleware/faults';
 import { registerWebhookControl } from './webhooks';
 import { registerBalanceBlockControl } from './balance-blocks';
 import { registerSettle } from './settle';
@@ -18,7 +18,7 @@ import type { DeliveryWorker } from '../webhooks/dispatcher';
 import { registerBrCodeControl } from './brcodes';
 import { registerStream } from './stream';
 import { registerLists } from './lists';
-import { registerConsoleFragment } from './console';
+import { type ConsoleFragment, registerConsoleFragment } from './console';
 import { registerPaymentLinkControl } from './charges';
 import { registerWithdrawalControl } from './withdrawals';
 import { registerStories } from './stories';
@@ -42,7 +42,8 @@ function tokenMatches(given: string | undefined, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function controlRoutes(deps: Deps, hooks: ControlHooks) {
+/** `consoleFragment`: the console's sections (the pages' markup) for GET /_sandbox/console. */
+export function controlRoutes(deps: Deps, hooks: ControlHooks, consoleFragment: ConsoleFragment) {
   const app = createRouter();
   const adminToken = deps.settings.adminToken;
   if (adminToken) {
@@ -65,7 +66,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   registerApiPixControl(app, deps);
   registerStream(app, deps, hooks.streamKeepAliveMs);
   registerLists(app, deps);
-  registerConsoleFragment(app, deps);
+  registerConsoleFragment(app, consoleFragment);
   registerPaymentLinkControl(app, deps);
   registerWithdrawalControl(app, deps);
   registerStories(app, deps, () => hooks.deliveries.settle());

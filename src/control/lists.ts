@@ -7,12 +7,12 @@ import { createCharge, locationPath } from '../services/charges';
 import { listAccountTransactions, referenceOf } from '../services/lists';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
 import { qrPngDataUrl } from '../pix';
-import { controlErrors, controlSecurity, errorResponse, intQuery, json, jsonBody, pathParam } from '../http/schemas';
-import { chargeView, transactionView } from '../http/views';
-import type { Caller, Router } from '../http/env';
-import { ChargeInputSchema, ChargeSchema } from '../http/v2/pix/post';
-import { TransactionSchema } from '../http/v2/transactions/get';
+import { controlErrors, controlSecurity, errorResponse, intQuery, json, jsonBody, pathParam } from '../wire/schemas';
+import { chargeView, transactionView } from '../wire/views';
+import type { Caller, Router } from '../wire/env';
 import { extended } from '../lib/objects';
+import { ChargeInputSchema, ChargeSchema } from '../wire/resources/charges';
+import { TransactionSchema } from '../wire/resources/transactions';
 
 const tags = ['Control API'];
 const security = controlSecurity;

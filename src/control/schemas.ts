@@ -4,8 +4,9 @@ import { z } from '@hono/zod-openapi';
 import { toCents } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
-import { EVENT_KINDS } from '../webhooks/events';
 import { isValidCnpj, isValidCpf } from '../pix';
+import { CompanySchema } from '../wire/resources/accounts';
+import { EVENT_KINDS } from '../domain/events';
 
 /** BRL in, cents out; at most 999,999,999.99 either way, so sums stay exact integers. */
 const brlSigned = (_what: string) =>
@@ -98,17 +99,6 @@ export const BankAccountSpecSchema = z
   })
   .openapi('BankAccountSpec', { description: 'A bank account a v1 withdrawal names by bankAccountId; the holder\'s document is the PIX key it is paid to' });
 
-/** The tenant's company as GET /v1/account shows it (the Node SDK's CompanyDetail). */
-export const CompanySchema = z
-  .object({
-    razaoSocial: z.string().min(1).max(255),
-    nomeFantasia: z.string().min(1).max(255).optional(),
-    cnpj: z.string().refine(isValidCnpj, { error: 'must be a CNPJ (14 characters) with valid check digits, like 11222333000181' }),
-    email: z.email({ error: 'must be an email address' }),
-    phone: z.string().min(1).max(20),
-    status: z.enum(['pending', 'active', 'suspended', 'blocked'], { error: "must be 'pending', 'active', 'suspended' or 'blocked'" }),
-  })
-  .openapi('Company');
 const company = CompanySchema;
 
 export const AccountSpecSchema = z

@@ -4,8 +4,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
-import { controlErrors, controlSecurity, errorResponse, json, optionalJsonBody } from '../http/schemas';
-import type { Router } from '../http/env';
+import { controlErrors, controlSecurity, errorResponse, json, optionalJsonBody } from '../wire/schemas';
+import type { Router } from '../wire/env';
 import { ATTEMPT_JOB, type DeliveryWorker } from '../webhooks/dispatcher';
 import { valuesOf } from '../lib/objects';
 
@@ -47,7 +47,7 @@ export function registerSettle(app: Router, deps: Deps, worker: DeliveryWorker) 
       tags: ['Control API'],
       security: controlSecurity,
       summary: 'Run what is due now and wait until no job is due and no webhook attempt is in flight',
-      // Marked required like every control body; an empty one reads as {} (http/middleware/body.ts), so a bare POST works.
+      // Marked required like every control body; an empty one reads as {} (wire/middleware/body.ts), so a bare POST works.
       request: { body: optionalJsonBody(SettleBody, { timeoutMs: 10000 }) },
       responses: {
         200: json(Settled, 'Nothing is due and no delivery attempt is in flight'),

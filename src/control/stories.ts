@@ -2,8 +2,8 @@
 // verbs live in services/stories.ts; this route checks the input, plays, and tells the live stream of each step.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { controlErrors, controlSecurity, errorResponse, json, optionalJsonBody, pathParam } from '../http/schemas';
-import type { Router } from '../http/env';
+import { controlErrors, controlSecurity, errorResponse, json, optionalJsonBody, pathParam } from '../wire/schemas';
+import type { Router } from '../wire/env';
 import { STORIES, findStory, playStory } from '../services/stories';
 
 const tags = ['Control API'];

@@ -11,8 +11,8 @@ import type { ServerResponse } from 'node:http';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import type { BusMessage } from '../lib/bus';
-import { controlErrors, controlSecurity } from '../http/schemas';
-import type { Router } from '../http/env';
+import { controlErrors, controlSecurity } from '../wire/schemas';
+import type { Router } from '../wire/env';
 import { extended } from '../lib/objects';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;

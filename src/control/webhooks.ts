@@ -6,13 +6,13 @@ import { addWebhook, deleteWebhook, locateDelivery, patchWebhook, replayDelivery
 import { listAccountDeliveries } from '../services/lists';
 import { partsOf } from '../webhooks/dispatcher';
 import { orderQuery, pageQuery } from './lists';
-import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam as param } from '../http/schemas';
+import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam as param } from '../wire/schemas';
 import { DeletedSchema, DeliveryListSchema, DeliverySchema, WebhookEndpointListSchema, WebhookEndpointSchema } from './answers';
-import { deliveryView, webhookView } from '../http/views';
-import type { Router } from '../http/env';
-import { DELIVERY_EVENT_KINDS } from '../webhooks/events';
+import { deliveryView, webhookView } from '../wire/views';
+import type { Router } from '../wire/env';
 import { WebhookPatchSchema, WebhookSpecSchema } from './schemas';
 import { extended } from '../lib/objects';
+import { DELIVERY_EVENT_KINDS } from '../domain/events';
 
 const tags = ['Control API'];
 const security = controlSecurity;

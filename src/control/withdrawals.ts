@@ -5,11 +5,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { PRINCIPAL, walletToActOn } from '../domain/subaccounts';
 import { createWithdrawal } from '../services/withdrawals';
-import { controlErrors, controlSecurity, errorResponse, json, jsonBody, pathParam } from '../http/schemas';
-import { withdrawalView } from '../http/views';
-import type { Caller, Router } from '../http/env';
-import { WithdrawalInputSchema, WithdrawalSchema } from '../http/v2/withdrawals/post';
+import { controlErrors, controlSecurity, errorResponse, json, jsonBody, pathParam } from '../wire/schemas';
+import { withdrawalView } from '../wire/views';
+import type { Caller, Router } from '../wire/env';
 import { extended } from '../lib/objects';
+import { WithdrawalInputSchema, WithdrawalSchema } from '../wire/resources/withdrawals';
 
 export function registerWithdrawalControl(app: Router, deps: Deps) {
   app.openapi(

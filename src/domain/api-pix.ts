@@ -3,7 +3,7 @@
 // stays integer cents; the standard's 2-decimal strings are made only at the edge. Dates of a cobv are days in
 // Brasília time (UTC-3, no daylight saving since 2019), business days are Monday to Friday (no holiday calendar).
 import type { Cents } from './money';
-import type { Transaction } from './types';
+import type { DueRules, Transaction } from './types';
 
 /** The scopes of the standard's OAuth2 scheme that this sandbox serves (lotecobv and Pix Automático come later). */
 export const API_PIX_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read'] as const;
@@ -75,18 +75,6 @@ export const MONEY_TEXT = /^\d{1,10}\.\d{2}$/;
 export const moneyText = (cents: Cents): string => (cents / 100).toFixed(2);
 /** "12.34" -> 1234; call on a string that matched MONEY_TEXT. */
 export const textCents = (text: string): Cents => Number(text.replace('.', ''));
-
-/** A stored cobv's value rules, as the request gave them (percentages and amounts kept as the standard's strings). */
-export interface DueRules {
-  /** YYYY-MM-DD. */
-  dataDeVencimento: string;
-  validadeAposVencimento: number;
-  original: Cents;
-  multa?: { modalidade: number; valorPerc: string };
-  juros?: { modalidade: number; valorPerc: string };
-  abatimento?: { modalidade: number; valorPerc: string };
-  desconto?: { modalidade: number; valorPerc?: string; descontoDataFixa?: Array<{ data: string; valorPerc: string }> };
-}
 
 const DAY = 86_400_000;
 const BRT_OFFSET = 3 * 3_600_000;

@@ -1,5 +1,5 @@
 // The one closed vocabulary of failures. Domain and service code throw `SandboxError` with a code from this union;
-// `http/errors.ts` alone turns it into the service's error envelope. The HTTP status lives here, next to the code,
+// `wire/errors.ts` alone turns it into the service's error envelope. The HTTP status lives here, next to the code,
 // so a code can never be mapped to two statuses.
 
 export const ERROR_STATUS = {

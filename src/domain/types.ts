@@ -1,10 +1,9 @@
 // Entities as they are stored. Everything is JSON-serializable (the `--data` file holds exactly this), money is
-// integer cents, times are epoch milliseconds of the sandbox clock. Response shapes are built in http/, not here.
+// integer cents, times are epoch milliseconds of the sandbox clock. Wire shapes are made in faces/ and wire/.
 import type { Cents, FeeSchedule } from './money';
-import type { SandboxEvent } from '../webhooks/events';
+import type { SandboxEvent } from './events';
 import type { HolderDocumentType, PixKeyType } from '../pix';
 import type { MagicOutcome } from './magic';
-import type { DueRules } from './api-pix';
 
 export type Environment = 'sandbox' | 'production';
 export const ACCOUNT_STATUSES = ['approved', 'pending', 'pending_documents', 'pending_approval', 'rejected', 'suspended'] as const;
@@ -304,7 +303,7 @@ export interface Account {
   webhookHeaderWord?: string;
   /** The tenant's company as GET /v1/account shows it; absent: null. */
   company?: Company;
-  /** The standard face (sandbox.md 9); absent in data files written before it (store/store.ts upgrades them). The first key is also the one static QR codes carry. */
+  /** The standard face (sandbox.md 9); absent in data files written before it (store/state.ts upgrades them). The first key is also the one static QR codes carry. */
   pixKeys: PixKey[];
   cobs: Record<string, Cob>;
   locs: Record<string, PayloadLoc>;
@@ -439,4 +438,16 @@ export interface IdempotencyEntry {
   status: number;
   body: string;
   createdAt: number;
+}
+
+/** A stored cobv's value rules, as the request gave them (percentages and amounts kept as the standard's strings). */
+export interface DueRules {
+  /** YYYY-MM-DD. */
+  dataDeVencimento: string;
+  validadeAposVencimento: number;
+  original: Cents;
+  multa?: { modalidade: number; valorPerc: string };
+  juros?: { modalidade: number; valorPerc: string };
+  abatimento?: { modalidade: number; valorPerc: string };
+  desconto?: { modalidade: number; valorPerc?: string; descontoDataFixa?: Array<{ data: string; valorPerc: string }> };
 }

@@ -3,7 +3,8 @@ import type { Context } from 'hono';
 import { raw } from 'hono/html';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
-import { ConsoleBody, consoleHref, type ConsoleQuery } from './console';
+import { ConsoleBody, consoleHref } from './console';
+import type { ConsoleQuery } from '../wire/console-query';
 import { Layout, renderPage } from './layout';
 
 /** The console with `notes` above it (values of the URL that were ignored, a reset that took what it showed). */

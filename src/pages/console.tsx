@@ -12,28 +12,19 @@ import { brl } from './format';
 import { totalOf } from '../domain/ledger';
 import { PRINCIPAL } from '../domain/subaccounts';
 import type { Account, BalanceBlock, Delivery, DeliveryAttempt, Transaction } from '../domain/types';
-import { expiredCharge, listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf, type TransactionFilter } from '../services/lists';
+import { expiredCharge, listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf } from '../services/lists';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
 import type { ListPage } from '../domain/pagination';
 import { partsOf } from '../webhooks/dispatcher';
-import type { SandboxEvent } from '../webhooks/events';
 import { MAGIC_VALUES } from '../domain/magic';
 import { STORIES } from '../services/stories';
 import { linkStatusAt } from '../domain/payment-links';
 import { staticQrStatus } from '../services/static-qr';
+import type { ConsoleQuery } from '../wire/console-query';
+import type { SandboxEvent } from '../domain/events';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
-
-export interface ConsoleQuery {
-  account?: string;
-  type?: Transaction['type'];
-  status?: TransactionFilter['status'];
-  wallet?: string;
-  page: number;
-  epage: number;
-  dpage: number;
-}
 
 const LIST_LIMIT = 20;
 const SHORT_LIMIT = 10;

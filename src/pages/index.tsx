@@ -4,32 +4,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import type { Env } from '../http/env';
-import { intQuery } from '../http/schemas';
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../domain/types';
-import type { ConsoleQuery } from './console';
+import type { Env } from '../wire/env';
+import { type ConsoleQuery, ConsoleQuerySchema, consoleQuery } from '../wire/console-query';
 import { registerAssets } from './static';
-
-const TYPES = TRANSACTION_TYPES;
-const STATUSES = TRANSACTION_STATUSES;
-
-/** The console's query: which account, the transaction filters and the page of each list. */
-export const ConsoleQuerySchema = z.object({
-  account: z.string().optional().openapi({ description: 'Account id (default: the first account)' }),
-  // '' is what the filter form sends for "any".
-  type: z.enum(['', ...TYPES], { error: `must be one of ${TYPES.join(', ')} (or empty for any)` }).optional(),
-  // 'expired': the charges cancelled by expiry (sandbox.md 5.1), a console filter over the cancelled ones.
-  status: z.enum(['', ...STATUSES, 'expired'], { error: `must be one of ${STATUSES.join(', ')}, expired (or empty for any)` }).optional(),
-  wallet: z.string().optional().openapi({ description: 'Only transactions of this wallet: a sub-account reference or "principal"' }),
-  page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
-  epage: intQuery('epage', 1, Number.MAX_SAFE_INTEGER, 1),
-  dpage: intQuery('dpage', 1, Number.MAX_SAFE_INTEGER, 1),
-});
-
-/** Empty filters from a GET form (`type=`) mean "any". */
-export function consoleQuery(raw: z.infer<typeof ConsoleQuerySchema>): ConsoleQuery {
-  return { ...raw, account: raw.account || undefined, wallet: raw.wallet || undefined, type: raw.type || undefined, status: raw.status || undefined };
-}
 
 /**
  * The page's own query, read leniently: a value that does not fit is dropped and said in a note, so a person who

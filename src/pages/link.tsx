@@ -9,7 +9,7 @@ import type { Deps } from '../deps';
 import { SandboxError, validationError } from '../domain/errors';
 import { linkStatusAt } from '../domain/payment-links';
 import { PAYMENT_METHODS, type Account, type PaymentLink, type PaymentMethod } from '../domain/types';
-import type { Env } from '../http/env';
+import type { Env } from '../wire/env';
 import { locationPath } from '../services/charges';
 import { findLinkBySlug, payPaymentLink, startLinkCharge } from '../services/payment-links';
 import { brl } from './format';

@@ -8,7 +8,7 @@ import { Layout } from './layout';
 import { JSQR_PATH } from './static';
 import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
 
-/** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see http/payer.ts). */
+/** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see pages/payer.ts). */
 
 /** A table that turns into one card per row on a narrow screen (each cell labelled by data-label). */
 function Table({ id, caption, columns, children }: { id: string; caption: string; columns: string[]; children?: Child }) {

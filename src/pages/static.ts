@@ -1,15 +1,15 @@
 // Static assets of the pages, served by the sandbox itself (no CDN: works offline). Two sources:
 // - the sandbox's own files in src/pages/assets/, copied to dist/assets/ by scripts/build.mjs: `./assets/` beside this
 //   module resolves to either, whether it runs from src (vitest, tsx) or from the bundle;
-// - a file of a browser package, copied into dist/assets/vendor/ at build time (packageFilePath).
+// - a file of a browser package, copied into dist/assets/vendor/ at build time (lib/package-files.ts).
 // Files are read once and kept in memory: they are small and never change while the sandbox runs.
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Env } from '../http/env';
+import type { Env } from '../wire/env';
+import { packageFilePath } from '../lib/package-files';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -68,15 +68,6 @@ export function registerAssets(app: OpenAPIHono<Env>) {
       return c.body(new Uint8Array(read()), 200, headersFor(file));
     },
   );
-}
-
-/**
- * Where a file of a browser package is: dist/assets/vendor/<pkg>/<file> in the built package (scripts/build.mjs copies
- * it there from a devDependency), else the package in node_modules (running from source: vitest, tsx).
- */
-export function packageFilePath(pkg: string, file: string): string {
-  const copied = join(OWN_DIR, 'vendor', pkg, file);
-  return existsSync(copied) ? copied : join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), file);
 }
 
 /**

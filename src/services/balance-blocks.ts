@@ -11,13 +11,13 @@ import { brlText, type Cents } from '../domain/money';
 import { BALANCE_BLOCK_TRANSITIONS, transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
 import type { Account, BalanceBlock, BalanceBlockStatus, BlockType, Transaction } from '../domain/types';
 import type { Caller } from '../domain/auth';
-import type { EventKind } from '../webhooks/events';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { opt } from '../lib/objects';
 import { publishTransactions } from '../lib/bus';
 import { holderOf, noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
+import type { EventKind } from '../domain/events';
 
 export const DEFAULT_BLOCK_REASON: Record<BlockType, string> = {
   med: "Fraud suspected by the payer's institution (MED)",

@@ -9,7 +9,7 @@ import { findSubAccount, mainWallet, PRINCIPAL } from '../domain/subaccounts';
 import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
 import type { Account, ChargeDetails, Institution, PaymentMethod, SplitItem, Transaction, Wallet } from '../domain/types';
 import { recordLinkPayment } from '../domain/payment-links';
-import { brtDay, dueAmounts, type DueRules } from '../domain/api-pix';
+import { brtDay, dueAmounts } from '../domain/api-pix';
 import { recordPixNotice } from '../webhooks/api-pix';
 import type { Caller } from '../domain/auth';
 import { buildDynamicBrCode, generateCpf, makeE2eId, parseBrCode, qrPngDataUrl } from '../pix';
@@ -23,6 +23,7 @@ import { chargeMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
 import { holderOf, noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
+import type { DueRules } from '../domain/types';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
@@ -66,7 +67,7 @@ export interface Premade {
   pixCopyPaste?: string | undefined;
 }
 
-/** Path the BR Code location points at; the sandbox serves it (see http/location.ts). */
+/** Path the BR Code location points at; the sandbox serves it (see pages/location.ts). */
 export const locationPath = (id: string) => `/pix/qr/${id}`;
 
 /** The project a charge or withdrawal belongs to: the given one (must exist), else the wallet's only project. */

@@ -5,12 +5,13 @@
 // main wallet (the standard knows no sub-accounts).
 import type { Deps } from '../deps';
 import { SandboxError, validationError, type FieldError } from '../domain/errors';
-import { brtDay, cobStatus, cobvExpiresAt, dayOf, dayText, dueAmounts, lastPayableDay, REMOVED_BY_RECEIVER, type DueRules } from '../domain/api-pix';
+import { brtDay, cobStatus, cobvExpiresAt, dayOf, dayText, dueAmounts, lastPayableDay, REMOVED_BY_RECEIVER } from '../domain/api-pix';
 import { mainWallet } from '../domain/subaccounts';
 import type { Account, Cob, PayloadLoc, Transaction } from '../domain/types';
 import type { Cents } from '../domain/money';
 import { createCharge, endCharge, reviseCharge } from './charges';
 import { opt, extended } from '../lib/objects';
+import type { DueRules } from '../domain/types';
 import { CLOCK_MAX_MS } from '../lib/clock';
 
 export type CobKind = Cob['kind'];

@@ -5,9 +5,9 @@ import { SandboxError } from '../domain/errors';
 import { pageOf, type ListPage, type PageRequest } from '../domain/pagination';
 import { PRINCIPAL, findSubAccount } from '../domain/subaccounts';
 import type { Account, Delivery, Transaction, TransactionStatus, TransactionType } from '../domain/types';
-import type { DeliveryEventKind, SandboxEvent } from '../webhooks/events';
 import { listDeliveries, type DeliveryFilter } from './webhooks';
 import { valuesOf } from '../lib/objects';
+import type { DeliveryEventKind, SandboxEvent } from '../domain/events';
 
 /** The wallet id of a sub-account reference ('principal': the main account); an unknown reference is a 404. */
 export function walletIdOf(account: Account, reference: string): string {

@@ -6,11 +6,11 @@ import type { Deps } from '../deps';
 import { liveRefundOf } from '../domain/claims';
 import { MAGIC_REFUND_FAILURE, MAGIC_REVERSAL_REASON, MAGIC_WITHDRAWAL_FAILURE } from '../domain/magic-rules';
 import type { Account, Transaction } from '../domain/types';
-import type { Job } from '../store/store';
 import { openBlock } from './balance-blocks';
 import { endCharge, expireCharge, MAGIC_BLOCK_JOB, MAGIC_CHARGE_JOB, payCharge } from './charges';
 import { failRefund, MAGIC_REFUND_JOB } from './refunds';
 import { completeWithdrawal, failWithdrawal, MAGIC_REVERSE_JOB, MAGIC_WITHDRAWAL_JOB, processWithdrawal, reverseWithdrawal } from './withdrawals';
+import type { Job } from '../store/state';
 
 /** The job's account and transaction, when both still exist. */
 function target(deps: Deps, job: Job): { account: Account; tx: Transaction } | undefined {

@@ -15,9 +15,10 @@ import { CLOCK_RANGE_TEXT, inClockRange, type Clock } from '../lib/clock';
 import { validationError } from '../domain/errors';
 import { createHeap, type Heap } from '../lib/heap';
 import type { Ids } from '../lib/ids';
-import type { Job, State, Store } from '../store/store';
+import type { Store } from '../store/store';
 import { rawOf } from '../store/unit';
 import { valuesOf } from '../lib/objects';
+import type { Job, State } from '../store/state';
 
 /**
  * What a handler returns when the work it started (and detached) takes its job off the state once done: the job stays

@@ -5,10 +5,10 @@ import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import type { Account, Delivery, DeliveryState, WebhookEndpoint } from '../domain/types';
 import { partsOf, queueDelivery } from '../webhooks/dispatcher';
-import type { DeliveryEventKind } from '../webhooks/events';
 import { buildWebhook, type WebhookSpec } from './accounts';
 import { holderOf, noteHolder } from './holders';
 import { valuesOf } from '../lib/objects';
+import type { DeliveryEventKind } from '../domain/events';
 
 export function addWebhook(deps: Deps, accountId: string, spec: Omit<WebhookSpec, 'id'>): WebhookEndpoint {
   const account = deps.store.account(accountId);

@@ -13,7 +13,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from '../lib/crc32';
 import { builtin } from '../lib/builtin';
-import { STATE_VERSION, type State, upgrade } from './store';
+import { STATE_VERSION, type State, upgrade } from './state';
 import { loadStateChecks, shapeProblem, stateChecks } from './checks';
 import { applyOp, type Path } from './unit';
 

@@ -17,57 +17,10 @@ import { JOURNAL_FORMAT, holdReplaced, journalLine, journalOf, loadDataFile, old
 import { loadStateChecks, shapeProblem } from './checks';
 import { acquireLock, type FileLock } from './lock';
 import { foldThread } from './fold-thread';
+import { type Job, type State, emptyState, upgrade } from './state';
 
 /** node:fs/promises, loaded when a data file is folded or rebuilt (a start in memory needs none of it). */
 const fsp = builtin<typeof import('node:fs/promises')>('node:fs/promises');
-
-export const STATE_VERSION = 2;
-
-export interface Job {
-  id: string;
-  /** Sandbox-clock ms at which it falls due. */
-  dueAt: number;
-  kind: string;
-  accountId: string;
-  ref: string;
-}
-
-export interface State {
-  version: number;
-  clock: ClockState;
-  /** Private JWK of the token signing key, kept so tokens survive a restart with a data file. */
-  signingKey: Record<string, unknown> | null;
-  accounts: Record<string, Account>;
-  /** Work that falls due on the sandbox clock, by id (the scheduler keeps their order in memory). */
-  jobs: Record<string, Job>;
-}
-
-export const emptyState = (): State => ({
-  version: STATE_VERSION,
-  clock: { offsetMs: 0, frozenAt: null },
-  signingKey: null,
-  accounts: {},
-  jobs: {},
-});
-
-/**
- * Collections that later versions added to an account: a data file written before them loads with them empty, so an
- * older file keeps working instead of failing on the first event, delivery or block.
- */
-const ACCOUNT_COLLECTIONS = { events: () => [], customers: () => [], webhooks: () => [], deliveries: () => ({}), balanceBlocks: () => ({}), idempotency: () => ({}), paymentLinks: () => ({}), staticQrs: () => ({}), bankAccounts: () => [], pixKeys: () => [], cobs: () => ({}), locs: () => ({}) };
-
-/** Brings a state of an older version (or missing later collections) to this one. */
-export function upgrade(state: State): State {
-  for (const account of Object.values(state.accounts ?? {})) {
-    const record = account as unknown as Record<string, unknown>;
-    for (const [key, empty] of Object.entries(ACCOUNT_COLLECTIONS)) record[key] ??= empty();
-  }
-  // Version 1 kept jobs as an array sorted by due time; version 2 keys them by id (a change set then holds one job).
-  const jobs = (state.jobs ?? []) as unknown;
-  if (Array.isArray(jobs)) state.jobs = Object.fromEntries((jobs as Job[]).map((j) => [j.id, j]));
-  state.version = STATE_VERSION;
-  return state;
-}
 
 export interface ClockBinding {
   snapshot(): ClockState;

@@ -25,7 +25,7 @@
 // returns: never left behind for whatever runs next, and no async hook (AsyncLocalStorage cost every promise of the
 // process a hook on Node 20 while any unit was open, about 5 % of a create's CPU). A request's writes happen in
 // synchronous stretches after its awaits (body, token, the QR image): the request's unit is current while each of its
-// middleware and handlers starts (http/request-unit.ts runs every route handler's synchronous part in it), and a handler
+// middleware and handlers starts (wire/request-unit.ts runs every route handler's synchronous part in it), and a handler
 // that writes after an await of its own runs that part with inRequestUnit(). A write through a view while no unit is
 // current throws (nothing is written): a stretch that was not put in its unit fails loudly instead of changing the
 // state unrecorded. So that an object read after an await (the guard's account) records the writes later made

@@ -4,7 +4,7 @@
 import type { Permission } from '../domain/permissions';
 import type { Story, StoryResult } from '../services/stories';
 import type { AccountStatus } from '../domain/types';
-import type { EventKind } from '../webhooks/events';
+import type { EventKind } from '../domain/events';
 import type {
   accountDetailView,
   balanceBlockControlView,
@@ -17,7 +17,7 @@ import type {
   transactionView,
   webhookView,
   withdrawalView,
-} from '../http/views';
+} from '../wire/views';
 
 import type { AccountPatch, AccountSpec, CredentialSpec, SubAccountSpec, WebhookPatch, WebhookSpec, WithdrawalInput } from './specs';
 export type { AccountPatch, AccountSpec, AutomationSpec, BankAccountSpec, CompanySpec, CredentialSpec, FeesSpec, LimitsSpec, SubAccountSpec, WebhookPatch, WebhookSpec, WithdrawalInput } from './specs';

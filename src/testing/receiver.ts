@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EventKind } from '../webhooks/events';
 import { verifyWebhookSignature } from '../webhooks/signature';
+import type { EventKind } from '../domain/events';
 
 /** The envelope every webhook body has (service document 6). */
 export interface WebhookPayload {

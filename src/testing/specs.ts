@@ -3,11 +3,11 @@
 // schema changes, tsc fails here until the interface says the same.
 import type { z } from '@hono/zod-openapi';
 import type { AccountPatchSchema, AccountSpecSchema, CredentialSpecSchema, SubAccountSpecSchema, WebhookPatchSchema, WebhookSpecSchema } from '../control/schemas';
-import type { WithdrawalInputSchema } from '../http/v2/withdrawals/post';
 import type { Permission } from '../domain/permissions';
 import type { AccountStatus, Company } from '../domain/types';
 import type { AccountSpec as ServiceAccountSpec, BankAccountSpec } from '../services/accounts';
-import type { EventKind } from '../webhooks/events';
+import type { WithdrawalInputSchema } from '../wire/resources/withdrawals';
+import type { EventKind } from '../domain/events';
 
 export interface CredentialSpec {
   id?: string;

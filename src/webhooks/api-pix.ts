@@ -5,10 +5,11 @@
 import type { Deps } from '../deps';
 import { brtDay, DEVOLUCAO_STATUS, dueAmounts, moneyText } from '../domain/api-pix';
 import type { Account, Transaction } from '../domain/types';
-import { API_PIX_EVENT, recordBody } from './events';
+import { recordBody } from './events';
 import { isoTime as iso } from '../lib/iso';
 import { valuesOf } from '../lib/objects';
 import { refundsOf } from '../domain/claims';
+import { API_PIX_EVENT } from '../domain/events';
 
 
 /** A refund of the core as a devolução: its id is the one it was asked under, or its transaction id without dashes. */

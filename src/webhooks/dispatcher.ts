@@ -9,14 +9,14 @@
 // - nothing here blocks a response: the first attempt is a job due now, run by the scheduler on the next tick.
 import type { Deps } from '../deps';
 import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../domain/types';
-import type { Job } from '../store/store';
 import { KEEP_JOB } from '../services/scheduler';
-import type { SandboxEvent } from './events';
 import { noteHolder } from '../services/holders';
 import { rawOf } from '../store/unit';
 import { signWebhookBody } from './signature';
 import { postInThread } from './send-thread';
 import { globalFetch, postWithFetch, Stop, type Answer, type Post } from './transport';
+import type { Job } from '../store/state';
+import type { SandboxEvent } from '../domain/events';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
 /** The vendor word of the delivery headers (sandbox.md 12): the service document writes it as Service. */

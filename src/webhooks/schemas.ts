@@ -3,7 +3,7 @@
 // The builders in services/ (charges, refunds, withdrawals, balance-blocks) make the bytes; these only describe them.
 import { z } from '@hono/zod-openapi';
 import { BALANCE_BLOCK_STATUSES, BLOCK_TYPES } from '../domain/types';
-import { EVENT_KINDS, type EventKind } from './events';
+import { EVENT_KINDS, type EventKind } from '../domain/events';
 
 const uuid = (description?: string) => z.string().openapi({ format: 'uuid', ...(description ? { description } : {}) });
 const dateTime = (description?: string) => z.string().openapi({ format: 'date-time', ...(description ? { description } : {}) });

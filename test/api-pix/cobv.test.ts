@@ -2,9 +2,10 @@
 // fines, interest, discounts and abatement on the sandbox clock, in Brasília days. T0 is Tuesday 2026-03-10, 09:00 BRT.
 import { compactVerify, createLocalJWKSet } from 'jose';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { dueAmounts, dayOf, type DueRules } from '../../src/domain/api-pix';
+import { dueAmounts, dayOf } from '../../src/domain/api-pix';
 import { expectLedgerBalanced, startHarness, type Harness } from '../helpers/harness';
 import { apiPix, KEYS, payCob, TXID } from '../helpers/api-pix';
+import type { DueRules } from '../../src/domain/types';
 
 let h: Harness;
 beforeEach(async () => {

@@ -14,7 +14,7 @@ afterAll(() => h.sb.close());
 
 test('the committed document is what the script makes of the standard (run node scripts/api-pix-openapi.mjs after a change)', () => {
   const made = makeDocument(readFileSync(new URL('../../docs/standards/bacen-pix-api-2.9.0.openapi.yaml', import.meta.url), 'utf8'));
-  const committed = JSON.parse(readFileSync(new URL('../../src/api-pix/openapi-api-pix.json', import.meta.url), 'utf8'));
+  const committed = JSON.parse(readFileSync(new URL('../../src/faces/api-pix/openapi-api-pix.json', import.meta.url), 'utf8'));
   expect(committed).toEqual(made);
 });
 

@@ -1,10 +1,10 @@
-// The app's router keeps its routes apart by first segment (http/growing-router.ts): for every route the app serves,
+// The app's router keeps its routes apart by first segment (wire/growing-router.ts): for every route the app serves,
 // a request to it gets the very handlers, in the same order and with the same parameters, that one router over every
 // route gives; and it still takes routes after it has matched.
 import { expect, test } from 'vitest';
 import type { Result } from 'hono/router';
 import { TrieRouter } from 'hono/router/trie-router';
-import { GrowingRouter } from '../../src/http/growing-router';
+import { GrowingRouter } from '../../src/wire/growing-router';
 import { startHarness } from '../helpers/harness';
 
 /** A request path for a route path: each parameter and wildcard filled in. */

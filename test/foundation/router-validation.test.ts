@@ -1,12 +1,12 @@
-// createRouter (http/env.ts) checks a route's request with one middleware (http/validate.ts): the parts in zod-openapi's
+// createRouter (wire/env.ts) checks a route's request with one middleware (wire/validate.ts): the parts in zod-openapi's
 // order (query, params, headers, then the body behind its media-type gate), each parsed synchronously (a schema that
 // refines asynchronously still gets its async parse), with the answers zod-openapi's validators gave; the OpenAPI
 // document is the same; a route with cookies keeps zod-openapi's validators.
 import { describe, expect, test } from 'vitest';
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter } from '../../src/http/env';
-import { jsonBody } from '../../src/http/middleware/body';
-import { toSandboxError } from '../../src/http/errors';
+import { createRouter } from '../../src/wire/env';
+import { jsonBody } from '../../src/wire/middleware/body';
+import { toSandboxError } from '../../src/wire/errors';
 
 function app(schema: z.ZodType) {
   const router = createRouter();

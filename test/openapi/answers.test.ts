@@ -4,12 +4,12 @@
 import { describe, expect, test } from 'vitest';
 import type { z } from '@hono/zod-openapi';
 import { EVENT_SCHEMAS } from '../../src/webhooks/schemas';
-import { EVENT_KINDS, type EventKind } from '../../src/webhooks/events';
 import { AccountDetailSchema, BalanceBlockControlSchema, DeliveryListSchema, EventListSchema, HealthSchema, RefundTransactionSchema } from '../../src/control/answers';
-import { TransactionSchema } from '../../src/http/v2/transactions/get';
-import { WithdrawalSchema } from '../../src/http/v2/withdrawals/post';
 import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
 import { VALID_CPF } from '../helpers/money';
+import { TransactionSchema } from '../../src/wire/resources/transactions';
+import { WithdrawalSchema } from '../../src/wire/resources/withdrawals';
+import { EVENT_KINDS, type EventKind } from '../../src/domain/events';
 
 /** Parses with unknown keys refused at the top level and in `nested` (the schema's own object fields). */
 function exactly(schema: z.ZodObject, value: unknown, what: string) {

@@ -2,10 +2,10 @@
 // every status the server can give with its schema and headers, and an error vocabulary derived from the domain's.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ERROR_CODES } from '../../src/domain/errors';
-import { EVENT_KINDS } from '../../src/webhooks/events';
 import { VERSION } from '../../src/app';
 import { startHarness } from '../helpers/harness';
 import { openApiDocument, operationsOf, resolve, type Json, type Operation } from './document';
+import { EVENT_KINDS } from '../../src/domain/events';
 
 let doc: Json;
 let ops: Operation[];

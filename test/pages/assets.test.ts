@@ -5,7 +5,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { expect, test } from 'vitest';
 import { startHarness } from '../helpers/harness';
 import { servePackageFile } from '../../src/pages/static';
-import type { Env } from '../../src/http/env';
+import type { Env } from '../../src/wire/env';
 
 test.each([
   ['site.css', /^text\/css; charset=utf-8$/, ':root'],

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import { DEFAULT } from '../helpers/harness';
-import { PAGE_CSP } from '../../src/http/middleware/doors';
+import { PAGE_CSP } from '../../src/wire/middleware/doors';
 
 let sb: Sandbox;
 let url: string;
@@ -88,7 +88,7 @@ describe('answer headers on a real port', () => {
   });
 });
 
-// The declared headers are validated from node's parsed headers on a real port (http/middleware/headers.ts): the
+// The declared headers are validated from node's parsed headers on a real port (wire/middleware/headers.ts): the
 // same answers as in process.
 describe('declared headers on a real port', () => {
   const post = (headers: Record<string, string>) =>

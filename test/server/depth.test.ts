@@ -3,7 +3,7 @@
 // expired and folded (the reproduction: metadata nested 5,000 levels poisoned the state until a reset).
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/http/middleware/body';
+import { MAX_JSON_DEPTH } from '../../src/wire/middleware/body';
 import { readDataFile } from '../../src/store/store';
 import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
 import { tempDir } from '../foundation/process';

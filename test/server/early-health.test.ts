@@ -1,5 +1,5 @@
 // GET /_sandbox/health is answered on the bare node:http request while the Node adapter still loads (server.ts,
-// http/early-health.ts). That answer must be the app's own (same headers, same body), only for what the app would
+// control/early-health.ts). That answer must be the app's own (same headers, same body), only for what the app would
 // answer 200, and every other request that comes meanwhile waits for the adapter and gets its usual answer.
 import { once } from 'node:events';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { createSandbox, VERSION, type Sandbox } from '../../src/app';
 import { healthAnswer } from '../../src/control/health';
-import { earlyHealth } from '../../src/http/early-health';
-import { hostDoor } from '../../src/http/middleware/doors';
+import { earlyHealth } from '../../src/control/early-health';
+import { hostDoor } from '../../src/wire/middleware/doors';
 import { CLI, freePort, killLeftovers, ROOT } from '../foundation/process';
 import { spawn } from 'node:child_process';
 

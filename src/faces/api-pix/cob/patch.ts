@@ -1,0 +1,20 @@
+// PATCH /cob/{txid}, PATCH /cobv/{txid}: revises an ATIVA charge (revisao + 1), or removes it with status
+// REMOVIDA_PELO_USUARIO_RECEBEDOR sent alone; a charge no longer ATIVA (CONCLUIDA, removed) is refused.
+import type { Deps } from '../../../deps';
+import { reviseCob, type CobKind } from '../../../services/cobs';
+import type { ApiPixRouter } from '../env';
+import { scoped } from '../guard';
+import { body, CobPatchBody, CobVPatchBody } from '../schemas';
+import { answerCob, cobInput, writeFamily } from './input';
+import { inRequestUnit } from '../../../lib/request-unit';
+
+export function register(app: ApiPixRouter, deps: Deps, kind: CobKind) {
+  const family = writeFamily(kind);
+  app.patch(`/v2/${kind}/:txid`, scoped(deps, `${kind}.write`), async (c) => {
+    c.set('family', family);
+    const parsed = await body(c, kind === 'cob' ? CobPatchBody : CobVPatchBody, family);
+    const { account } = c.get('caller');
+    const patch = { ...cobInput(parsed), ...(parsed.status ? { remove: true } : {}) };
+    return answerCob(c, deps, account, inRequestUnit(c, () => reviseCob(deps, account, kind, c.req.param('txid'), patch)), 200);
+  });
+}

@@ -1,0 +1,59 @@
+// The standard face's guard, per route: a bearer token from POST /api-pix/oauth/token (the same signed tokens as
+// /v2/auth), the credential still there, and the operation's scope among the token's. Acts on the main wallet.
+import type { MiddlewareHandler } from 'hono';
+import type { TLSSocket } from 'node:tls';
+import type { Deps } from '../../deps';
+import { grantedScopes, scopesOf, type ApiPixScope } from '../../domain/api-pix';
+import { mainWallet } from '../../domain/subaccounts';
+import type { ApiPixEnv } from './env';
+import { Problem } from './problems';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const unauthorized = (why: string) => new Problem('AcessoNegado', 401, `${why}. Get a token from POST /api-pix/oauth/token (HTTP Basic client_id:client_secret, form body grant_type=client_credentials) and send it as 'Authorization: Bearer <access_token>'.`);
+
+/**
+ * Under --mtls, the common name of the client certificate the connection presented, signed by the local CA (the
+ * listener asks for one and records whether it verified); undefined when there is none or it did not verify.
+ */
+function clientCertificateName(env: unknown): string | undefined {
+  const socket = (env as { incoming?: { socket?: TLSSocket } } | undefined)?.incoming?.socket;
+  if (!socket?.authorized) return undefined;
+  const cn = socket.getPeerCertificate()?.subject?.CN;
+  return typeof cn === 'string' ? cn : undefined;
+}
+
+export function scoped(deps: Deps, scope: ApiPixScope): MiddlewareHandler<ApiPixEnv> {
+  return async (c, next) => {
+    const certified = deps.settings.mtls ? clientCertificateName(c.env) : undefined;
+    if (deps.settings.mtls && certified === undefined)
+      throw new Problem(
+        'AcessoNegado',
+        401,
+        'This sandbox runs with --mtls: /api-pix/v2 needs a client certificate signed by its local CA. Issue one with POST /_sandbox/accounts/{id}/client-certificates and send it with the request (curl --cert client.pem --key client-key.pem).',
+      );
+    const match = BEARER.exec(c.req.header('authorization') ?? '');
+    if (!match) throw unauthorized('Missing bearer token');
+    let claims;
+    try {
+      claims = await deps.tokens.verify(match[1]!);
+    } catch (err) {
+      throw unauthorized((err as Error).message.split('.')[0]!);
+    }
+    const account = deps.store.findAccount(claims.accountId);
+    const credential = account?.credentials.find((cr) => cr.id === claims.credentialId);
+    if (!account || !credential) throw unauthorized('The credential behind this token no longer exists');
+    if (certified !== undefined && certified !== account.id)
+      throw new Problem('AcessoNegado', 403, `The client certificate was issued to account ${certified}, but the token is of account ${account.id}; use that account's certificate (POST /_sandbox/accounts/${account.id}/client-certificates).`);
+    // Read now from the credential, so a permission lowered since the token was issued applies at once.
+    if (!grantedScopes(credential.permissions, claims.scope).includes(scope))
+      throw new Problem(
+        'AcessoNegado',
+        403,
+        !scopesOf(credential.permissions).includes(scope)
+          ? `This operation needs the scope ${scope}, which the credential's permissions (${credential.permissions.join(', ') || 'none'}) do not give; grant one that does (PATCH /_sandbox/accounts/${account.id}/credentials/${credential.id}) or use another credential.`
+          : `This operation needs the scope ${scope}; the token has '${claims.scope}'. Ask for it in the scope of POST /api-pix/oauth/token.`,
+      );
+    c.set('caller', { account, credential, wallet: mainWallet(account), subAccount: null });
+    await next();
+  };
+}

@@ -1,0 +1,43 @@
+// The Central Bank's standard API Pix face (sandbox.md 9), mounted at /api-pix: the token at /oauth/token, the
+// operations at /v2 ({api_pix}) and the payload locations at /qr/v2. A sibling of v2/ and v1/ over the same services
+// (STYLE.md habit 17): it imports no other face. Its errors are the standard's problem+json (problems.ts).
+import type { Deps } from '../../deps';
+import type { CobKind } from '../../services/cobs';
+import { createApiPixRouter } from './env';
+import { Problem, sendProblem, toProblem } from './problems';
+import * as token from './oauth/token';
+import * as cobPut from './cob/put';
+import * as cobPost from './cob/post';
+import * as cobPatch from './cob/patch';
+import * as cobGet from './cob/get';
+import * as cobList from './cob/list';
+import * as locPost from './loc/post';
+import * as locGet from './loc/get';
+import * as locList from './loc/list';
+import * as locUnbind from './loc/unbind';
+import * as pixGet from './pix/get';
+import * as pixList from './pix/list';
+import * as devolucaoPut from './pix/devolucao-put';
+import * as devolucaoGet from './pix/devolucao-get';
+import * as webhookPut from './webhook/put';
+import * as webhookGet from './webhook/get';
+import * as webhookDelete from './webhook/delete';
+import * as webhookList from './webhook/list';
+import { registerPayloadLocations } from './qr';
+
+export function apiPixRoutes(deps: Deps) {
+  const app = createApiPixRouter();
+  app.onError((err, c) => sendProblem(c, toProblem(err, c.get('family') ?? { invalid: 'RequisicaoInvalida' }, deps.log)));
+  token.register(app, deps);
+  for (const kind of ['cob', 'cobv'] as CobKind[]) for (const operation of [cobPut, cobPatch, cobGet, cobList]) operation.register(app, deps, kind);
+  for (const operation of [cobPost, locPost, locList, locGet, locUnbind, pixList, pixGet, devolucaoPut, devolucaoGet, webhookPut, webhookList, webhookGet, webhookDelete]) operation.register(app, deps);
+  registerPayloadLocations(app, deps);
+  app.all('*', (c) => {
+    throw new Problem(
+      'NaoEncontrado',
+      404,
+      `No operation ${c.req.method} ${c.req.path} on this face. See /openapi-api-pix.json for what it serves (lotecobv and Pix Automático are not emulated).`,
+    );
+  });
+  return app;
+}

@@ -1,0 +1,7 @@
+// A location id in a path: a positive integer; anything else names no location (404, as an unknown id would).
+import { SandboxError } from '../../../domain/errors';
+
+export function locId(raw: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new SandboxError('PAYLOAD_LOCATION_NOT_FOUND', `No payload location '${raw}': location ids are positive integers (see GET /api-pix/v2/loc).`, { resource: 'loc', id: raw });
+  return Number(raw);
+}
