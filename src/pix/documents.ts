@@ -57,6 +57,23 @@ export function isValidCnpj(s: string): boolean {
   return /^[0-9A-Z]{12}\d{2}$/.test(s) && !allSame(s) && cnpjCheckDigits(s.slice(0, 12)) === s.slice(12);
 }
 
+/**
+ * The kind of document a text has the shape of, check digits aside: 'cpf' for 11 digits, 'cnpj' for 12 digits or
+ * uppercase letters and 2 digits. The service takes any document of the right shape (sandbox.md 13).
+ */
+export function documentKind(s: string): HolderDocumentType | undefined {
+  return /^\d{11}$/.test(s) ? 'cpf' : /^[0-9A-Z]{12}\d{2}$/.test(s) ? 'cnpj' : undefined;
+}
+
+/** Null when a document of the right shape is a real one; else why not, naming the check digits it would need. */
+export function checkDigitsProblem(s: string): string | null {
+  const kind = documentKind(s);
+  if (kind === undefined || (kind === 'cpf' ? isValidCpf(s) : isValidCnpj(s))) return null;
+  if (allSame(s)) return `is not a real ${kind.toUpperCase()} (every character is the same)`;
+  const base = s.slice(0, kind === 'cpf' ? 9 : 12);
+  return `is not a real ${kind.toUpperCase()}: its check digits would be ${kind === 'cpf' ? cpfCheckDigits(base) : cnpjCheckDigits(base)} (${base}${kind === 'cpf' ? cpfCheckDigits(base) : cnpjCheckDigits(base)})`;
+}
+
 /** A valid CPF (11 digits) drawn from `random`. */
 export function generateCpf(random: RandomInt): string {
   for (;;) {
@@ -79,6 +96,9 @@ export function generateCnpj(random: RandomInt, options: { alphanumeric?: boolea
 const CPF_HELP = 'a valid CPF: 11 digits with correct check digits and no punctuation, like 12345678909';
 const CNPJ_HELP =
   'a valid CNPJ: 14 characters with no punctuation, 12 digits or uppercase letters followed by 2 check digits, like 11222333000181 or 12ABC34501DE35';
+
+const CPF_SHAPE = 'a CPF: 11 digits with no punctuation, like 12345678909';
+const CNPJ_SHAPE = 'a CNPJ: 14 characters with no punctuation, 12 digits or uppercase letters followed by 2 digits, like 11222333000181 or 12ABC34501DE35';
 
 const EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -105,13 +125,16 @@ export function validatePixKey(type: PixKeyType, key: string): string | null {
   }
 }
 
-/** Null when `doc` is a valid holder document of `type`; otherwise a message saying what to send instead. */
+/**
+ * Null when `doc` has the shape of a holder document of `type`; otherwise a message saying what to send instead. Check
+ * digits are not asked for, as the service does not (checkDigitsProblem says what is wrong with them, for a warning).
+ */
 export function validateHolderDocument(type: HolderDocumentType, doc: string): string | null {
   switch (type) {
     case 'cpf':
-      return isValidCpf(doc) ? null : `document must be ${CPF_HELP}`;
+      return documentKind(doc) === 'cpf' ? null : `document must be ${CPF_SHAPE}`;
     case 'cnpj':
-      return isValidCnpj(doc) ? null : `document must be ${CNPJ_HELP}`;
+      return documentKind(doc) === 'cnpj' ? null : `document must be ${CNPJ_SHAPE}`;
     default:
       return `documentType must be cpf or cnpj; got ${JSON.stringify(type)}`;
   }

@@ -16,6 +16,8 @@ export { checkBrCode, MAX_BR_CODE_LENGTH, type BrCodeCheck, type BrCodeCheckName
 export { qrMatrix, qrPng, qrPngDataUrl, qrSegments, type QrMatrix, type QrPngOptions, type QrSegment } from './qr';
 export { isE2eId, makeE2eId } from './e2e';
 export {
+  checkDigitsProblem,
+  documentKind,
   generateCnpj,
   generateCpf,
   isValidCnpj,

@@ -2,6 +2,7 @@
 // the key and document types, and the checks of a key and a holder document against their types.
 import type { z } from '@hono/zod-openapi';
 import { validateHolderDocument, validatePixKey, type HolderDocumentType, type PixKeyType } from '../pix';
+import { warnCheckDigits } from './documents';
 
 export const PIX_KEY_TYPES = ['cpf', 'cnpj', 'email', 'phone', 'random'] as const satisfies readonly PixKeyType[];
 export const DOCUMENT_TYPES = ['cpf', 'cnpj'] as const satisfies readonly HolderDocumentType[];
@@ -15,5 +16,6 @@ export function checkKeyAndDocument(v: Record<string, unknown>, ctx: z.Refinemen
   if (typeof v.holderDocument === 'string' && DOCUMENT_TYPES.includes(v.holderDocumentType as HolderDocumentType)) {
     const problem = validateHolderDocument(v.holderDocumentType as HolderDocumentType, v.holderDocument);
     if (problem) ctx.addIssue({ code: 'custom', path: ['holderDocument'], message: `${problem.replace(/^document /, '')} (holderDocumentType is ${String(v.holderDocumentType)})` });
+    else warnCheckDigits('holderDocument', v.holderDocument);
   }
 }

@@ -10,6 +10,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { JSON_TYPE, parsedBody } from './middleware/body';
+import { collectWarnings } from '../lib/warnings';
 
 type Target = 'query' | 'param' | 'header' | 'json';
 type Part = { target: Target; schema: z.ZodType; read: (c: Context) => unknown };
@@ -72,13 +73,19 @@ function check(c: Context, target: Target, schema: z.ZodType, value: unknown, fa
     c.req.addValidatedData(target, result.data as object);
   };
   try {
-    settle(schema.safeParse(value));
+    settle(checkedWithWarnings(c, () => schema.safeParse(value)));
   } catch (err) {
     if (!(err instanceof z.core.$ZodAsyncError)) throw err;
     return schema.safeParseAsync(value).then(settle);
   }
   return undefined;
 }
+
+/** Runs a check of the request `c`'s input; each warning it records becomes a `Sandbox-Warning` header of the answer. */
+export const checkedWithWarnings = <T>(c: Context, check: () => T): T =>
+  collectWarnings(check, (warnings) => {
+    for (const w of warnings) c.header('Sandbox-Warning', w, { append: true });
+  });
 
 /** What hono's validator reads for 'query': each name's value, or its values when it is repeated. */
 function queryRecord(c: Context): Record<string, string | string[]> {

@@ -101,7 +101,7 @@ describe('cob', () => {
     ['a zero value', TXID, cobBody({ valor: { original: '0.00' } }), 'cob.valor.original'],
     ['a key of no one', TXID, cobBody({ chave: 'fulano@example.com' }), 'cob.chave'],
     ['an expiry of zero', TXID, cobBody({ calendario: { expiracao: 0 } }), 'cob.calendario.expiracao'],
-    ['a CPF with wrong check digits', TXID, cobBody({ devedor: { cpf: '12345678900', nome: 'X' } }), 'cob.devedor.cpf'],
+    ['a CPF of 12 digits', TXID, cobBody({ devedor: { cpf: '123456789001', nome: 'X' } }), 'cob.devedor.cpf'],
     ['both cpf and cnpj', TXID, cobBody({ devedor: { cpf: '12345678909', cnpj: '11222333000181', nome: 'X' } }), 'cob.devedor.cpf'],
     ['a missing chave', TXID, { valor: { original: '1.00' } }, 'cob.chave'],
     ['a location that does not exist', TXID, cobBody({ loc: { id: 99 } }), 'cob.loc.id'],

@@ -89,7 +89,7 @@ describe('POST /v2/pix', () => {
     ['expiresIn not whole', { expiresIn: 300.5 }, 'expiresIn'],
     ['externalReference over 255', { externalReference: 'r'.repeat(256) }, 'externalReference'],
     ['customer email not an email', { customer: { email: 'nope' } }, 'customer.email'],
-    ['customer document with a bad check digit', { customer: { document: '12345678900' } }, 'customer.document'],
+    ['customer document of 13 digits', { customer: { document: '1234567890001' } }, 'customer.document'],
     ['customer name over 255', { customer: { name: 'n'.repeat(256) } }, 'customer.name'],
     ['customer phone over 20', { customer: { phone: '1'.repeat(21) } }, 'customer.phone'],
     ['metadata not an object', { metadata: 'x' }, 'metadata'],

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
+  checkDigitsProblem,
   generateCnpj,
   generateCpf,
   isValidCnpj,
@@ -178,10 +179,26 @@ describe('validateHolderDocument', () => {
   test.each([
     ['cpf', '52998224725', null],
     ['cnpj', '12ABC34501DE35', null],
-    ['cpf', '52998224724', 'document must be a valid CPF: 11 digits with correct check digits and no punctuation, like 12345678909'],
-    ['cpf', '11222333000181', 'document must be a valid CPF: 11 digits with correct check digits and no punctuation, like 12345678909'],
-    ['cnpj', '52998224725', expect.stringMatching(/^document must be a valid CNPJ/)],
+    // The service takes any check digits (sandbox.md 13): the shape is what is checked here.
+    ['cpf', '52998224724', null],
+    ['cnpj', '11222333000180', null],
+    ['cpf', '529.982.247-25', 'document must be a CPF: 11 digits with no punctuation, like 12345678909'],
+    ['cpf', '11222333000181', 'document must be a CPF: 11 digits with no punctuation, like 12345678909'],
+    ['cnpj', '52998224725', expect.stringMatching(/^document must be a CNPJ: 14 characters/)],
   ] as const)('checks a %s %s', (type, doc, expected) => {
     expect(validateHolderDocument(type, doc)).toEqual(expected);
+  });
+});
+
+describe('checkDigitsProblem', () => {
+  test.each([
+    ['a real CPF', '52998224725', null],
+    ['a real alphanumeric CNPJ', '12ABC34501DE35', null],
+    ['not a document at all', '1234', null],
+    ['a CPF with wrong check digits', '12345678900', 'is not a real CPF: its check digits would be 09 (12345678909)'],
+    ['a CNPJ with wrong check digits', '11222333000180', 'is not a real CNPJ: its check digits would be 81 (11222333000181)'],
+    ['a CPF of one digit repeated', '00000000000', 'is not a real CPF (every character is the same)'],
+  ])('%s: %s', (_name, doc, expected) => {
+    expect(checkDigitsProblem(doc)).toBe(expected);
   });
 });

@@ -3,7 +3,8 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { COB_STATUSES, MONEY_TEXT } from '../../domain/api-pix';
-import { isValidCnpj, isValidCpf } from '../../pix';
+import { serviceDocument } from '../../wire/documents';
+import { checkedWithWarnings } from '../../wire/validate';
 import { Problem, type Family, type Violacao } from './problems';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, pathBeyond } from '../../lib/json-limits';
 import { CLOCK_RANGE_TEXT, DAY_RANGE_TEXT, inClockRange, inDayRange } from '../../lib/clock';
@@ -14,8 +15,9 @@ const positiveMoney = (what: string) => money(what).refine((v) => Number(v) > 0,
 const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && inDayRange(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 export const date = () => z.string({ error: 'must be a date YYYY-MM-DD' }).refine(isDate, { error: `must be a date YYYY-MM-DD from ${DAY_RANGE_TEXT}, like 2026-04-01` });
 
-const cpf = z.string().regex(/^\d{11}$/, { error: 'must be 11 digits' }).refine(isValidCpf, { error: 'must be a CPF with valid check digits, like 12345678909' });
-const cnpj = z.string().regex(/^[0-9A-Z]{14}$/, { error: 'must be 14 digits or uppercase letters' }).refine(isValidCnpj, { error: 'must be a CNPJ with valid check digits, like 11222333000181' });
+// The payer's document as the service takes it: any check digits, wrong ones named in a warning (sandbox.md 13).
+const cpf = z.string().regex(/^\d{11}$/, { error: 'must be 11 digits' }).refine(serviceDocument('devedor.cpf', 'cpf'), { error: 'must be a CPF: 11 digits, like 12345678909' });
+const cnpj = z.string().regex(/^[0-9A-Z]{14}$/, { error: 'must be 14 digits or uppercase letters' }).refine(serviceDocument('devedor.cnpj', 'cnpj'), { error: 'must be a CNPJ: 12 digits or uppercase letters and 2 digits, like 11222333000181' });
 const nome = z.string({ error: 'is required (at most 200 characters)' }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' });
 const oneDocument = (d: { cpf?: string; cnpj?: string }) => (d.cpf === undefined) !== (d.cnpj === undefined);
 const documentError = { error: 'must have either cpf or cnpj (not both), with nome', path: ['cpf'] };
@@ -117,7 +119,7 @@ export async function body<T extends z.ZodType>(c: Context, schema: T, family: F
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new Problem('RequisicaoInvalida', 400, 'The request body must be a JSON object.');
   // The same depth limit as the other faces (sandbox.md 11), before anything reads it.
   if (pathBeyond(data, MAX_JSON_DEPTH)) throw new Problem('RequisicaoInvalida', 400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays; send the document's flat shape.`);
-  return check(schema, data, family);
+  return checkedWithWarnings(c, () => check(schema, data, family));
 }
 
 const dateTime = (name: string) =>

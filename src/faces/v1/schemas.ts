@@ -2,7 +2,7 @@
 // scheme (X-API-Key, registered on the v1 router and merged into /openapi.json), and the inputs several routes take.
 import { z } from '@hono/zod-openapi';
 import { toCents } from '../../domain/money';
-import { isValidCnpj, isValidCpf } from '../../pix';
+import { serviceDocument } from '../../wire/documents';
 import { brl, ErrorSchema, errorResponse, json } from '../../wire/schemas';
 
 export const v1Errors = {
@@ -32,11 +32,11 @@ export const centsV1 = (min: number) =>
 
 export const text = (max: number) => z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` });
 
-/** CPF (11 digits) or CNPJ (14), check digits verified. */
+/** CPF (11 digits) or CNPJ (14), as the service takes them: wrong check digits are accepted with a warning. */
 export const documentSchema = z
   .string({ error: 'must be a string: a CPF (11 digits) or CNPJ (14 characters) without punctuation' })
   .max(20, { error: 'must be at most 20 characters' })
-  .refine((d) => isValidCpf(d) || isValidCnpj(d), { error: 'must be a CPF (11 digits) or CNPJ (14 characters) with valid check digits, without punctuation, like 12345678909' });
+  .refine(serviceDocument('document'), { error: 'must be a CPF (11 digits) or CNPJ (14 characters), without punctuation, like 12345678909' });
 
 /** An id the SDKs may send as null when absent (the PHP SDK sends projectId: null): null reads as absent. */
 export const nullableId = (hint: string) =>

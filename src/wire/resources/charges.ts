@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { toCents } from '../../domain/money';
 import { TRANSACTION_STATUSES } from '../../domain/types';
 import { REFERENCE_PATTERN } from '../../domain/subaccounts';
-import { isValidCnpj, isValidCpf } from '../../pix';
+import { serviceDocument } from '../documents';
 import { SplitLegSchema } from '../../webhooks/schemas';
 import { brl, dateTime, metadataSchema, optionalId, uuid } from '../schemas';
 
@@ -18,7 +18,7 @@ const CustomerSchema = z
     document: z
       .string()
       .max(20, { error: 'must be at most 20 characters' })
-      .refine((d) => isValidCpf(d) || isValidCnpj(d), { error: 'must be a CPF (11 digits) or CNPJ (14 characters) with valid check digits, without punctuation, like 12345678909' })
+      .refine(serviceDocument('customer.document'), { error: 'must be a CPF (11 digits) or CNPJ (14 characters), without punctuation, like 12345678909' })
       .optional(),
     email: z.email({ error: 'must be an email address, like ana@example.com' }).max(255, { error: 'must be at most 255 characters' }).optional(),
     phone: z.string().max(20, { error: 'must be at most 20 characters' }).optional(),
