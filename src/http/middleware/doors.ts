@@ -17,6 +17,8 @@ export interface DoorsOptions {
   allowedHosts: readonly string[];
   /** Origins (scheme://host[:port]) allowed to send state-changing requests besides the sandbox's own. */
   allowedOrigins: readonly string[];
+  /** The service name a request was sent to through the proxy (src/proxy/marks.ts): that name is its allowed Host. */
+  proxiedName?: (c: Context) => string | undefined;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -103,7 +105,7 @@ export function doors(options: DoorsOptions): (c: Context) => void {
   const origins = new Set(options.allowedOrigins.map((o) => normalizeOrigin(o) ?? o.toLowerCase()));
   return (c) => {
     const { scheme, authority } = authorityOf(c.req.url);
-    if (!hostAllowed(authority)) throw refuseHost(hostNameOf(authority));
+    if (!hostAllowed(authority) && (options.proxiedName?.(c) ?? '') !== hostNameOf(authority)) throw refuseHost(hostNameOf(authority));
     if (SAFE_METHODS.has(c.req.method)) return;
     const origin = c.req.header('origin');
     const site = c.req.header('sec-fetch-site')?.toLowerCase();
