@@ -103,6 +103,7 @@ const HELP = `pix-sandbox: a local emulator of a PIX payment-service API
 
 Usage: pix-sandbox [options]
        pix-sandbox ca       print the path of the local CA's certificate (ca.pem), making the CA when missing
+       pix-sandbox env      print what an app needs to reach the sandbox at the service's URLs (env --help)
 
   --host HOST          listen address (HOST, default 127.0.0.1)
   --port PORT          port, 0 = any free port (PORT, default 4747)
@@ -135,7 +136,8 @@ Usage: pix-sandbox [options]
 SANDBOX_ADMIN_TOKEN  when set, /_sandbox calls need header X-Sandbox-Token
 `;
 
-export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { version: true } | { error: string } | { ca: string } {
+export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { version: true } | { error: string } | { ca: string } | { envCommand: string[]; home: string } {
+  if (argv[0] === 'env') return { envCommand: argv.slice(1), home: sandboxHome(env) };
   if (argv[0] === 'ca') return argv.length === 1 ? { ca: sandboxHome(env) } : { error: `pix-sandbox ca takes no options (PIX_SANDBOX_HOME says where the CA is).\n\n${HELP}` };
   let values;
   try {
