@@ -75,6 +75,20 @@ function tunnel(target: string): Promise<{ socket: Socket; head: string }> {
   });
 }
 
+/** Sends `request` over TLS (SNI `name`, trusting the CA) in a CONNECT tunnel to name:443; the answer until it ends. */
+async function overTls(name: string, request: string): Promise<string> {
+  const { socket } = await tunnel(`${name}:443`);
+  const tls = tlsConnect({ socket, servername: name, ca });
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    tls.setEncoding('latin1');
+    tls.on('secureConnect', () => tls.write(request));
+    tls.on('data', (d: string) => (text += d));
+    tls.on('end', () => resolve(text));
+    tls.on('error', reject);
+  });
+}
+
 async function health() {
   const res = await fetch(`${url}/_sandbox/health`);
   return res.status;
@@ -125,16 +139,7 @@ describe('the service hosts through CONNECT', () => {
   });
 
   test('a --service-host name is served on its face: pix.mybank.example/oauth/token is the standard face', async () => {
-    const { socket } = await tunnel('pix.mybank.example:443');
-    const tls = tlsConnect({ socket, servername: 'pix.mybank.example', ca });
-    const answer = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      tls.setEncoding('latin1');
-      tls.on('secureConnect', () => tls.write('POST /oauth/token HTTP/1.1\r\nHost: pix.mybank.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}'));
-      tls.on('data', (d: string) => (text += d));
-      tls.on('end', () => resolve(text));
-      tls.on('error', reject);
-    });
+    const answer = await overTls('pix.mybank.example', 'POST /oauth/token HTTP/1.1\r\nHost: pix.mybank.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
     // The standard face's token route's own answer (OAuth's error and its Basic challenge, not a 404 of another face).
     expect(answer).toMatch(/^HTTP\/1\.1 401/);
     expect(answer.toLowerCase()).toContain('www-authenticate: basic realm="api-pix"');
@@ -162,16 +167,7 @@ describe('the service hosts through CONNECT', () => {
   });
 
   test('inside a tunnel to api.pague.dev, a Host of another name is refused by the doors', async () => {
-    const { socket } = await tunnel('api.pague.dev:443');
-    const tls = tlsConnect({ socket, servername: 'api.pague.dev', ca });
-    const answer = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      tls.setEncoding('latin1');
-      tls.on('secureConnect', () => tls.write(`GET /v1/account HTTP/1.1\r\nHost: evil.example\r\nX-API-Key: ${DEFAULT.apiKey}\r\nConnection: close\r\n\r\n`));
-      tls.on('data', (d: string) => (text += d));
-      tls.on('end', () => resolve(text));
-      tls.on('error', reject);
-    });
+    const answer = await overTls('api.pague.dev', `GET /v1/account HTTP/1.1\r\nHost: evil.example\r\nX-API-Key: ${DEFAULT.apiKey}\r\nConnection: close\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 421/);
   });
 });
