@@ -195,7 +195,8 @@ if (twice.length) throw new Error(`modules both in the start's core and in build
 
 await build({
   ...common,
-  entryPoints: { 'qr-worker': 'src/services/qr-worker.ts', 'fold-worker': 'src/store/fold-worker.ts', 'send-worker': 'src/webhooks/send-worker.ts' },
+  // register.js (pix-sandbox/register) is loaded into an app's own process: whole in its file, none of the core.
+  entryPoints: { 'qr-worker': 'src/services/qr-worker.ts', 'fold-worker': 'src/store/fold-worker.ts', 'send-worker': 'src/webhooks/send-worker.ts', register: 'src/register.ts' },
   outdir: 'dist',
   sourcemap: true,
   plugins: [noZodLocales, fixturesChecked],

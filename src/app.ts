@@ -41,6 +41,9 @@ import { healthAnswer } from './control/health';
 import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
 import { globalFetch } from './webhooks/transport';
 import { emptyState } from './store/state';
+import { DEFAULT_SERVICE_HOSTS } from './proxy/hosts';
+import { lazyProxy } from './proxy/lazy';
+import { proxiedName } from './proxy/marks';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
 export const VERSION: string = version;
@@ -236,7 +239,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
 
   const allowedHosts = [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...(options.tlsNames ?? [])];
-  const checkDoors = doors({ allowedHosts, allowedOrigins: options.allowedOrigins ?? [] });
+  // The service's names are answered only through the proxy (sandbox.md 13): marked there, read by the doors.
+  const checkDoors = doors({ allowedHosts, allowedOrigins: options.allowedOrigins ?? [], proxiedName });
   app.use('*', async (c, next) => {
     const traceId = randomUUID();
     c.set('traceId', traceId);
@@ -327,7 +331,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }
       // Health is answered while the Node adapter loads (server.ts), as the route above would answer it.
       const earlyAnswer = early ? earlyHealth(() => (void scheduler.catchUp(), healthAnswer(deps, controlHooks)), hostDoor(allowedHosts)) : undefined;
-      server = await listen(app, opts.port ?? 4747, host, tlsOptions, earlyAnswer);
+      const serviceHosts = options.serviceHosts ?? DEFAULT_SERVICE_HOSTS;
+      const proxy = lazyProxy(
+        () => import('./proxy').then(({ createProxy }) => createProxy({ serviceHosts, home: deps.settings.home, fetch: (r, env) => app.fetch(r, env as never), hostAllowed: hostDoor(allowedHosts), log })),
+        log,
+      );
+      server = await listen(app, opts.port ?? 4747, host, tlsOptions, earlyAnswer, proxy);
       // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them).
       deps.settings.lanUrls = lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
       scheduler.start();

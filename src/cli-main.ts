@@ -3,6 +3,7 @@
 import { readCliConfig } from './config';
 import { createSandbox, VERSION } from './app';
 import { isLoopback } from './wire/middleware/doors';
+import { proxyUrlOf, removeReadyFile, writeReadyFile } from './proxy/ready-file';
 
 async function main() {
   const config = readCliConfig(process.argv.slice(2), process.env);
@@ -24,11 +25,22 @@ async function main() {
     process.stdout.write(`${(await loadOrCreateCa(config.ca)).certPath}\n`);
     return;
   }
+  if ('envCommand' in config) {
+    const { runEnv } = await import('./proxy/env');
+    const result = await runEnv(config.envCommand, config.home);
+    if ('error' in result) {
+      process.stderr.write(`${result.error}\n`);
+      process.exitCode = 2;
+    } else process.stdout.write(result.out);
+    return;
+  }
   // Each route group is loaded at the first request under its paths: the first answer does not wait for the rest.
   const sandbox = await createSandbox({ ...config.options, lazyRoutes: true });
   // Before listening: a supervisor may send SIGTERM as soon as it reads the banner or the first health answer (which
   // comes before the banner, server.ts), and that must close cleanly.
+  const home = config.options.home!;
   const stop = async () => {
+    removeReadyFile(home);
     await sandbox.close();
     process.exit(0);
   };
@@ -49,6 +61,8 @@ async function main() {
     // The code's host is a name for validators; the path is served here (a phone that must fetch it: --public-host).
     `  BR Codes    point at ${sandbox.deps.settings.publicHost}/pix/qr/<id>, served here at ${url}/pix/qr/<id>`,
     ...tlsLines,
+    // sandbox.md 13: the same port is a proxy that serves the service's own names.
+    `  proxy       HTTPS_PROXY=${proxyUrlOf(url)} reaches ${Object.entries(config.options.serviceHosts ?? {}).map(([name, face]) => `https://${name} (${face})`).join(', ')}; pix-sandbox env prints the rest`,
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
   ];
   if (account) {
@@ -64,7 +78,14 @@ async function main() {
     lines.push(`  WARNING     listening on ${config.host} with no admin token: anyone on the network can read every secret and reset the sandbox; start it with SANDBOX_ADMIN_TOKEN=<a secret>`);
   // With --ready-json, stdout carries exactly one line a harness in any language can parse; people read stderr.
   (config.readyJson ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
-  if (config.readyJson) process.stdout.write(`${JSON.stringify(readyLine(url, sandbox.ca?.path))}\n`);
+  const proxyUrl = proxyUrlOf(url);
+  writeReadyFile(home, { url, proxyUrl, pid: process.pid, ...(account?.apiKeys[0] ? { apiKey: account.apiKeys[0].key } : {}) });
+  if (config.readyJson) {
+    // The bundle of the system's CAs and the sandbox's that the env command names (sandbox.md 13).
+    const { writeCaBundle } = await import('./proxy/bundle');
+    const { bundle } = await writeCaBundle(home);
+    process.stdout.write(`${JSON.stringify({ ...readyLine(url, sandbox.ca?.path), proxyUrl, caBundle: bundle })}\n`);
+  }
 }
 
 /**

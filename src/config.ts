@@ -2,6 +2,7 @@
 // suite and the CLI configure the sandbox the same way.
 import { parseArgs } from 'node:util';
 import { sandboxHome } from './tls/home';
+import { parseServiceHosts, type Face } from './proxy/hosts';
 
 export interface SandboxOptions {
   /** Path of a fixtures JSON file, or the world itself. Default: fixtures/default.json of this package. */
@@ -79,6 +80,11 @@ export interface SandboxOptions {
    * Default false: every group is loaded before createSandbox returns.
    */
   lazyRoutes?: boolean;
+  /**
+   * The names the listener's proxy serves on a face (sandbox.md 13): CONNECT and http:// requests to them reach that
+   * face as if sent to the sandbox's own port. Default api.pague.dev -> v1, api-gateway.pague.dev -> v2.
+   */
+  serviceHosts?: Readonly<Record<string, Face>>;
 }
 
 export interface FixturesFile {
@@ -97,6 +103,7 @@ const HELP = `pix-sandbox: a local emulator of a PIX payment-service API
 
 Usage: pix-sandbox [options]
        pix-sandbox ca       print the path of the local CA's certificate (ca.pem), making the CA when missing
+       pix-sandbox env      print what an app needs to reach the sandbox at the service's URLs (env --help)
 
   --host HOST          listen address (HOST, default 127.0.0.1)
   --port PORT          port, 0 = any free port (PORT, default 4747)
@@ -122,13 +129,17 @@ Usage: pix-sandbox [options]
                        IP addresses, localhost and the public host are always answered)
   --allowed-origin URL let pages of this origin (http://host:port) change state, repeatable (SANDBOX_ALLOWED_ORIGINS)
   --mtls               with --https: /api-pix/v2 requires a client certificate of the local CA (SANDBOX_MTLS=1)
+  --service-host NAME=FACE
+                       serve NAME through the proxy on FACE (v1, v2 or api-pix), repeatable (SANDBOX_SERVICE_HOSTS,
+                       comma-separated); api.pague.dev=v1 and api-gateway.pague.dev=v2 always are
   --version, -v        print the version and exit
   --help               this text
 
 SANDBOX_ADMIN_TOKEN  when set, /_sandbox calls need header X-Sandbox-Token
 `;
 
-export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { version: true } | { error: string } | { ca: string } {
+export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { version: true } | { error: string } | { ca: string } | { envCommand: string[]; home: string } {
+  if (argv[0] === 'env') return { envCommand: argv.slice(1), home: sandboxHome(env) };
   if (argv[0] === 'ca') return argv.length === 1 ? { ca: sandboxHome(env) } : { error: `pix-sandbox ca takes no options (PIX_SANDBOX_HOME says where the CA is).\n\n${HELP}` };
   let values;
   try {
@@ -152,6 +163,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         'allowed-host': { type: 'string', multiple: true },
         'allowed-origin': { type: 'string', multiple: true },
         mtls: { type: 'boolean' },
+        'service-host': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -171,6 +183,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const headerWord = values['webhook-header-word'] ?? env.SANDBOX_WEBHOOK_HEADER_WORD;
   if (headerWord !== undefined && !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(headerWord))
     return { error: `--webhook-header-word must be 1 to 32 letters, digits and dashes starting with a letter (it names headers like X-WORD-Event), got '${headerWord}'` };
+  const serviceHosts = parseServiceHosts(listOption(values['service-host'], env.SANDBOX_SERVICE_HOSTS));
+  if ('error' in serviceHosts) return serviceHosts;
   const options: SandboxOptions = {
     dataFile: values.data ?? env.SANDBOX_DATA,
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
@@ -188,6 +202,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     allowedOrigins: listOption(values['allowed-origin'], env.SANDBOX_ALLOWED_ORIGINS),
     ...(headerWord ? { webhookHeaderWord: headerWord } : {}),
     mtls: values.mtls ?? env.SANDBOX_MTLS === '1',
+    serviceHosts: serviceHosts.hosts,
   };
   if (!options.https && (options.tlsCertFile || options.tlsKeyFile || options.tlsNames?.length))
     return { error: '--cert, --key and --tls-name only apply with --https (SANDBOX_HTTPS=1): add --https.' };

@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type RequestLis
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import type { ProxyHandlers } from './proxy/lazy';
 
 /**
  * The addresses a phone on the same network can open when the server listens on every interface (0.0.0.0 or ::):
@@ -24,19 +25,30 @@ export interface Listening {
 const TLS_HANDSHAKE = 0x16; // first byte of a TLS record carrying a ClientHello
 
 /** The answer to a plain-HTTP request that reached the HTTPS listener: the service's envelope, then close. */
-function httpsRequired(socket: Socket, port: number) {
+function httpsRequired(port: number) {
   const message = `This port speaks HTTPS only: send the request to https://localhost:${port} (the same path), trusting the sandbox's CA (pix-sandbox ca prints its path).`;
-  const body = JSON.stringify({ statusCode: 400, error: 'BadRequest', message, timestamp: new Date().toISOString(), traceId: '', details: { code: 'HTTPS_REQUIRED' } });
-  socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  return JSON.stringify({ statusCode: 400, error: 'BadRequest', message, timestamp: new Date().toISOString(), traceId: '', details: { code: 'HTTPS_REQUIRED' } });
 }
+
+/** Whether a request line's target is in absolute form (http://host/path): a request for the proxy. */
+const absoluteForm = (req: IncomingMessage) => req.url !== undefined && req.url[0] !== '/' && req.url !== '*';
 
 /**
  * HTTPS on one listener that also answers plain HTTP with a clear 400 rather than a dead handshake: the first byte of
  * each connection says which it is (a TLS record starts with 0x16), and the socket, its byte put back, goes to the
  * HTTPS server.
  */
-function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hono<any>, port: number, host: string, tls: HttpsOptions, ready: (info: AddressInfo) => void): Server {
+function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hono<any>, port: number, host: string, tls: HttpsOptions, ready: (info: AddressInfo) => void, proxy?: ProxyHandlers): Server {
   const https = createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: tls });
+  // Plain HTTP on this port: the proxy (CONNECT, http:// targets) as on a plain listener, else the 400 saying HTTPS.
+  const plain = createHttpServer((req, res) => {
+    if (proxy && absoluteForm(req)) return proxy.request(req, res);
+    res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(httpsRequired((front.address() as AddressInfo).port));
+  });
+  if (proxy) {
+    plain.on('connect', proxy.connect);
+    https.on('connect', proxy.connect);
+  }
   const sockets = new Set<Socket>();
   const front = createNetServer((socket) => {
     sockets.add(socket);
@@ -46,7 +58,10 @@ function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hon
       socket.pause();
       socket.unshift(chunk);
       if (chunk[0] === TLS_HANDSHAKE) https.emit('connection', socket);
-      else httpsRequired(socket, (front.address() as AddressInfo).port);
+      else {
+        plain.emit('connection', socket);
+        socket.resume(); // node:http reads the socket's handle itself: the byte put back comes as a 'data' event
+      }
     });
   });
   front.listen(port, host, () => ready(front.address() as AddressInfo));
@@ -81,7 +96,7 @@ export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => boolean
  */
 const EARLY_WINDOW_MS = 20;
 
-function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswer | undefined, ready: (info: AddressInfo) => void, failed: (err: Error) => void): Server {
+function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswer | undefined, ready: (info: AddressInfo) => void, failed: (err: Error) => void, proxy?: ProxyHandlers): Server {
   let serveRequest: RequestListener | null = null;
   const waiting: [IncomingMessage, ServerResponse][] = [];
   // Loading starts when loadAdapter is first called (not when listening): `loaded` is what the banner waits for.
@@ -98,6 +113,7 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
     return loaded;
   };
   const server = createHttpServer((req, res) => {
+    if (proxy && absoluteForm(req)) return proxy.request(req, res);
     if (serveRequest) return serveRequest(req, res);
     if (early?.(req, res)) {
       setImmediate(loadAdapter);
@@ -106,6 +122,7 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
     waiting.push([req, res]);
     void loadAdapter();
   });
+  if (proxy) server.on('connect', proxy.connect);
   server.listen(port, host, () => {
     const info = server.address() as AddressInfo;
     // Early answers go out first: the adapter loads a moment after listening unless a request asks for it sooner
@@ -116,8 +133,11 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
   return server;
 }
 
-/** Listens on `host:port`; with `tls` (options for https.createServer, see src/tls serverTlsOptions) it speaks HTTPS. */
-export async function listen(app: Hono<any>, port: number, host: string, tls?: HttpsOptions, early?: EarlyAnswer): Promise<Listening> {
+/**
+ * Listens on `host:port`; with `tls` (options for https.createServer, see src/tls serverTlsOptions) it speaks HTTPS.
+ * With `proxy`, the listener also answers CONNECT and http:// targets in absolute form (src/proxy).
+ */
+export async function listen(app: Hono<any>, port: number, host: string, tls?: HttpsOptions, early?: EarlyAnswer, proxy?: ProxyHandlers): Promise<Listening> {
   const tlsParts: TlsParts | undefined = tls && { createAdaptorServer: (await import('@hono/node-server')).createAdaptorServer, createHttpsServer: (await import('node:https')).createServer };
   let server!: Server;
   const info = await new Promise<AddressInfo>((resolve, reject) => {
@@ -126,7 +146,7 @@ export async function listen(app: Hono<any>, port: number, host: string, tls?: H
       const taken = new Error(`port ${port} on ${host} is already in use (another pix-sandbox?). Stop that process, pick another port with --port N (PORT=N), or use --port 0 for any free port.`);
       reject(Object.assign(taken, { code: err.code }));
     };
-    server = tls && tlsParts ? serveTls(tlsParts, app, port, host, tls, resolve) : serveHttp(app, port, host, early, resolve, reject);
+    server = tls && tlsParts ? serveTls(tlsParts, app, port, host, tls, resolve, proxy) : serveHttp(app, port, host, early, resolve, reject, proxy);
     server.once('error', onError);
   });
   const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -134,6 +154,7 @@ export async function listen(app: Hono<any>, port: number, host: string, tls?: H
     url: `${tls ? 'https' : 'http'}://${shownHost}:${info.port}`,
     close: () =>
       new Promise<void>((done) => {
+        proxy?.close();
         server.close(() => done());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       }),

@@ -3,7 +3,8 @@
 // gives the same configuration as the flag.
 import { readFileSync } from 'node:fs';
 import { get } from 'node:https';
-import { afterEach, expect, test } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, expect, onTestFinished, test } from 'vitest';
 import { readCliConfig } from '../../src/config';
 import { CLI, http, killLeftovers, spawnNode, tempDir } from '../foundation/process';
 
@@ -19,13 +20,17 @@ test.each([
   ['the flag', ['--port', '0', '--ready-json'], {}],
   ['SANDBOX_READY_JSON=1', [], { PORT: '0', SANDBOX_READY_JSON: '1' }],
 ])('with %s, the first stdout line is one JSON object with the addresses and the pid; the banner is on stderr', async (_name, args, env) => {
-  const cli = startReady(args, env);
+  // The CA bundle the line names is written in PIX_SANDBOX_HOME: a home of the test's own, not the user's.
+  const home = tempDir();
+  onTestFinished(home.cleanup);
+  const cli = startReady(args, { ...env, PIX_SANDBOX_HOME: home.dir });
   const line = await cli.firstLine;
   const ready = JSON.parse(line) as Record<string, unknown>;
-  expect(Object.keys(ready).sort(), line).toEqual(['controlUrl', 'pid', 'url', 'v1Url', 'v2Url']);
+  expect(Object.keys(ready).sort(), line).toEqual(['caBundle', 'controlUrl', 'pid', 'proxyUrl', 'url', 'v1Url', 'v2Url']);
   expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(ready.url).not.toBe('http://127.0.0.1:0');
-  expect(ready).toEqual({ url: ready.url, v2Url: `${ready.url}/v2`, v1Url: `${ready.url}/v1`, controlUrl: `${ready.url}/_sandbox`, pid: cli.child.pid });
+  // The proxy (sandbox.md 13) is the same port; the bundle holds the system's CAs and the sandbox's.
+  expect(ready).toEqual({ url: ready.url, v2Url: `${ready.url}/v2`, v1Url: `${ready.url}/v1`, controlUrl: `${ready.url}/_sandbox`, pid: cli.child.pid, proxyUrl: ready.url, caBundle: join(home.dir, 'ca-bundle.pem') });
   expect(cli.stderr()).toContain(`pix-sandbox listening on ${ready.url}\n`);
 
   const health = await http(ready.controlUrl as string, 'GET', '/health');
@@ -42,7 +47,7 @@ test('under --https the ready line has https addresses and `ca`, the CA certific
   try {
     const cli = startReady(['--port', '0', '--ready-json', '--https'], { PIX_SANDBOX_HOME: home.dir });
     const ready = JSON.parse(await cli.firstLine) as { url: string; controlUrl: string; ca: string; pid: number };
-    expect(Object.keys(ready).sort()).toEqual(['ca', 'controlUrl', 'pid', 'url', 'v1Url', 'v2Url']);
+    expect(Object.keys(ready).sort()).toEqual(['ca', 'caBundle', 'controlUrl', 'pid', 'proxyUrl', 'url', 'v1Url', 'v2Url']);
     expect(ready.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.ca.startsWith(home.dir), ready.ca).toBe(true);
     const status = await new Promise<number | undefined>((resolve, reject) =>

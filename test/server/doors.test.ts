@@ -144,12 +144,13 @@ describe('Host: only names the sandbox is known by are answered (DNS rebinding)'
   });
 });
 
+// A request line naming another host is the proxy's (test/proxy): these name the sandbox's own port.
 describe('Host over a real socket: the Host header and an absolute-form request line must agree', () => {
   /** Sends one raw HTTP/1.1 request and answers its status line's code and the body. */
   async function raw(port: number, head: string, body = ''): Promise<{ status: number; text: string }> {
     const { connect } = await import('node:net');
     return new Promise((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.end(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`));
+      const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`));
       let data = '';
       socket.on('data', (chunk) => (data += chunk));
       socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1]), text: data.slice(data.indexOf('\r\n\r\n') + 4) }));
@@ -159,7 +160,6 @@ describe('Host over a real socket: the Host header and an absolute-form request 
 
   test.each([
     ['a foreign Host beside a loopback request line', 421, (port: number) => `POST http://127.0.0.1:${port}/_sandbox/accounts HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json`],
-    ['a loopback Host beside a foreign request line', 421, (port: number) => `POST http://evil.example/_sandbox/accounts HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json`],
     ['another port in the Host', 421, (port: number) => `POST http://127.0.0.1:${port}/_sandbox/accounts HTTP/1.1\r\nHost: 127.0.0.1:${port + 1}\r\nContent-Type: application/json`],
     ['the same authority in both', 201, (port: number) => `POST http://127.0.0.1:${port}/_sandbox/accounts HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json`],
   ])('POST in absolute form with %s answers %i', async (_case, status, head) => {

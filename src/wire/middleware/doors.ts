@@ -17,6 +17,8 @@ export interface DoorsOptions {
   allowedHosts: readonly string[];
   /** Origins (scheme://host[:port]) allowed to send state-changing requests besides the sandbox's own. */
   allowedOrigins: readonly string[];
+  /** The service name a request was sent to through the proxy (src/proxy/marks.ts): that name is its allowed Host. */
+  proxiedName?: (c: Context) => string | undefined;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -121,7 +123,7 @@ export function doors(options: DoorsOptions): (c: Context) => void {
     // request); then the two must name the same host and port, so neither can smuggle a name past the other.
     const host = c.req.header('host');
     if (host !== undefined && host.toLowerCase() !== authority && !sameAuthority(host, authority, scheme)) throw refuseHostMismatch(host, authority);
-    if (!hostAllowed(authority)) throw refuseHost(hostNameOf(authority));
+    if (!hostAllowed(authority) && (options.proxiedName?.(c) ?? '') !== hostNameOf(authority)) throw refuseHost(hostNameOf(authority));
     if (SAFE_METHODS.has(c.req.method)) return;
     const origin = c.req.header('origin');
     const site = c.req.header('sec-fetch-site')?.toLowerCase();

@@ -1,0 +1,213 @@
+// `pix-sandbox env` and the register hook (sandbox.md 13) as a client app's suite uses them: the built CLI on a real
+// port of 127.0.0.1, then a client process whose environment is only what `env` printed, calling the service's
+// production URL. curl, Python and Go honour the proxy variables and the CA bundle; a Node process loads the register
+// hook. A missing toolchain skips its test and says so, unless RECIPES_REQUIRED=1 (as test/recipes does).
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLI, killLeftovers, runCli, startCli, tempDir, type RunningCli } from '../foundation/process';
+import { DEFAULT } from '../helpers/harness';
+
+const required = process.env.RECIPES_REQUIRED === '1';
+const tmp = tempDir();
+const home = join(tmp.dir, 'home');
+let cli: RunningCli;
+
+beforeAll(async () => {
+  cli = await startCli(['--port', '0'], { PIX_SANDBOX_HOME: home });
+}, 30_000);
+afterAll(async () => {
+  await cli?.stop();
+  killLeftovers();
+  tmp.cleanup();
+});
+
+/** The parent's PATH and HOME only (no proxy variable of the developer's shell), plus `extra`. */
+const bareEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, PIX_SANDBOX_HOME: home, ...extra });
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd = tmp.dir): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { env, cwd, timeout: 110_000 }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: `${stdout}\n${stderr}` }));
+  });
+}
+
+/** `env --format json` for the running sandbox, as a variables object. */
+async function variables(): Promise<Record<string, string>> {
+  const res = await run(process.execPath, [CLI, 'env', '--format', 'json', '--url', cli.url], bareEnv());
+  expect(res.code, res.out).toBe(0);
+  return JSON.parse(res.out) as Record<string, string>;
+}
+
+function missing(name: string, probe: [string, string[]], install: string): boolean {
+  try {
+    execFileSync(probe[0], probe[1], { stdio: 'ignore' });
+    return false;
+  } catch {
+    if (required) throw new Error(`RECIPES_REQUIRED=1 but ${name} is missing: \`${probe.join(' ')}\` failed (${install}).`);
+    console.log(`[proxy env] skipping the ${name} client: \`${probe[0]} ${probe[1].join(' ')}\` failed (${install}).`);
+    return true;
+  }
+}
+
+describe('pix-sandbox env', () => {
+  test('prints every variable a client needs, the CA bundle holding the system CAs and the sandbox CA', async () => {
+    const vars = await variables();
+    const bundle = join(home, 'ca-bundle.pem');
+    expect(vars).toMatchObject({
+      HTTPS_PROXY: cli.url,
+      HTTP_PROXY: cli.url,
+      NO_PROXY: 'localhost,127.0.0.1,::1',
+      SSL_CERT_FILE: bundle,
+      REQUESTS_CA_BUNDLE: bundle,
+      CURL_CA_BUNDLE: bundle,
+      NODE_EXTRA_CA_CERTS: join(home, 'ca.pem'),
+      PIX_SANDBOX_URL: cli.url,
+      PDEV_API_KEY: DEFAULT.apiKey,
+    });
+    expect(vars.NODE_OPTIONS).toMatch(/^--import=file:\/\/.*\/dist\/register\.js$/);
+    const text = readFileSync(bundle, 'utf8');
+    expect(text).toContain(readFileSync(join(home, 'ca.pem'), 'utf8').trim());
+    // The system's CAs too: many certificates, not only the sandbox's.
+    expect(text.match(/BEGIN CERTIFICATE/g)!.length).toBeGreaterThan(10);
+  });
+
+  test.each([
+    ['sh', `export PDEV_API_KEY='${DEFAULT.apiKey}'`],
+    ['dotenv', `PDEV_API_KEY=${DEFAULT.apiKey}`],
+    ['powershell', `$env:PDEV_API_KEY = '${DEFAULT.apiKey}'`],
+  ])('--format %s writes each variable as that format does', async (format, line) => {
+    const res = await run(process.execPath, [CLI, 'env', '--format', format, '--url', cli.url], bareEnv());
+    expect(res.code, res.out).toBe(0);
+    expect(res.out.split('\n')).toContain(line);
+  });
+
+  test('without --url it names the sandbox this home started last (its ready file)', async () => {
+    const res = await run(process.execPath, [CLI, 'env'], bareEnv());
+    expect(res.out).toContain(`export PIX_SANDBOX_URL='${cli.url}'`);
+  });
+
+  test.each([
+    [['--format', 'xml'], "--format takes sh, dotenv, json, powershell, got 'xml'"],
+    [['--url', 'ftp://x'], "--url takes the sandbox's base URL"],
+    [['--nope'], "Unknown option '--nope'"],
+  ])('env %j exits 2 saying what to send', async (args, message) => {
+    const res = await runCli(['env', ...args], { PIX_SANDBOX_HOME: home });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(message);
+  });
+
+  test('--ready-json names the proxy and the CA bundle', async () => {
+    // A home of its own: this sandbox's ready file must not replace the one the other tests find.
+    const other = join(tmp.dir, 'other-home');
+    const res = await run('bash', ['-c', `timeout 20 node ${JSON.stringify(CLI)} --port 0 --ready-json 2>/dev/null | { read -r line; echo "$line"; kill $(echo "$line" | sed 's/.*"pid":\\([0-9]*\\).*/\\1/'); }`], bareEnv({ PIX_SANDBOX_HOME: other }));
+    const ready = JSON.parse(res.out.split('\n')[0]!) as Record<string, string>;
+    expect(ready.proxyUrl).toBe(ready.url);
+    expect(ready.caBundle).toBe(join(other, 'ca-bundle.pem'));
+    expect(readFileSync(ready.caBundle!, 'utf8')).toContain(readFileSync(join(other, 'ca.pem'), 'utf8').trim());
+  });
+});
+
+describe('clients with only `pix-sandbox env` in their environment reach https://api.pague.dev/v1', () => {
+  test('curl, after eval "$(pix-sandbox env)"', async () => {
+    const res = await run('bash', ['-c', `eval "$(node ${JSON.stringify(CLI)} env)" && curl -sS -H "X-API-Key: $PDEV_API_KEY" https://api.pague.dev/v1/account`], bareEnv());
+    expect(res.code, res.out).toBe(0);
+    expect(JSON.parse(res.out).account.id).toBe(DEFAULT.accountId);
+  });
+
+  const python = process.env.PYTHON ?? 'python3';
+  test.skipIf(missing('Python', [python, ['--version']], 'apt-get install python3'))('Python (requests when importable, else urllib)', async () => {
+    const script = join(tmp.dir, 'client.py');
+    writeFileSync(
+      script,
+      [
+        'import json, os',
+        'url = "https://api.pague.dev/v1/account"',
+        'headers = {"X-API-Key": os.environ["PDEV_API_KEY"]}',
+        'try:',
+        '    import requests',
+        '    body, how = requests.get(url, headers=headers, timeout=20).json(), "requests"',
+        'except ImportError:',
+        '    import urllib.request',
+        '    body, how = json.load(urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=20)), "urllib"',
+        'print(how, body["account"]["id"])',
+      ].join('\n'),
+    );
+    const res = await run(python, [script], { ...bareEnv(), ...(await variables()), NODE_OPTIONS: '' });
+    expect(res.code, res.out).toBe(0);
+    expect(res.out).toMatch(new RegExp(`^(requests|urllib) ${DEFAULT.accountId}$`, 'm'));
+  });
+
+  test.skipIf(missing('Go', ['go', ['version']], 'apt-get install golang-go'))('Go (net/http, standard library)', { timeout: 120_000 }, async () => {
+    const main = join(tmp.dir, 'main.go');
+    writeFileSync(
+      main,
+      `package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+)
+
+func main() {
+	req, _ := http.NewRequest("GET", "https://api.pague.dev/v1/account", nil)
+	req.Header.Set("X-API-Key", os.Getenv("PDEV_API_KEY"))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	body, _ := io.ReadAll(res.Body)
+	fmt.Println(res.StatusCode, string(body))
+}
+`,
+    );
+    const goEnv = { GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOCACHE: process.env.GOCACHE ?? join(process.env.HOME ?? tmp.dir, '.cache', 'go-build') };
+    const res = await run('go', ['run', main], { ...bareEnv(goEnv), ...(await variables()), NODE_OPTIONS: '' });
+    expect(res.code, res.out).toBe(0);
+    expect(res.out).toMatch(/^200 /);
+    expect(res.out).toContain(DEFAULT.accountId);
+  });
+});
+
+describe('the register hook (node --import pix-sandbox/register)', () => {
+  const app = join(tmp.dir, 'app.mjs');
+  beforeAll(() => {
+    writeFileSync(
+      app,
+      `import { get } from 'node:https';
+const res = await fetch('https://api.pague.dev/v1/account', { headers: { 'x-api-key': process.env.PDEV_API_KEY } });
+console.log('fetch', res.status, (await res.json()).account.id);
+get('https://api-gateway.pague.dev/v2/account', (r) => { r.resume(); console.log('https.get', r.statusCode); });
+`,
+    );
+  });
+
+  test("an app's fetch and node:https to the service's hosts reach the sandbox in another process", async () => {
+    const { NODE_OPTIONS: _skip, ...vars } = await variables();
+    const res = await run(process.execPath, ['--import', join(CLI, '..', 'register.js'), app], { ...bareEnv(), ...vars });
+    expect(res.code, res.out).toBe(0);
+    expect(res.out).toContain(`fetch 200 ${DEFAULT.accountId}`);
+    // The v2 face without a token: its own 401, from the sandbox (not a DNS error for the real host).
+    expect(res.out).toContain('https.get 401');
+  });
+
+  test('NODE_OPTIONS from `env` loads it: the whole set-up is eval "$(pix-sandbox env)"', async () => {
+    const res = await run('bash', ['-c', `eval "$(node ${JSON.stringify(CLI)} env)" && node ${JSON.stringify(app)}`], bareEnv());
+    expect(res.code, res.out).toBe(0);
+    expect(res.out).toContain(`fetch 200 ${DEFAULT.accountId}`);
+  });
+
+  test.each([
+    [{}, 'PIX_SANDBOX_URL is not set'],
+    [{ PIX_SANDBOX_URL: 'http://127.0.0.1:1' }, 'PIX_SANDBOX_URL=http://127.0.0.1:1 does not answer (ECONNREFUSED)'],
+    [{ PIX_SANDBOX_URL: 'not a url' }, "PIX_SANDBOX_URL='not a url' is not an http:// or https:// URL"],
+  ])('with %j the process stops at start with a message naming PIX_SANDBOX_URL', async (extra, message) => {
+    const res = await run(process.execPath, ['--import', join(CLI, '..', 'register.js'), app], bareEnv(extra));
+    expect(res.code).toBe(1);
+    expect(res.out).toContain(`pix-sandbox/register: ${message}`);
+    expect(res.out).not.toContain('fetch 200');
+  });
+});
