@@ -1,13 +1,21 @@
-// What stands against a completed payment: its refund and its balance block. The payment's money goes back to the
-// payer at most once, so a payment with a live refund (pending or completed) cannot be blocked, and a payment under a
-// block that was not rejected (open or approved) cannot be refunded or blocked again.
+// What stands against a completed payment: its refunds and its balance block. The payment's money goes back to the
+// payer at most once: its live refunds (pending or completed; several when devoluções return it in parts) add up to at
+// most its amount, a payment with any live refund cannot be blocked, and a payment under a block that was not rejected
+// (open or approved) cannot be refunded or blocked again.
 import { brlText, type Cents } from './money';
 import type { Account, BalanceBlock, Transaction, Wallet } from './types';
 import { valuesOf } from '../lib/objects';
 
-/** The refund of `paymentId` that is not failed, if any. */
-export const liveRefundOf = (account: Account, paymentId: string): Transaction | undefined =>
-  valuesOf(account.transactions).find((t) => t.type === 'refund' && t.relatedTransactionId === paymentId && t.status !== 'failed');
+/** The refunds of `paymentId` that are not failed (pending or completed), oldest first. */
+export const liveRefundsOf = (account: Account, paymentId: string): Transaction[] =>
+  valuesOf(account.transactions).filter((t) => t.type === 'refund' && t.relatedTransactionId === paymentId && t.status !== 'failed');
+
+/** A refund of `paymentId` that is not failed, if any (a payment may have several: partial devoluções). */
+export const liveRefundOf = (account: Account, paymentId: string): Transaction | undefined => liveRefundsOf(account, paymentId)[0];
+
+/** What is left to refund of a payment: its amount minus its refunds that are not failed (sandbox.md 15, devoluções). */
+export const refundLeft = (account: Account, payment: Transaction): Cents =>
+  liveRefundsOf(account, payment.id).reduce((left, t) => left - t.amount, payment.amount);
 
 /** Every refund of `paymentId`, whatever its status (the standard API Pix face lists them as its devoluções). */
 export const refundsOf = (account: Account, paymentId: string): Transaction[] =>

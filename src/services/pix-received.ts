@@ -9,7 +9,7 @@ import { moneyText } from '../domain/api-pix';
 import { requestRefund } from './refunds';
 import { buildWebhook } from './accounts';
 import { valuesOf, extended } from '../lib/objects';
-import { refundsOf } from '../domain/claims';
+import { refundLeft, refundsOf } from '../domain/claims';
 
 /** A devolução may be asked up to 90 days after the Pix settled (the document's window). */
 const DEVOLUCAO_WINDOW_MS = 90 * 86_400_000;
@@ -34,19 +34,28 @@ export function getDevolucao(account: Account, e2eid: string, id: string): Trans
 }
 
 /**
- * PUT /pix/{e2eid}/devolucao/{id}: a refund of the core under the id given. The core refunds a payment once and in
- * full, so the valor must be the Pix's whole value; balance, fee and block rules are the service's (requestRefund).
+ * PUT /pix/{e2eid}/devolucao/{id}: a refund of the core under the id given, of its valor: several per Pix, each up to
+ * what is left (the Pix's valor minus its devoluções DEVOLVIDO or EM_PROCESSAMENTO); balance, fee and block rules are
+ * the service's (requestRefund).
  */
 export function requestDevolucao(deps: Deps, account: Account, e2eid: string, id: string, input: { valor: Cents; natureza?: string; descricao?: string }): Transaction {
   const payment = getPix(account, e2eid);
   const refunds = refundsOf(account, payment.id);
   if (refunds.some((t) => t.refund!.devolucaoId === id)) throw validationError([{ field: 'id', message: `'${id}' is already the id of a devolução of this Pix; use another id, or GET it` }]);
   if (input.natureza === 'RETIRADA') throw validationError([{ field: 'devolucao.natureza', message: 'RETIRADA is for Pix Saque and Pix Troco, which this sandbox does not emulate; send ORIGINAL or omit it' }]);
-  if (input.valor > payment.amount) throw validationError([{ field: 'devolucao.valor', message: `would exceed the Pix's value (${moneyText(payment.amount)})` }]);
-  if (input.valor < payment.amount)
-    throw validationError([{ field: 'devolucao.valor', message: `must be the Pix's whole value, ${moneyText(payment.amount)}: partial devoluções are not emulated (the core refunds a payment once, in full)` }]);
+  const left = refundLeft(account, payment);
+  if (input.valor > left)
+    throw validationError([
+      {
+        field: 'devolucao.valor',
+        message:
+          left === payment.amount
+            ? `would exceed the Pix's value (${moneyText(payment.amount)})`
+            : `would exceed what is left to return of this Pix: ${moneyText(left)} of its ${moneyText(payment.amount)} (the rest is in devoluções DEVOLVIDO or EM_PROCESSAMENTO); send at most ${moneyText(left)}`,
+      },
+    ]);
   if (deps.clock.nowMs() > payment.paidAt! + DEVOLUCAO_WINDOW_MS) throw validationError([{ field: 'devolucao', message: 'the Pix settled more than 90 days ago; a devolução must be asked within 90 days' }]);
-  return requestRefund(deps, { account, wallet: mainWallet(account), subAccount: null }, payment.id, { ...(input.descricao === undefined ? {} : { reason: input.descricao }), devolucaoId: id });
+  return requestRefund(deps, { account, wallet: mainWallet(account), subAccount: null }, payment.id, { ...(input.descricao === undefined ? {} : { reason: input.descricao }), devolucaoId: id, amount: input.valor });
 }
 
 /** The webhook of a key of the account, if any. */

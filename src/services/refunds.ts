@@ -1,14 +1,16 @@
-// Refunds (service document 4.4, sandbox.md 2.4): total and asynchronous. Accepting one debits the payment amount
-// from the payment's own wallet at once (a `refund` transaction, pending); completion (by itself completeAfterSeconds
-// later, or the control action `complete`) debits the refund fee as its own `fee` transaction and sends
-// refund_completed. The fee is the one in force at acceptance and stays reserved until then: withdrawals and other
-// refunds can only spend `available` minus the reserved fees (sandbox.md 2.8), so completion never overdraws; the control action `fail` (PSP status ERROR) credits the amount back. Only the originator wallet
-// is ever debited: split recipients keep their legs.
+// Refunds (service document 4.4, sandbox.md 2.4): asynchronous, of what is left of the payment. The service's refund
+// returns all that is left (the whole payment unless API Pix devoluções returned parts of it, sandbox.md 15); a
+// devolução returns its own valor, up to what is left. Accepting one debits its amount from the payment's own wallet at
+// once (a `refund` transaction, pending); completion (by itself completeAfterSeconds later, or the control action
+// `complete`) debits the refund fee as its own `fee` transaction and sends refund_completed. The fee is the one in
+// force at acceptance and stays reserved until then: withdrawals and other refunds can only spend `available` minus the
+// reserved fees (sandbox.md 2.8), so completion never overdraws; the control action `fail` (PSP status ERROR) credits
+// the amount back. Only the originator wallet is ever debited: split recipients keep their legs.
 import type { Deps } from '../deps';
-import { fundsDetails, fundsText, liveBlockOf, liveRefundOf, spendable } from '../domain/claims';
+import { fundsDetails, fundsText, liveBlockOf, liveRefundsOf, refundLeft, spendable } from '../domain/claims';
 import { SandboxError, notFound } from '../domain/errors';
 import { post } from '../domain/ledger';
-import { brlText, fixedFee } from '../domain/money';
+import { brlText, fixedFee, type Cents } from '../domain/money';
 import { transition, TRANSACTION_TRANSITIONS } from '../domain/transitions';
 import type { Account, Transaction } from '../domain/types';
 import type { Caller } from '../domain/auth';
@@ -30,37 +32,49 @@ export const MAGIC_REFUND_JOB = 'refund.magic';
 export const SANDBOX_PSP = 'pix-sandbox';
 export const DEFAULT_REFUND_FAILURE = 'PSP_ERROR';
 
-function refundable(account: Account, payment: Transaction): void {
+/** Refuses what cannot be refunded; answers what is left to refund of the payment (more than zero). */
+function refundable(account: Account, payment: Transaction): Cents {
   const refuse = (message: string, extra: Record<string, unknown>) => new SandboxError('TRANSACTION_NOT_REFUNDABLE', message, { transactionId: payment.id, ...extra });
   if (payment.type !== 'payment') throw refuse(`Transaction ${payment.id} is ${/^[aeiou]/.test(payment.type) ? 'an' : 'a'} ${payment.type}, not a payment; only a completed payment can be refunded.`, { type: payment.type });
   if (payment.status !== 'completed')
     throw refuse(`Payment ${payment.id} is ${payment.status}; only a completed payment can be refunded (a pending charge can be left to expire instead).`, { status: payment.status });
-  const refund = liveRefundOf(account, payment.id);
-  if (refund)
-    throw refuse(`Payment ${payment.id} already has a ${refund.status} refund (${refund.id}); a payment is refunded once, in full. Follow that refund with GET /v2/transactions/${refund.id}.`, {
-      refundTransactionId: refund.id,
-    });
+  const left = refundLeft(account, payment);
+  if (left <= 0) {
+    const refunds = liveRefundsOf(account, payment.id);
+    const named = refunds.map((r) => `a ${r.status} refund (${r.id}, ${brlText(r.amount)})`).join(' and ');
+    throw refuse(
+      `Payment ${payment.id} already has ${named}: all of its ${brlText(payment.amount)} is refunded or being refunded, so nothing is left to refund. Follow ${refunds.length === 1 ? 'that refund' : 'each'} with GET /v2/transactions/{id}.`,
+      { refundTransactionId: refunds.at(-1)!.id, refundTransactionIds: refunds.map((r) => r.id) },
+    );
+  }
   const block = liveBlockOf(account, payment.id);
   if (block)
     throw refuse(`Payment ${payment.id} is under a ${block.blockType} balance block (${block.id}, ${block.status}); it cannot be refunded while a block is open or after one was approved.`, {
       balanceBlockId: block.id,
     });
+  return left;
 }
 
-/** POST /v2/transactions/{id}/refund: checks everything, then debits the amount and schedules the completion. */
-export function requestRefund(deps: Deps, caller: Caller, paymentId: string, input: { reason?: string; devolucaoId?: string }): Transaction {
+/**
+ * POST /v2/transactions/{id}/refund: checks everything, then debits the amount and schedules the completion. The
+ * amount is what is left of the payment, or `amount` (a devolução's valor, which its face checked against what is left).
+ */
+export function requestRefund(deps: Deps, caller: Caller, paymentId: string, input: { reason?: string; devolucaoId?: string; amount?: Cents }): Transaction {
   const { account } = caller;
   const payment = Object.hasOwn(account.transactions, paymentId) ? account.transactions[paymentId] : undefined;
   if (!payment || !visibleTo(payment, caller.wallet.id)) throw notFound('TRANSACTION_NOT_FOUND', 'transaction', paymentId, 'Refund a payment of this wallet by its transaction id.');
-  refundable(account, payment);
+  const left = refundable(account, payment);
+  const amount = input.amount ?? left;
+  if (amount > left || amount <= 0)
+    throw new SandboxError('TRANSACTION_NOT_REFUNDABLE', `A refund of ${payment.id} must be more than zero and at most ${brlText(left)}, what is left of it to refund.`, { transactionId: payment.id, left: left / 100 });
   const wallet = account.wallets[payment.walletId]!;
   const fee = fixedFee(account.fees.refund.fixed);
   const funds = spendable(account, wallet, fee);
-  if (payment.amount + fee > funds.spendable)
+  if (amount + fee > funds.spendable)
     throw new SandboxError(
       'INSUFFICIENT_BALANCE',
-      `Refunding ${payment.id} costs ${brlText(payment.amount)} plus a refund fee of ${brlText(fee)}, but ${fundsText(funds)}; add funds and try again.`,
-      fundsDetails(payment.amount + fee, funds),
+      `Refunding ${payment.id} costs ${brlText(amount)} plus a refund fee of ${brlText(fee)}, but ${fundsText(funds)}; add funds and try again.`,
+      fundsDetails(amount + fee, funds),
     );
 
   const now = deps.clock.nowMs();
@@ -71,7 +85,7 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
     type: 'refund',
     status: 'pending',
     paymentMethod: payment.paymentMethod,
-    amount: payment.amount,
+    amount,
     createdAt: now,
     updatedAt: now,
     description: input.reason ?? `Refund of ${payment.id}`,

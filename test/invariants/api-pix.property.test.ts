@@ -1,6 +1,7 @@
 // Property (sandbox.md 2.8) over the standard API Pix face: random sequences of its operations (cob and cobv created,
-// revised, removed, paid, expired by the clock, devoluções asked, completed or failed, bad input among them) keep every
-// wallet's balance equal to its ledger, answer no 5xx, and leave the whole state as it was when they answer an error.
+// revised, removed, paid, expired by the clock, devoluções asked, whole or partial, completed or failed, bad input
+// among them) keep every wallet's balance equal to its ledger, never return more of a Pix than it was, answer no 5xx,
+// and leave the whole state as it was when they answer an error.
 // PROPERTY_SEED=<seed> replays a run.
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
@@ -83,6 +84,12 @@ test('random sequences of API Pix operations keep the ledger and all-or-nothing'
             if (res.status >= 400) expect(JSON.stringify(h.sb.deps.store.state), `${JSON.stringify(step)} answered ${res.status} and changed the state`).toBe(before);
           }
           expectLedgerBalanced(h.sb);
+          // The devoluções of a Pix that are not failed never return more than it (several may each return a part).
+          const txs = Object.values(h.sb.deps.store.state.accounts['11111111-1111-4111-8111-111111111111']!.transactions);
+          for (const p of txs.filter((t) => t.type === 'payment')) {
+            const returned = txs.filter((t) => t.type === 'refund' && t.relatedTransactionId === p.id && t.status !== 'failed').reduce((sum, t) => sum + t.amount, 0);
+            expect(returned, `${JSON.stringify(step)}: payment ${p.id}`).toBeLessThanOrEqual(p.amount);
+          }
         }
       } finally {
         await h.sb.close();

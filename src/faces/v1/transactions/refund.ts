@@ -20,7 +20,7 @@ export function register(app: Router, deps: Deps) {
       path: '/transactions/{id}/refund',
       operationId: 'refundTransactionV1',
       tags: v1Tags,
-      summary: 'Refund a completed payment in full (asynchronous: refund_completed follows)',
+      summary: 'Refund what is left of a completed payment, all of it unless API Pix devoluções returned part (asynchronous: refund_completed follows)',
       security: v1Security,
       middleware: [apiKeyGuard(deps, { permissions: ['REFUND:WRITE'] })] as const,
       request: { headers: v1Headers, params: z.object({ id: pathParam('id', 'The payment transaction id') }), body: optionalJsonBody(RefundV1Input, { reason: 'Cliente devolveu o produto' }) },

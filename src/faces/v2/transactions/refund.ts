@@ -18,7 +18,7 @@ export function register(app: Router, deps: Deps) {
       path: '/transactions/{id}/refund',
       operationId: 'refundTransaction',
       tags: ['v2 API'],
-      summary: 'Refund a completed payment in full (asynchronous: refund_completed follows)',
+      summary: 'Refund what is left of a completed payment, all of it unless API Pix devoluções returned part (asynchronous: refund_completed follows)',
       middleware: [guard(deps, { permissions: ['REFUND:WRITE'] })] as const,
       request: {
         headers: subAccountHeader,
