@@ -21,6 +21,7 @@ import { MAGIC_VALUES } from '../domain/magic';
 import { STORIES } from '../services/stories';
 import { linkStatusAt } from '../domain/payment-links';
 import { staticQrStatus } from '../services/static-qr';
+import { nowOf } from '../services/clocks';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
@@ -658,7 +659,7 @@ function BlocksSection({ account }: { account: Account }) {
 
 /** Payment links and static QR codes (sandbox.md 12): their counters, their pages, and the control actions on them. */
 function LinksSection({ deps, account }: { deps: Deps; account: Account }) {
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const links = Object.values(account.paymentLinks).reverse().slice(0, 20);
   const qrs = Object.values(account.staticQrs).reverse().slice(0, 20);
   return (

@@ -10,6 +10,7 @@ import { requestRefund } from './refunds';
 import { buildWebhook } from './accounts';
 import { valuesOf, extended } from '../lib/objects';
 import { refundsOf } from '../domain/claims';
+import { nowOf } from './clocks';
 
 /** A devolução may be asked up to 90 days after the Pix settled (the document's window). */
 const DEVOLUCAO_WINDOW_MS = 90 * 86_400_000;
@@ -45,7 +46,7 @@ export function requestDevolucao(deps: Deps, account: Account, e2eid: string, id
   if (input.valor > payment.amount) throw validationError([{ field: 'devolucao.valor', message: `would exceed the Pix's value (${moneyText(payment.amount)})` }]);
   if (input.valor < payment.amount)
     throw validationError([{ field: 'devolucao.valor', message: `must be the Pix's whole value, ${moneyText(payment.amount)}: partial devoluções are not emulated (the core refunds a payment once, in full)` }]);
-  if (deps.clock.nowMs() > payment.paidAt! + DEVOLUCAO_WINDOW_MS) throw validationError([{ field: 'devolucao', message: 'the Pix settled more than 90 days ago; a devolução must be asked within 90 days' }]);
+  if (nowOf(deps, account) > payment.paidAt! + DEVOLUCAO_WINDOW_MS) throw validationError([{ field: 'devolucao', message: 'the Pix settled more than 90 days ago; a devolução must be asked within 90 days' }]);
   return requestRefund(deps, { account, wallet: mainWallet(account), subAccount: null }, payment.id, { ...(input.descricao === undefined ? {} : { reason: input.descricao }), devolucaoId: id });
 }
 
