@@ -50,7 +50,7 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
       // The checkout page's code is loaded at the first browser visit, not at start-up.
       const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }] = await Promise.all([import('../pages/checkout'), import('../pages/layout')]);
       if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
-      return renderPage(c, checkoutPage({ charge, now: nowOf(deps, charge.account), frozen: deps.clocks.of(charge.account).frozen, tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
+      return renderPage(c, checkoutPage({ charge, now: nowOf(deps, charge.account), frozen: deps.clocks.of(charge.account).frozen, ownClock: deps.clocks.owns(charge.account.id), tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
     }
     if (!charge) throw new SandboxError('TRANSACTION_NOT_FOUND', `No PIX charge at this location (${id}).`, { resource: 'charge', id });
     const { tx, account } = charge;

@@ -161,3 +161,26 @@ test("clock on POST /_sandbox/accounts with now not a date answers 400 naming cl
   expectValidation(await h.control('POST', '/accounts', { name: 'x', clock: { now: 'soon' } }), ['clock.now']);
   expect((await h.control('GET', '/accounts')).body.items.length).toBe(before);
 });
+
+test("the console shows the clock of the account shown: its own, with actions on its routes, or the sandbox clock's", async () => {
+  const { h } = await failingHooks();
+  const t = await newTenant(h, 'Attendee', { clock: { now: '2030-01-02T03:04:05Z', frozen: true } });
+  const own = await (await h.sb.app.request(`/?account=${t.id}`)).text();
+  expect(own).toContain('Clock of Attendee');
+  expect(own).toContain('datetime="2030-01-02T03:04:05.000Z"');
+  expect(own).toContain(`data-action="/_sandbox/accounts/${t.id}/clock/advance"`);
+  expect(own).not.toContain('data-action="/_sandbox/clock/advance"');
+  const shared = await (await h.sb.app.request('/')).text();
+  expect(shared).toContain('Sandbox clock');
+  expect(shared).toContain('data-action="/_sandbox/clock/advance"');
+});
+
+test("the checkout page counts down on the clock of the charge's account and follows that clock's moves only", async () => {
+  const { h } = await failingHooks();
+  const t = await newTenant(h, 'Shop', { clock: { now: '2030-01-02T03:04:05Z', frozen: true } });
+  const id = await chargeOf(h, t, 600);
+  const page = await h.api('GET', `/pix/qr/${id}`, { headers: { accept: 'text/html' } });
+  expect(page.status, page.text).toBe(200);
+  expect(page.text).toContain(`data-now="${Date.parse('2030-01-02T03:04:05Z')}"`);
+  expect(page.text).toContain('data-own-clock="true"');
+});
