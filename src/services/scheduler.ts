@@ -299,18 +299,20 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     return pending;
   }
 
-  /** Runs what is due on every clock by its own now. */
+  const NONE: Promise<unknown>[] = [];
+  /** Runs what is due on every clock by its own now (each request asks: nothing is allocated when nothing is due). */
   function runAllDue(): Promise<unknown>[] {
-    const pending: Promise<unknown>[] = [];
-    for (const lane of [...allLanes()]) {
+    let pending: Promise<unknown>[] | undefined;
+    // A lane adopted meanwhile (a Map visits entries added during the walk) or deleted is fine to meet or miss here.
+    for (const lane of allLanes()) {
       if (lane.key !== '' && !clocks.owns(lane.key)) {
         lanes.delete(lane.key); // its account is gone; what it detached is waited for by nobody now
         continue;
       }
       const now = lane.clock.nowMs();
-      if (nextAt(lane) <= now) pending.push(...runDue(lane, now));
+      if (nextAt(lane) <= now) (pending ??= []).push(...runDue(lane, now));
     }
-    return pending;
+    return pending ?? NONE;
   }
 
   /**
