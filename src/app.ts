@@ -4,13 +4,14 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { version } from '../package.json';
 import { randomUUID } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
 import { createBus } from './lib/bus';
 import { openStore } from './store/store';
 import { currentUnit } from './store/unit';
 import { createScheduler } from './services/scheduler';
+import { createClocks, isoOf } from './services/clocks';
 import { createTokens } from './services/tokens';
 import { createAccount } from './services/accounts';
 import type { Deps } from './deps';
@@ -163,7 +164,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const ids = createIds(options.seed);
   const { store, loaded } = await openStore(options.dataFile, { hooks: options.testHooks, log, compactAfterBytes: options.compactAfterBytes });
-  const clock = createClock(Date.now, store.state.clock);
+  // Date.now is read at each call, not captured: a test that fakes Date moves real time (a token's 300 s) without a sleep.
+  const clock = createClock(() => Date.now(), store.state.clock);
   store.bindClock(clock);
   /** The clock as the options start it: at clockStart, or real time; frozen there with freezeClock. */
   const startClock = () => {
@@ -171,11 +173,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     clock.set(start, options.freezeClock ?? false);
   };
   if (!loaded) startClock();
-  const scheduler = createScheduler(store, clock, ids, log);
+  const clocks = createClocks(store, clock, log);
+  const scheduler = createScheduler(store, clocks, ids, log);
   const tokens = await createTokens(store, clock);
   const deps: Deps = {
     store,
     clock,
+    clocks,
     ids,
     log,
     // Without a fetch of the caller's, deliveries go out through node:http (webhooks/transport.ts).
@@ -226,9 +230,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // Route groups join the app as requests need them (lazyRoutes), after it has matched others: a router that takes that,
   // and starts each handler in the request's unit of work (wire/request-unit.ts).
   const app = new Hono<Env>({ router: new RequestUnitRouter() });
+  /** An answer's time: on the clock of the tenant that called (once its guard knew it), else on the sandbox clock. */
+  const timeOf = (c: Context<Env>) => {
+    const caller = c.get('caller') as Env['Variables']['caller'] | undefined;
+    return caller ? isoOf(deps, caller.account) : clock.iso();
+  };
   app.onError((err, c) => {
     const error = toSandboxError(err, log);
-    const timestamp = clock.iso();
+    const timestamp = timeOf(c);
     // POST /v2/auth keeps the service's small error body.
     if (c.req.path === '/v2/auth') return c.json({ error: errorName(error.status), message: error.message }, error.status as ContentfulStatusCode);
     return sendError(c, error, timestamp, c.get('traceId') ?? randomUUID());
@@ -274,7 +283,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     try {
       await store.commit(unit);
     } catch (err) {
-      c.res = sendError(c, toSandboxError(err, log), clock.iso(), traceId);
+      c.res = sendError(c, toSandboxError(err, log), timeOf(c), traceId);
     }
   });
   for (const prefix of FAULT_PREFIXES) app.use(`${prefix}*`, injectFaults(deps, faults));

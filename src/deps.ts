@@ -3,6 +3,7 @@ import type { Clock } from './lib/clock';
 import type { Ids } from './lib/ids';
 import type { Store } from './store/store';
 import type { Scheduler } from './services/scheduler';
+import type { Clocks } from './services/clocks';
 import type { Tokens } from './services/tokens';
 import type { Bus } from './lib/bus';
 
@@ -24,7 +25,9 @@ export interface Settings {
 
 export interface Deps {
   store: Store;
+  /** The sandbox clock. A tenant's time is clocks.of(account): its own clock, or this one (services/clocks.ts). */
   clock: Clock;
+  clocks: Clocks;
   ids: Ids;
   log: (line: string) => void;
   fetch: typeof fetch;

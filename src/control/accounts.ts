@@ -9,6 +9,7 @@ import {
   createAccount,
   deleteAccount,
   deleteCredential,
+  expireTokens,
   patchAccount,
   patchCredential,
   patchInstitution,
@@ -154,6 +155,23 @@ export function registerAccounts(app: Router, deps: Deps) {
     (c) => {
       const { id, credentialId } = c.req.valid('param');
       return c.json(credentialView(patchCredential(deps, id, credentialId, c.req.valid('json'))), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/accounts/{id}/credentials/{credentialId}/expire-tokens',
+      operationId: 'expireCredentialTokens',
+      tags,
+      security,
+      summary: "Expire every token issued for a credential so far, on every face (tokens live 300 s of real time, so no clock jump expires them); the next call with one is a 401, and POST /v2/auth gives a working one",
+      request: { params: accountId.extend({ credentialId: pathParam('credentialId', 'The credential id (or its clientId)', '55555555-5555-4555-8555-555555555502') }) },
+      responses: { 200: json(CredentialSchema, 'Credential'), ...controlErrors },
+    }),
+    (c) => {
+      const { id, credentialId } = c.req.valid('param');
+      return c.json(credentialView(expireTokens(deps, id, credentialId)), 200);
     },
   );
 

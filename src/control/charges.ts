@@ -10,6 +10,7 @@ import type { Router } from '../wire/env';
 import { paymentLinkView } from '../wire/views';
 import { disablePaymentLink, expirePaymentLink, locateLink, payPaymentLink } from '../services/payment-links';
 import { extended } from '../lib/objects';
+import { nowOf } from '../services/clocks';
 
 const tags = ['Control API'];
 const params = z.object({ id: pathParam('id', 'The payment link id') });
@@ -40,7 +41,7 @@ export function registerPaymentLinkControl(app: Router, deps: Deps) {
     (c) => {
       const { account, link } = locateLink(deps, c.req.valid('param').id);
       const tx = payPaymentLink(deps, account, link.id, c.req.valid('json') ?? {});
-      return c.json(extended(paymentLinkView(link, deps.clock.nowMs(), origin(c.req.url)), { paymentId: tx.id }), 200);
+      return c.json(extended(paymentLinkView(link, nowOf(deps, account), origin(c.req.url)), { paymentId: tx.id }), 200);
     },
   );
   for (const [action, verb, summary] of [
@@ -60,7 +61,7 @@ export function registerPaymentLinkControl(app: Router, deps: Deps) {
       }),
       (c) => {
         const { account, link } = locateLink(deps, c.req.valid('param').id);
-        return c.json(paymentLinkView(verb(deps, account, link.id), deps.clock.nowMs(), origin(c.req.url)), 200);
+        return c.json(paymentLinkView(verb(deps, account, link.id), nowOf(deps, account), origin(c.req.url)), 200);
       },
     );
   }

@@ -1,26 +1,62 @@
-// /_sandbox/clock: read, set, freeze and advance the sandbox clock. Advancing runs what falls due on the way.
+// /_sandbox/clock: read, set, freeze and advance the sandbox clock; /_sandbox/accounts/{id}/clock: the same for a
+// tenant's clock of its own (sandbox.md 4.6), given to it at its first move. Advancing runs what falls due on the way,
+// on that clock only.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { controlErrors, controlSecurity, json, jsonBody } from '../wire/schemas';
+import { controlErrors, controlSecurity, json, jsonBody, pathParam } from '../wire/schemas';
 import type { Router } from '../wire/env';
 import { validationError } from '../domain/errors';
-import { CLOCK_MAX_MS, CLOCK_RANGE_TEXT, inClockRange } from '../lib/clock';
+import { CLOCK_MAX_MS, CLOCK_RANGE_TEXT, inClockRange, type Clock } from '../lib/clock';
+import { instantOf } from '../services/clocks';
+import { ClockInputSchema } from './schemas';
 
 const ClockSchema = z.object({ now: z.string().openapi({ format: 'date-time' }), frozen: z.boolean() }).openapi('Clock');
-const outOfRange = `must be an instant from ${CLOCK_RANGE_TEXT}`;
+const TenantClockSchema = ClockSchema.extend({
+  own: z.boolean().openapi({ description: 'Whether the tenant has a clock of its own; false: it runs on the sandbox clock, shown here' }),
+}).openapi('TenantClock');
+const ClockAdvanceSchema = z
+  .object({ seconds: z.number({ error: 'must be a number of seconds, like 60' }).positive({ error: 'must be more than 0' }).max(366 * 86400, { error: 'must be at most one year (31622400)' }) })
+  .openapi('ClockAdvance');
 const tags = ['Control API'];
 const security = controlSecurity;
+const accountParam = z.object({ id: pathParam('id', 'The account id', '11111111-1111-4111-8111-111111111111') });
+
+/** Where `clock` goes when `seconds` are added, refused (naming seconds) past the clock's range. */
+function advanceTarget(clock: Clock, seconds: number): number {
+  const ms = Math.round(seconds * 1000);
+  if (!inClockRange(clock.nowMs() + ms))
+    throw validationError([
+      {
+        field: 'seconds',
+        message: `would take the clock to ${new Date(clock.nowMs() + ms).toISOString()}; the clock stays within ${CLOCK_RANGE_TEXT}, so advance at most ${Math.floor((CLOCK_MAX_MS - clock.nowMs()) / 1000)} seconds from ${clock.iso()}`,
+      },
+    ]);
+  return ms;
+}
 
 export function registerClock(app: Router, deps: Deps) {
-  const view = () => ({ now: deps.clock.iso(), frozen: deps.clock.frozen });
-  /** The clock moved: tell the live stream (and answer with the same view). */
-  const moved = () => {
-    const clock = view();
-    deps.bus.publish({ kind: 'clock', ...clock });
+  const view = (clock: Clock) => ({ now: clock.iso(), frozen: clock.frozen });
+  /** The clock moved: tell the live stream (and answer with the same view); a tenant's clock names its account. */
+  const moved = (clock: Clock, accountId?: string) => {
+    const shown = view(clock);
+    deps.bus.publish({ kind: 'clock', ...shown, ...(accountId === undefined ? {} : { accountId }) });
+    return shown;
+  };
+  const tenantView = (id: string) => ({ ...view(deps.clocks.of(id)), own: deps.clocks.owns(id) });
+  /** The account's own clock, given to it (where the sandbox clock stands) if it has none yet; 404 for no account. */
+  const ownClock = (id: string): Clock => {
+    deps.store.account(id);
+    if (deps.clocks.owns(id)) return deps.clocks.of(id);
+    const clock = deps.clocks.own(id);
+    deps.scheduler.adopt(id);
     return clock;
   };
+  const setBody = jsonBody(ClockInputSchema, { now: '2026-03-10T12:00:00Z', frozen: true });
+  const advanceBody = jsonBody(ClockAdvanceSchema, { seconds: 3600 });
 
-  app.openapi(createRoute({ method: 'get', path: '/clock', operationId: 'getClock', tags, security, summary: 'Read the sandbox clock', responses: { 200: json(ClockSchema, 'Clock') } }), (c) => c.json(view(), 200));
+  app.openapi(createRoute({ method: 'get', path: '/clock', operationId: 'getClock', tags, security, summary: 'Read the sandbox clock', responses: { 200: json(ClockSchema, 'Clock') } }), (c) =>
+    c.json(view(deps.clock), 200),
+  );
 
   app.openapi(
     createRoute({
@@ -29,29 +65,15 @@ export function registerClock(app: Router, deps: Deps) {
       operationId: 'setClock',
       tags,
       security,
-      summary: 'Set the clock to an instant and/or freeze or unfreeze it; moving forward runs what falls due',
-      request: {
-        body: jsonBody(
-          z.object({
-            now: z
-              .union([z.iso.datetime({ offset: true }), z.number().int(), z.null()], { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z, epoch milliseconds, or null for real time' })
-              // An offset can carry a 9999-12-31 date-time past the range, so the instant is checked, not the text.
-              .refine((v) => v === null || inClockRange(typeof v === 'number' ? v : Date.parse(v)), { error: outOfRange })
-              .optional()
-              .openapi({ description: 'The instant to jump to; null goes back to real time (and unfreezes unless `frozen` is true)' }),
-            frozen: z.boolean().optional(),
-          }).openapi('ClockInput'),
-          { now: '2026-03-10T12:00:00Z', frozen: true },
-        ),
-      },
+      summary: 'Set the sandbox clock to an instant and/or freeze or unfreeze it; moving forward runs what falls due (tenants with a clock of their own are not moved)',
+      request: { body: setBody },
       responses: { 200: json(ClockSchema, 'Clock'), 400: controlErrors[400] },
     }),
     async (c) => {
       const { now, frozen } = c.req.valid('json');
-      const target = now === null ? deps.clock.realMs() : now === undefined ? deps.clock.nowMs() : typeof now === 'number' ? now : Date.parse(now);
       // Back to real time means running again, unless the caller asks to freeze there.
-      await deps.scheduler.setClock(target, frozen ?? (now === null ? false : deps.clock.frozen));
-      return c.json(moved(), 200);
+      await deps.scheduler.setClock(instantOf(deps.clock, now), frozen ?? (now === null ? false : deps.clock.frozen));
+      return c.json(moved(deps.clock), 200);
     },
   );
 
@@ -62,24 +84,76 @@ export function registerClock(app: Router, deps: Deps) {
       operationId: 'advanceClock',
       tags,
       security,
-      summary: 'Advance the clock by some seconds, running expiries, automation and webhook retries in time order',
-      request: {
-        body: jsonBody(
-          z.object({ seconds: z.number({ error: 'must be a number of seconds, like 60' }).positive({ error: 'must be more than 0' }).max(366 * 86400, { error: 'must be at most one year (31622400)' }) }).openapi('ClockAdvance'),
-          { seconds: 3600 },
-        ),
-      },
+      summary: 'Advance the sandbox clock by some seconds, running expiries, automation and webhook retries in time order (of the tenants without a clock of their own)',
+      request: { body: advanceBody },
       responses: { 200: json(ClockSchema, 'Clock'), 400: controlErrors[400] },
     }),
     async (c) => {
+      await deps.scheduler.advance(advanceTarget(deps.clock, c.req.valid('json').seconds));
+      return c.json(moved(deps.clock), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/accounts/{id}/clock',
+      operationId: 'getTenantClock',
+      tags,
+      security,
+      summary: "Read the clock a tenant runs on: its own, or the sandbox clock (own: false)",
+      request: { params: accountParam },
+      responses: { 200: json(TenantClockSchema, 'The tenant clock'), 404: controlErrors[404] },
+    }),
+    (c) => {
+      const { id } = c.req.valid('param');
+      deps.store.account(id);
+      return c.json(tenantView(id), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/accounts/{id}/clock',
+      operationId: 'setTenantClock',
+      tags,
+      security,
+      summary: "Set a tenant's own clock (given to it here if it runs on the sandbox clock) to an instant and/or freeze it; moving forward runs that tenant's work that falls due, nobody else's",
+      request: { params: accountParam, body: setBody },
+      responses: { 200: json(TenantClockSchema, 'The tenant clock'), 400: controlErrors[400], 404: controlErrors[404] },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { now, frozen } = c.req.valid('json');
+      const clock = ownClock(id);
+      await deps.scheduler.setClock(instantOf(clock, now), frozen ?? (now === null ? false : clock.frozen), id);
+      moved(clock, id);
+      return c.json(tenantView(id), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/accounts/{id}/clock/advance',
+      operationId: 'advanceTenantClock',
+      tags,
+      security,
+      summary: "Advance a tenant's own clock (given to it here if it runs on the sandbox clock) by some seconds, running that tenant's expiries, automation and webhook retries in time order, nobody else's",
+      request: { params: accountParam, body: advanceBody },
+      responses: { 200: json(TenantClockSchema, 'The tenant clock'), 400: controlErrors[400], 404: controlErrors[404] },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
       const { seconds } = c.req.valid('json');
-      const ms = Math.round(seconds * 1000);
-      if (!inClockRange(deps.clock.nowMs() + ms))
-        throw validationError([
-          { field: 'seconds', message: `would take the clock to ${new Date(deps.clock.nowMs() + ms).toISOString()}; the clock ${outOfRange.replace('must be an instant', 'stays')}, so advance at most ${Math.floor((CLOCK_MAX_MS - deps.clock.nowMs()) / 1000)} seconds from ${deps.clock.iso()}` },
-        ]);
-      await deps.scheduler.advance(ms);
-      return c.json(moved(), 200);
+      deps.store.account(id);
+      // Checked on the clock it runs on now (its own starts there), before it is given one: a refusal changes nothing.
+      const ms = advanceTarget(deps.clocks.of(id), seconds);
+      const clock = ownClock(id);
+      await deps.scheduler.advance(ms, id);
+      moved(clock, id);
+      return c.json(tenantView(id), 200);
     },
   );
 }

@@ -7,6 +7,20 @@ import { ACCOUNT_STATUSES } from '../domain/types';
 import { isValidCnpj, isValidCpf } from '../pix';
 import { CompanySchema } from '../wire/resources/accounts';
 import { EVENT_KINDS } from '../domain/events';
+import { CLOCK_RANGE_TEXT, inClockRange } from '../lib/clock';
+
+/** The instant a clock is set to (PUT /_sandbox/clock, a tenant's clock): ISO 8601, epoch ms, or null for real time. */
+export const clockNow = z
+  .union([z.iso.datetime({ offset: true }), z.number().int(), z.null()], { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z, epoch milliseconds, or null for real time' })
+  // An offset can carry a 9999-12-31 date-time past the range, so the instant is checked, not the text.
+  .refine((v) => v === null || inClockRange(typeof v === 'number' ? v : Date.parse(v)), { error: `must be an instant from ${CLOCK_RANGE_TEXT}` });
+
+export const ClockInputSchema = z
+  .object({
+    now: clockNow.optional().openapi({ description: 'The instant to jump to; null goes back to real time (and unfreezes unless `frozen` is true)' }),
+    frozen: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .openapi('ClockInput');
 
 /** BRL in, cents out; at most 999,999,999.99 either way, so sums stay exact integers. */
 const brlSigned = (_what: string) =>
@@ -139,6 +153,9 @@ export const AccountSpecSchema = z
       .max(20)
       .optional()
       .openapi({ description: 'PIX keys: the chave of the standard API Pix face; the first is the key of static QR codes; absent: a random key and a generated CNPJ' }),
+    clock: ClockInputSchema.optional().openapi({
+      description: "A clock of the tenant's own (sandbox.md 4.6): it starts at `now` (absent: where the sandbox clock stands; null: real time), frozen or not (absent: as the sandbox clock is); absent: the tenant runs on the sandbox clock",
+    }),
   })
   .openapi('AccountSpec');
 

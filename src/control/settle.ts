@@ -34,9 +34,9 @@ export function registerSettle(app: Router, deps: Deps, worker: DeliveryWorker) 
    * attempt's job stays in the state while the attempt is in flight: that one is counted in inFlight, not here.
    */
   const dueJobs = () => {
-    const now = deps.clock.nowMs();
     const flying = new Set(worker.inFlight());
-    return valuesOf(deps.store.raw.jobs).filter((j) => j.dueAt <= now && !(j.kind === ATTEMPT_JOB && flying.has(j.ref))).length;
+    // Each job is due on the clock its tenant runs on.
+    return valuesOf(deps.store.raw.jobs).filter((j) => j.dueAt <= deps.clocks.of(j.accountId).nowMs() && !(j.kind === ATTEMPT_JOB && flying.has(j.ref))).length;
   };
 
   app.openapi(

@@ -40,6 +40,11 @@ export interface Credential {
   permissions: string[];
   subAccountAccess: boolean;
   createdAt: number;
+  /**
+   * Bumped by POST /_sandbox/accounts/{id}/credentials/{credentialId}/expire-tokens: a token carries the generation
+   * it was issued in, and one of an older generation has expired (services/tokens.ts). Absent: 0.
+   */
+  tokenGeneration?: number;
 }
 
 export interface ApiKey {
@@ -307,6 +312,11 @@ export interface Account {
   pixKeys: PixKey[];
   cobs: Record<string, Cob>;
   locs: Record<string, PayloadLoc>;
+  /**
+   * The tenant's own clock (sandbox.md 4.6): real time plus offsetMs, or frozenAt when frozen (services/clocks.ts);
+   * absent: the tenant runs on the sandbox clock.
+   */
+  clock?: { offsetMs: number; frozenAt: number | null };
 }
 
 export const PAYMENT_LINK_STATUSES = ['active', 'expired', 'disabled', 'paid'] as const;

@@ -18,7 +18,7 @@ export type BusMessage =
   | { kind: 'event'; accountId: string; event: string; envelope: Record<string, unknown> }
   | { kind: 'transaction'; accountId: string; id: string; type: string; status: string }
   | { kind: 'delivery'; accountId: string; deliveryId: string; state: string; attempts: number }
-  | { kind: 'clock'; now: string; frozen: boolean }
+  | { kind: 'clock'; now: string; frozen: boolean; /** A tenant's own clock moved; absent: the sandbox clock. */ accountId?: string }
   /** A step of a story (sandbox.md 5.1) is done: `step` of `of`. */
   | { kind: 'story'; accountId: string; story: string; step: number; of: number; title: string; did: string; at: string }
   | { kind: 'reset' };

@@ -12,6 +12,8 @@ export interface CheckoutProps {
   /** Sandbox clock, so the page counts down from the server's now, not the device's. */
   now: number;
   frozen: boolean;
+  /** Whether the charge's account has a clock of its own (the page then follows its moves, not the sandbox clock's). */
+  ownClock?: boolean;
   tokenRequired: boolean;
   phoneUrl?: string;
 }
@@ -25,7 +27,7 @@ export const FINAL_STATE: Record<string, { mark: string; detail: string }> = {
   cancelled: { mark: '✕', detail: 'This charge was cancelled. Ask for a new one.' },
 };
 
-export function checkoutPage({ charge, now, frozen, tokenRequired, phoneUrl }: CheckoutProps) {
+export function checkoutPage({ charge, now, frozen, ownClock = false, tokenRequired, phoneUrl }: CheckoutProps) {
   const { tx, merchantName, status, account } = charge;
   const code = tx.charge!.pixCopyPaste;
   const expiresAt = tx.charge!.expiresAt;
@@ -39,6 +41,7 @@ export function checkoutPage({ charge, now, frozen, tokenRequired, phoneUrl }: C
         data-expires-at={String(expiresAt)}
         data-now={String(now)}
         data-frozen={String(frozen)}
+        data-own-clock={String(ownClock)}
         data-status={status}
       >
         <section class="card checkout-main" aria-labelledby="merchant">
@@ -63,7 +66,7 @@ export function checkoutPage({ charge, now, frozen, tokenRequired, phoneUrl }: C
                 {status === 'pending' ? formatLeft(expiresAt - now) : '00:00:00'}
               </strong>{' '}
               <span class="muted">
-                (at <time datetime={new Date(expiresAt).toISOString()} title={new Date(expiresAt).toISOString()} data-local="local">{new Date(expiresAt).toISOString().replace('T', ' ').slice(0, 19)} UTC</time>, sandbox clock{frozen ? ', frozen' : ''})
+                (at <time datetime={new Date(expiresAt).toISOString()} title={new Date(expiresAt).toISOString()} data-local="local">{new Date(expiresAt).toISOString().replace('T', ' ').slice(0, 19)} UTC</time>, {ownClock ? 'the account\'s clock' : 'sandbox clock'}{frozen ? ', frozen' : ''})
               </span>
             </p>
             <img id="qr" class="qr" src={qrPngDataUrl(code)} width={264} height={264} alt={`QR code of the PIX charge of ${brl(tx.amount)} to ${merchantName}`} />

@@ -22,6 +22,7 @@ import { linkStatusAt } from '../domain/payment-links';
 import { staticQrStatus } from '../services/static-qr';
 import type { ConsoleQuery } from '../wire/console-query';
 import type { SandboxEvent } from '../domain/events';
+import { nowOf } from '../services/clocks';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
@@ -203,44 +204,56 @@ function detailOf(tx: Transaction): string {
   return parts.join(' · ');
 }
 
-function ClockSection({ deps }: { deps: Deps }) {
+/**
+ * The clock of the account shown: its own (its routes move it, nobody else's) or the sandbox clock, which every
+ * tenant without one runs on.
+ */
+function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
+  const own = deps.clocks.owns(account.id);
+  const clock = deps.clocks.of(account);
+  const route = own ? `/_sandbox/accounts/${account.id}/clock` : '/_sandbox/clock';
   const advance = (seconds: number, label: string) => (
-    <Action action="/_sandbox/clock/advance" label={label} name={`Advance the clock ${label.replace('+', 'by ')}`} kind="secondary">
+    <Action action={`${route}/advance`} label={label} name={`Advance the clock ${label.replace('+', 'by ')}`} kind="secondary">
       <input type="hidden" name="seconds" value={String(seconds)} data-type="number" />
     </Action>
   );
   return (
-    <section class="card" id="clock" data-section="clock" aria-labelledby="clock-h">
-      <h2 id="clock-h">Sandbox clock</h2>
+    <section class="card" id="clock" data-section="clock" data-clock-account={own ? account.id : ''} aria-labelledby="clock-h">
+      <h2 id="clock-h">{own ? `Clock of ${account.name}` : 'Sandbox clock'}</h2>
       <p class="clock-line">
         <span class="clock-now">
-          <When ms={deps.clock.nowMs()} id="clock-now" />
+          <When ms={clock.nowMs()} id="clock-now" />
         </span>{' '}
-        <span id="clock-mode">{deps.clock.frozen ? <Badge state="frozen" /> : <span class="badge s-completed">running</span>}</span>
+        <span id="clock-mode">{clock.frozen ? <Badge state="frozen" /> : <span class="badge s-completed">running</span>}</span>
       </p>
       <div class="actions">
         {advance(60, '+1 minute')}
         {advance(3600, '+1 hour')}
         {advance(86400, '+1 day')}
-        <Action action="/_sandbox/clock/advance" label="Advance" name="Advance the clock by these seconds" kind="secondary">
+        <Action action={`${route}/advance`} label="Advance" name="Advance the clock by these seconds" kind="secondary">
           <Field id="advance-seconds" label="Seconds">
             <input id="advance-seconds" name="seconds" data-type="number" inputmode="numeric" size={7} required />
           </Field>
         </Action>
       </div>
       <div class="actions">
-        {deps.clock.frozen ? (
-          <Action action="/_sandbox/clock" method="PUT" label="Run" name="Let the clock run from here" kind="secondary">
+        {clock.frozen ? (
+          <Action action={route} method="PUT" label="Run" name="Let the clock run from here" kind="secondary">
             <input type="hidden" name="frozen" value="false" data-type="boolean" />
           </Action>
         ) : (
-          <Action action="/_sandbox/clock" method="PUT" label="Freeze" name="Freeze the clock" kind="secondary">
+          <Action action={route} method="PUT" label="Freeze" name="Freeze the clock" kind="secondary">
             <input type="hidden" name="frozen" value="true" data-type="boolean" />
           </Action>
         )}
-        <Action action="/_sandbox/clock" method="PUT" label="Back to real time" kind="secondary">
+        <Action action={route} method="PUT" label="Back to real time" kind="secondary">
           <input type="hidden" name="now" value="" data-type="null" />
         </Action>
+        {own ? null : (
+          <Action action={`/_sandbox/accounts/${account.id}/clock`} method="PUT" label="A clock of its own" name="Give this account a clock of its own" kind="secondary">
+            <input type="hidden" name="frozen" value={String(clock.frozen)} data-type="boolean" />
+          </Action>
+        )}
         <details class="menu confirm" id="reset-menu">
           <summary>Reset sandbox…</summary>
           <div class="menu-body">
@@ -649,7 +662,7 @@ function BlocksSection({ account }: { account: Account }) {
 
 /** Payment links and static QR codes (sandbox.md 12): their counters, their pages, and the control actions on them. */
 function LinksSection({ deps, account }: { deps: Deps; account: Account }) {
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const links = Object.values(account.paymentLinks).reverse().slice(0, 20);
   const qrs = Object.values(account.staticQrs).reverse().slice(0, 20);
   return (
@@ -800,7 +813,7 @@ export function ConsoleSections({ deps, account, q }: { deps: Deps; account: Acc
       </div>
       <div class="col-side">
         <StoriesPanel account={account} />
-        <ClockSection deps={deps} />
+        <ClockSection deps={deps} account={account} />
         <WalletsSection account={account} />
         <WithdrawalForm account={account} />
         <SwitchesSection account={account} />

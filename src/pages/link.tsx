@@ -15,6 +15,7 @@ import { findLinkBySlug, payPaymentLink, startLinkCharge } from '../services/pay
 import { brl } from './format';
 import { Layout, renderPage } from './layout';
 import { inRequestUnit } from '../lib/request-unit';
+import { nowOf } from '../services/clocks';
 
 const METHOD_LABEL: Record<PaymentMethod, string> = { pix: 'PIX', credit_card: 'Credit card (simulated)', boleto: 'Boleto (simulated)' };
 const STATUS_TEXT = { active: 'Open for payment', paid: 'Paid', expired: 'Expired', disabled: 'Disabled' } as const;
@@ -99,7 +100,7 @@ export function registerLinkPages(app: OpenAPIHono<Env>, deps: Deps) {
   // Pages for people, not API operations: left out of /openapi.json like the console and /pay.
   app.get('/c/:slug', (c) => {
     const { account, link } = located(deps, c.req.param('slug'));
-    return renderPage(c, <LinkPage account={account} link={link} now={deps.clock.nowMs()} paidId={c.req.query('paid')} tokenRequired={Boolean(deps.settings.adminToken)} />);
+    return renderPage(c, <LinkPage account={account} link={link} now={nowOf(deps, account)} paidId={c.req.query('paid')} tokenRequired={Boolean(deps.settings.adminToken)} />);
   });
   // PIX: a pending charge of the link, shown by its checkout page (BR Code, QR, the /pay flow).
   app.post('/c/:slug/pix', async (c) => {

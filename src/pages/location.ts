@@ -9,6 +9,7 @@ import { SandboxError } from '../domain/errors';
 import { locateCharge } from '../services/checkout';
 import type { Env } from '../wire/env';
 import { ErrorSchema, pathParam } from '../wire/schemas';
+import { isoOf, nowOf } from '../services/clocks';
 import { isoTime } from '../lib/iso';
 
 const route = createRoute({
@@ -49,7 +50,7 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
       // The checkout page's code is loaded at the first browser visit, not at start-up.
       const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }] = await Promise.all([import('./checkout'), import('./layout')]);
       if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
-      return renderPage(c, checkoutPage({ charge, now: deps.clock.nowMs(), frozen: deps.clock.frozen, tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
+      return renderPage(c, checkoutPage({ charge, now: nowOf(deps, charge.account), frozen: deps.clocks.of(charge.account).frozen, ownClock: deps.clocks.owns(charge.account.id), tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
     }
     if (!charge) throw new SandboxError('TRANSACTION_NOT_FOUND', `No PIX charge at this location (${id}).`, { resource: 'charge', id });
     const { tx, account } = charge;
@@ -57,7 +58,7 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
     const payload = {
       calendario: {
         criacao: isoTime(tx.createdAt),
-        apresentacao: deps.clock.iso(),
+        apresentacao: isoOf(deps, account),
         expiracao: Math.round((cob.expiresAt - tx.createdAt) / 1000),
       },
       txid: tx.id.replaceAll('-', ''),

@@ -28,6 +28,7 @@ import { opt } from '../lib/objects';
 import { publishTransactions } from '../lib/bus';
 import { generateCnpj, validatePixKey, type PixKeyType } from '../pix';
 import { noteHolder } from './holders';
+import { clockStateAt, instantOf, nowOf } from './clocks';
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 30, 120, 600, 3600];
 export const DEFAULT_AUTOMATION: Automation = { completeAfterSeconds: 2, autoPayAfterSeconds: null, magicValues: true };
@@ -56,6 +57,8 @@ export interface AccountSpec {
   company?: Company;
   /** PIX keys (sandbox.md 9): the chave of the standard face, and the first one is the key of static QR codes; absent: a random key (EVP) and a generated CNPJ. */
   pixKeys?: { key: string; type: PixKeyType }[];
+  /** A clock of its own (sandbox.md 4.6): at `now` (absent: the sandbox clock's; null: real time), frozen or not (absent: as the sandbox clock). */
+  clock?: { now?: string | number | null; frozen?: boolean };
 }
 
 export interface BankAccountSpec {
@@ -176,7 +179,7 @@ function claim(taken: IdsInUse, chosen: string | undefined, generated: () => str
 
 /** Adds money to a wallet as an `adjustment` transaction (how initial balances enter the ledger, too). */
 function adjustmentTx(deps: Deps, account: Account, wallet: Wallet, amount: Cents, description: string): Transaction {
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const tx: Transaction = {
     id: deps.ids.uuid(),
     walletId: wallet.id,
@@ -199,7 +202,7 @@ function newWallet(id: string, reference: string | null, at: number): Wallet {
   return { id, reference, balances: { available: 0, held: 0, promotional: 0 }, updatedAt: at };
 }
 
-function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec: CredentialSpec, taken: IdsInUse, at = ''): Credential {
+function buildCredential(deps: Deps, account: Pick<Account, 'environment' | 'clock'>, spec: CredentialSpec, taken: IdsInUse, at = ''): Credential {
   const clientId = claim(taken, spec.clientId, () => `${envPrefix(account.environment)}${deps.ids.token(24)}`, `${at}clientId`, 'credential', 'CLIENT_ID_TAKEN');
   return {
     id: claim(taken, spec.id, deps.ids.uuid, `${at}id`, 'credential'),
@@ -207,7 +210,7 @@ function buildCredential(deps: Deps, account: Pick<Account, 'environment'>, spec
     clientSecret: spec.clientSecret ?? deps.ids.token(40),
     permissions: spec.permissions ?? ['FULL_ACCESS'],
     subAccountAccess: spec.subAccountAccess ?? false,
-    createdAt: deps.clock.nowMs(),
+    createdAt: nowOf(deps, account),
   };
 }
 
@@ -216,7 +219,7 @@ function buildSubAccount(deps: Deps, account: Account, spec: SubAccountSpec, tak
   if (problem) throw new SandboxError('SUB_ACCOUNT_INVALID_REFERENCE', problem, { field: 'reference', value: spec.reference });
   if (findSubAccount(account, spec.reference))
     throw conflict('SUB_ACCOUNT_REFERENCE_TAKEN', 'sub-account', 'reference', spec.reference, `A sub-account with reference '${spec.reference}' already exists; choose another reference.`);
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const sub: SubAccount = {
     id: claim(taken, spec.id, deps.ids.uuid, `${at}id`, 'sub-account'),
     reference: spec.reference,
@@ -248,7 +251,7 @@ export function createProjectIn(
   const taken = account.projects.find((p) => p.walletId === wallet.id && p.name === spec.name);
   if (taken)
     throw conflict('PROJECT_NAME_TAKEN', 'project', 'name', spec.name, `A project named '${spec.name}' already exists; choose another name.`);
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const project: Project = {
     id: claim(ids ?? idsInUse(deps), spec.id, deps.ids.uuid, `${at}id`, 'project'),
     walletId: wallet.id,
@@ -278,13 +281,12 @@ export function buildWebhook(deps: Deps, account: Account, spec: WebhookSpec, fi
     subAccount: spec.subAccount && spec.subAccount !== PRINCIPAL ? spec.subAccount : null,
     secret: spec.secret ?? `whsec_${deps.ids.token(32)}`,
     events: spec.events ?? [],
-    createdAt: deps.clock.nowMs(),
+    createdAt: nowOf(deps, account),
   };
 }
 
 /** The account's PIX keys: each valid for its type and held by no other account (a key names one receiver). */
-function buildPixKeys(deps: Deps, specs: AccountSpec['pixKeys'], taken: IdsInUse) {
-  const createdAt = deps.clock.nowMs();
+function buildPixKeys(deps: Deps, specs: AccountSpec['pixKeys'], taken: IdsInUse, createdAt: number) {
   const keys = specs ?? [
     { key: deps.ids.uuid(), type: 'random' as const },
     { key: generateCnpj(deps.ids.randomInt), type: 'cnpj' as const },
@@ -302,7 +304,8 @@ function buildPixKeys(deps: Deps, specs: AccountSpec['pixKeys'], taken: IdsInUse
  * only at the end, so a spec that fails leaves nothing behind.
  */
 export function createAccount(deps: Deps, spec: AccountSpec): Account {
-  const now = deps.clock.nowMs();
+  const clock = spec.clock && clockStateAt(deps.clock, instantOf(deps.clock, spec.clock.now), spec.clock.frozen ?? (spec.clock.now === null ? false : deps.clock.frozen));
+  const now = clock ? nowOf(deps, { clock }) : deps.clock.nowMs();
   const taken = idsInUse(deps);
   if (spec.id !== undefined && deps.store.findAccount(spec.id))
     throw conflict('ACCOUNT_ID_TAKEN', 'account', 'id', spec.id, `An account with id '${spec.id}' already exists; omit id to get a generated one.`);
@@ -342,6 +345,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     pixKeys: [],
     cobs: {},
     locs: {},
+    ...opt('clock', clock),
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
   (spec.subAccounts ?? []).forEach((s, i) => buildSubAccount(deps, account, s, taken, `subAccounts[${i}].`));
@@ -361,8 +365,10 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
   });
   account.webhooks = (spec.webhooks ?? []).map((w, i) => buildWebhook(deps, account, w, `webhooks[${i}].subAccount`, taken, `webhooks[${i}].`));
   account.bankAccounts = buildBankAccounts(deps, spec.bankAccounts ?? [], taken, '');
-  account.pixKeys = buildPixKeys(deps, spec.pixKeys, taken);
+  account.pixKeys = buildPixKeys(deps, spec.pixKeys, taken, now);
   deps.store.state.accounts[id] = account;
+  // What building it scheduled (a delivery of its initial balance's event) runs on its own clock.
+  if (clock) deps.scheduler.adopt(id);
   return account;
 }
 
@@ -421,6 +427,13 @@ function findCredentialOf(deps: Deps, accountId: string, credentialId: string): 
   const credential = account.credentials.find((c) => c.id === credentialId || c.clientId === credentialId);
   if (!credential) throw new SandboxError('CREDENTIAL_NOT_FOUND', `No credential '${credentialId}' in account ${accountId}; use a credential id or clientId from GET /_sandbox/accounts/${accountId}.`, { resource: 'credential', id: credentialId });
   return { account, credential };
+}
+
+/** Expires every token issued for the credential so far (sandbox.md 4.6): the next call with one is a 401. */
+export function expireTokens(deps: Deps, accountId: string, credentialId: string): Credential {
+  const { credential } = findCredentialOf(deps, accountId, credentialId);
+  credential.tokenGeneration = (credential.tokenGeneration ?? 0) + 1;
+  return credential;
 }
 
 export function patchCredential(deps: Deps, accountId: string, credentialId: string, patch: { permissions?: string[]; subAccountAccess?: boolean }): Credential {

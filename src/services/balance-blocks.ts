@@ -18,6 +18,7 @@ import { publishTransactions } from '../lib/bus';
 import { holderOf, noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
 import type { EventKind } from '../domain/events';
+import { nowOf } from './clocks';
 
 export const DEFAULT_BLOCK_REASON: Record<BlockType, string> = {
   med: "Fraud suspected by the payer's institution (MED)",
@@ -81,7 +82,7 @@ export function openBlock(deps: Deps, account: Account, paymentId: string, input
   const amount = input.amount ?? payment.amount;
   if (amount > payment.amount) throw validationError([{ field: 'amount', message: `must be at most ${brlText(payment.amount)}, the payment amount (or omit it to block the whole payment)` }]);
 
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const blockType = input.blockType ?? 'med';
   const stamp = new Date(now).toISOString().slice(0, 10).replaceAll('-', '');
   const chargeback: Transaction = {
@@ -140,7 +141,7 @@ export function resolveBlock(deps: Deps, blockId: string, action: BlockAction, r
   const block = account?.balanceBlocks[blockId];
   if (!account || !block) throw notFound('BALANCE_BLOCK_NOT_FOUND', 'balance block', blockId, 'List blocks with GET /v2/balance-blocks.');
   block.status = transition(BALANCE_BLOCK_TRANSITIONS, 'balance block', block.status, TARGET[action], action);
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   block.updatedAt = now;
   if (action === 'defend') {
     // defended: no event, no money moves

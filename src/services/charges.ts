@@ -24,6 +24,7 @@ import { publishTransactions } from '../lib/bus';
 import { holderOf, noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
 import type { DueRules } from '../domain/types';
+import { nowOf } from './clocks';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
@@ -148,7 +149,7 @@ export async function chargeWithQr(
 
 export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, idempotencyKey?: string, made: Premade = {}): { tx: Transaction; qrText: string } {
   const { account, wallet } = caller;
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, caller.account);
   // Every check first: a request that fails creates nothing.
   const projectId = resolveProject(caller, input.projectId);
   const institution = input.pspCredentialId ? pinnedInstitution(account, input.pspCredentialId) : undefined;
@@ -237,7 +238,7 @@ function chargeOf(account: Account, id: string): Transaction {
 export function payCharge(deps: Deps, account: Account, id: string, payer: { payerName?: string; payerDocument?: string } = {}): Transaction {
   const tx = chargeOf(account, id);
   tx.status = transition(TRANSACTION_TRANSITIONS, 'charge', tx.status, 'completed', 'pay');
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const charge = tx.charge!;
   // A cobv costs what its due-date rules say on the day it is paid (fines and interest, or a discount).
   if (charge.due) tx.amount = dueAmounts(charge.due, brtDay(now)).final;
@@ -318,7 +319,7 @@ export function reviseCharge(deps: Deps, account: Account, id: string, change: {
   const wallet = account.wallets[tx.walletId]!;
   const location = change.location ?? parseBrCodeLocation(charge.pixCopyPaste);
   charge.pixCopyPaste = buildDynamicBrCode({ location, merchantName: account.subAccounts.find((s) => s.id === wallet.id)?.name ?? account.name, merchantCity: account.city, amountCents: tx.amount });
-  tx.updatedAt = deps.clock.nowMs();
+  tx.updatedAt = nowOf(deps, account);
   publishTransactions(deps.bus, account.id, tx);
   return tx;
 }
@@ -329,7 +330,7 @@ const parseBrCodeLocation = (code: string) => parseBrCode(code).merchantAccount[
 export function expireCharge(deps: Deps, account: Account, id: string): Transaction {
   const tx = chargeOf(account, id);
   tx.status = transition(TRANSACTION_TRANSITIONS, 'charge', tx.status, 'cancelled', 'expire');
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   tx.updatedAt = now;
   tx.charge!.endReason = 'expired';
   recordEvent(deps, account, account.wallets[tx.walletId]!, 'payment_expired', `payment_expired_${tx.id}`, {
@@ -353,7 +354,7 @@ export function expireCharge(deps: Deps, account: Account, id: string): Transact
 export function endCharge(deps: Deps, account: Account, id: string, to: 'failed' | 'cancelled', action: string): Transaction {
   const tx = chargeOf(account, id);
   tx.status = transition(TRANSACTION_TRANSITIONS, 'charge', tx.status, to, action);
-  tx.updatedAt = deps.clock.nowMs();
+  tx.updatedAt = nowOf(deps, account);
   tx.charge!.endReason = to;
   publishTransactions(deps.bus, account.id, tx);
   return tx;
@@ -371,12 +372,13 @@ export function registerChargeJobs(deps: Deps) {
   };
   const expire = (account: Account | undefined, id: string) => {
     // A charge whose expiry was moved later (reviseCharge) was dated again: it waits for that date.
-    if (account && account.transactions[id]!.charge!.expiresAt <= deps.clock.nowMs()) expireCharge(deps, account, id);
+    if (account && account.transactions[id]!.charge!.expiresAt <= nowOf(deps, account)) expireCharge(deps, account, id);
   };
   deps.scheduler.deadlines<Transaction>(EXPIRE_JOB, {
-    *scan(state) {
-      for (const account of Object.values(state.accounts)) for (const tx of valuesOf(account.transactions)) if (tx.charge && tx.status === 'pending') yield tx;
+    *scan(account) {
+      for (const tx of valuesOf(account.transactions)) if (tx.charge && tx.status === 'pending') yield tx;
     },
+    accountOf: (tx) => holderOf(deps.store, 'wallet', tx.walletId)?.id,
     dueAt: (tx) => (tx.status === 'pending' ? tx.charge!.expiresAt : undefined),
     run: (tx) => {
       const holder = holderOf(deps.store, 'wallet', tx.walletId);

@@ -10,6 +10,7 @@ import { amountDue, locateLocByToken } from './cobs';
 import { brtDay } from '../domain/api-pix';
 import { staticQrStatus } from './static-qr';
 import { extended } from '../lib/objects';
+import { nowOf } from './clocks';
 
 /** How a charge stands for the person paying it: an expired charge is `cancelled` inside, but says so. */
 export type CustomerStatus = 'pending' | 'paid' | 'expired' | 'failed' | 'cancelled';
@@ -61,7 +62,7 @@ function findStaticQr(deps: Deps, code: string): DecodedBrCode['staticQr'] {
     for (const qr of Object.values(account.staticQrs)) {
       if (qr.pixCopyPaste !== code) continue;
       const sub = account.subAccounts.find((s) => s.id === qr.walletId);
-      return { account, qr, merchantName: sub?.name ?? account.name, status: staticQrStatus(qr, deps.clock.nowMs()) === 'pending' ? 'pending' : 'expired' };
+      return { account, qr, merchantName: sub?.name ?? account.name, status: staticQrStatus(qr, nowOf(deps, account)) === 'pending' ? 'pending' : 'expired' };
     }
   }
   return undefined;
@@ -113,7 +114,7 @@ export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
     return extended(base, { verdict: 'not_ours', message: `A valid BR Code pointing at ${locationPath(chargeId)}, but this sandbox has no charge ${chargeId} (made by another sandbox, or before a reset).` });
   }
   // A cobv pending costs what its rules say today (a paid one, what was paid).
-  const due = charge.status === 'pending' ? amountDue(charge.tx, brtDay(deps.clock.nowMs())) : charge.tx.amount;
+  const due = charge.status === 'pending' ? amountDue(charge.tx, brtDay(nowOf(deps, charge.account))) : charge.tx.amount;
   if (report.decoded.amountCents !== due) {
     return extended(base, { verdict: 'invalid', message: `The code says R$ ${report.decoded.amount} but charge ${chargeId} is for R$ ${(due / 100).toFixed(2)}; this code was not made from that charge.` });
   }

@@ -13,6 +13,7 @@ import { createCharge, endCharge, reviseCharge } from './charges';
 import { opt, extended } from '../lib/objects';
 import type { DueRules } from '../domain/types';
 import { CLOCK_MAX_MS } from '../lib/clock';
+import { nowOf } from './clocks';
 
 export type CobKind = Cob['kind'];
 
@@ -84,7 +85,7 @@ export function locateCob(deps: Deps, txid: string, accountId?: string): { accou
 function newLoc(deps: Deps, account: Account, tipoCob: CobKind): PayloadLoc {
   account.locs ??= {};
   const numericId = Object.keys(account.locs).length + 1;
-  const loc: PayloadLoc = { id: String(numericId), numericId, tipoCob, token: deps.ids.token(TOKEN_LENGTH, TOKEN_ALPHABET), createdAt: deps.clock.nowMs() };
+  const loc: PayloadLoc = { id: String(numericId), numericId, tipoCob, token: deps.ids.token(TOKEN_LENGTH, TOKEN_ALPHABET), createdAt: nowOf(deps, account) };
   account.locs[loc.id] = loc;
   return loc;
 }
@@ -162,7 +163,7 @@ const describe = (kind: CobKind, txid: string, input: Pick<CobInput, 'solicitaca
 
 /** PUT /cob/{txid}, POST /cob (txid made here), PUT /cobv/{txid}: a new charge of the core with its location. */
 export function createCob(deps: Deps, account: Account, kind: CobKind, txidOrNone: string | undefined, input: CobInput): CobRecord {
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const txid = txidOrNone ?? deps.ids.token(32);
   const problems: FieldError[] = [];
   if (Object.hasOwn(account.cobs ?? {}, txid))

@@ -7,6 +7,7 @@ import { customerMatches, maskDocument } from '../domain/customers';
 import { conflict } from '../domain/errors';
 import { opt } from '../lib/objects';
 import type { Account, Customer } from '../domain/types';
+import { nowOf } from './clocks';
 
 export interface CustomerInput {
   name?: string;
@@ -22,7 +23,7 @@ export function upsertCustomer(deps: Deps, account: Account, input: CustomerInpu
   // Same document: same person. Else same email, unless both records carry different documents.
   let customer = document ? account.customers.find((c) => c.document === document) : undefined;
   if (!customer && email) customer = account.customers.find((c) => c.email?.toLowerCase() === email && (!document || !c.document));
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   if (!customer) {
     customer = { id: deps.ids.uuid(), createdAt: now, updatedAt: now };
     account.customers.push(customer);
@@ -59,7 +60,7 @@ export const documentTypeOf = (document: string): 'cpf' | 'cnpj' => (document.le
 export function createCustomer(deps: Deps, account: Account, input: { name: string; document: string; email?: string; phone?: string }): Customer {
   if (account.customers.some((c) => c.document === input.document))
     throw conflict('CUSTOMER_DOCUMENT_TAKEN', 'customer', 'document', maskDocument(input.document), 'A customer with this document already exists; find it with GET /v1/customers?search=<document> and use its id.');
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const customer: Customer = { id: deps.ids.uuid(), name: input.name, document: input.document, ...opt('email', input.email), ...opt('phone', input.phone), createdAt: now, updatedAt: now };
   account.customers.push(customer);
   return customer;

@@ -6,6 +6,7 @@ import type { Deps } from '../deps';
 import { SandboxError, validationError } from '../domain/errors';
 import type { IdempotencyEntry } from '../domain/types';
 import type { Caller } from '../domain/auth';
+import { nowOf } from './clocks';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
@@ -42,7 +43,7 @@ export function idempotent(deps: Deps, caller: Caller, route: string, key: strin
     const out = run();
     return { status: out.status, text: JSON.stringify(out.body), replayed: false };
   }
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, caller.account);
   const fingerprint = createHash('sha256').update(JSON.stringify({ wallet: caller.wallet.id, body: canonical(body) })).digest('hex');
   const k = scopeKey(route, key);
   const existing = account.idempotency[k];

@@ -5,6 +5,7 @@ import { validationError } from '../domain/errors';
 import { addDays, brazilDay, computeMetrics, daysFrom, MRR_WINDOW_DAYS, type Day, type Metrics, type RevenueEntry } from '../domain/metrics';
 import type { Account, Transaction } from '../domain/types';
 import { valuesOf } from '../lib/objects';
+import { nowOf } from './clocks';
 
 export const MAX_METRICS_DAYS = 366;
 
@@ -29,7 +30,7 @@ export interface MetricsQuery {
 
 /** `to` defaults to today in Brazil, `from` to the 29 days before `to`: the default range is one MRR window. */
 export function accountMetrics(deps: Deps, account: Account, q: MetricsQuery): Metrics {
-  const today = brazilDay(deps.clock.nowMs());
+  const today = brazilDay(nowOf(deps, account));
   const to = q.to ?? today;
   const from = q.from ?? addDays(to, -(MRR_WINDOW_DAYS - 1));
   const toSaid = q.to === undefined ? `to (${to}, today in Brazil, as to was omitted)` : `to (${to})`;

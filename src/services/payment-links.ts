@@ -13,6 +13,7 @@ import { mainWallet } from '../domain/subaccounts';
 import { opt } from '../lib/objects';
 import { createCharge, payCharge, resolveProject } from './charges';
 import { holderOf, noteHolder } from './holders';
+import { nowOf } from './clocks';
 
 export const LINK_EXPIRE_JOB = 'link.expire';
 /** The PIX charge a link's page makes lives this long (or until the link expires, at least 300 s). */
@@ -33,7 +34,7 @@ export interface PaymentLinkInput {
 
 export function createPaymentLink(deps: Deps, caller: Caller, input: PaymentLinkInput): PaymentLink {
   const { account } = caller;
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, caller.account);
   // Every check first: a refused link leaves nothing.
   const projectId = resolveProject(caller, input.projectId)!;
   if (input.customerId !== undefined && !account.customers.some((c) => c.id === input.customerId))
@@ -78,7 +79,7 @@ export interface PaymentLinkQuery {
 
 /** GET /v1/charges: newest first; search over name, description and slug; status as the clock reads it. */
 export function listPaymentLinks(deps: Deps, account: Account, q: PaymentLinkQuery) {
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const needle = q.search?.trim().toLowerCase();
   const found = Object.values(account.paymentLinks)
     .filter((l) => (q.status === undefined || linkStatusAt(l, now) === q.status) && (q.projectId === undefined || l.projectId === q.projectId))
@@ -109,17 +110,17 @@ export function locateLink(deps: Deps, id: string): { account: Account; link: Pa
 }
 
 /** Expiry on the clock is written down the first time anything touches the link after its expiresAt. */
-function settleExpiry(deps: Deps, link: PaymentLink): void {
-  if (linkStatusAt(link, deps.clock.nowMs()) === 'expired' && link.status === 'active') expireLinkNow(deps, link);
+function settleExpiry(deps: Deps, account: Account, link: PaymentLink): void {
+  if (linkStatusAt(link, nowOf(deps, account)) === 'expired' && link.status === 'active') expireLinkNow(deps, account, link);
 }
 
-function expireLinkNow(deps: Deps, link: PaymentLink) {
+function expireLinkNow(deps: Deps, account: Account, link: PaymentLink) {
   link.status = transition(PAYMENT_LINK_TRANSITIONS, 'payment link', link.status, 'expired', 'expire');
-  link.updatedAt = deps.clock.nowMs();
+  link.updatedAt = nowOf(deps, account);
 }
 
-function payable(deps: Deps, link: PaymentLink, method: PaymentMethod): void {
-  settleExpiry(deps, link);
+function payable(deps: Deps, account: Account, link: PaymentLink, method: PaymentMethod): void {
+  settleExpiry(deps, account, link);
   if (link.status !== 'active')
     throw new SandboxError('PAYMENT_LINK_NOT_PAYABLE', `This payment link is ${link.status}; only an active link takes payments.`, { resource: 'charge', id: link.id, status: link.status });
   if (!link.paymentMethods.includes(method))
@@ -130,8 +131,8 @@ const linkCaller = (account: Account, link: PaymentLink): Caller => ({ account, 
 
 /** A pending charge of the link (its page's PIX button): paid later through its BR Code, /pay or the control API. */
 export function startLinkCharge(deps: Deps, account: Account, link: PaymentLink, method: PaymentMethod = 'pix'): Transaction {
-  payable(deps, link, method);
-  const now = deps.clock.nowMs();
+  payable(deps, account, link, method);
+  const now = nowOf(deps, account);
   const untilExpiry = link.expiresAt === undefined ? LINK_PIX_SECONDS : Math.floor((link.expiresAt - now) / 1000);
   const { tx } = createCharge(deps, linkCaller(account, link), {
     amount: link.amount,
@@ -155,21 +156,22 @@ export function payPaymentLink(deps: Deps, account: Account, id: string, body: {
 
 export function expirePaymentLink(deps: Deps, account: Account, id: string): PaymentLink {
   const link = getPaymentLink(account, id);
-  expireLinkNow(deps, link);
+  expireLinkNow(deps, account, link);
   return link;
 }
 
 export function disablePaymentLink(deps: Deps, account: Account, id: string): PaymentLink {
   const link = getPaymentLink(account, id);
-  settleExpiry(deps, link);
+  settleExpiry(deps, account, link);
   link.status = transition(PAYMENT_LINK_TRANSITIONS, 'payment link', link.status, 'disabled', 'disable');
-  link.updatedAt = deps.clock.nowMs();
+  link.updatedAt = nowOf(deps, account);
   return link;
 }
 
 export function registerPaymentLinkJobs(deps: Deps) {
   deps.scheduler.on(LINK_EXPIRE_JOB, (job) => {
-    const link = deps.store.findAccount(job.accountId)?.paymentLinks[job.ref];
-    if (link?.status === 'active') expireLinkNow(deps, link);
+    const account = deps.store.findAccount(job.accountId);
+    const link = account?.paymentLinks[job.ref];
+    if (account && link?.status === 'active') expireLinkNow(deps, account, link);
   });
 }

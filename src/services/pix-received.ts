@@ -10,6 +10,7 @@ import { requestRefund } from './refunds';
 import { buildWebhook } from './accounts';
 import { valuesOf, extended } from '../lib/objects';
 import { refundLeft, refundsOf } from '../domain/claims';
+import { nowOf } from './clocks';
 
 /** A devolução may be asked up to 90 days after the Pix settled (the document's window). */
 const DEVOLUCAO_WINDOW_MS = 90 * 86_400_000;
@@ -54,7 +55,7 @@ export function requestDevolucao(deps: Deps, account: Account, e2eid: string, id
             : `would exceed what is left to return of this Pix: ${moneyText(left)} of its ${moneyText(payment.amount)} (the rest is in devoluções DEVOLVIDO or EM_PROCESSAMENTO); send at most ${moneyText(left)}`,
       },
     ]);
-  if (deps.clock.nowMs() > payment.paidAt! + DEVOLUCAO_WINDOW_MS) throw validationError([{ field: 'devolucao', message: 'the Pix settled more than 90 days ago; a devolução must be asked within 90 days' }]);
+  if (nowOf(deps, account) > payment.paidAt! + DEVOLUCAO_WINDOW_MS) throw validationError([{ field: 'devolucao', message: 'the Pix settled more than 90 days ago; a devolução must be asked within 90 days' }]);
   return requestRefund(deps, { account, wallet: mainWallet(account), subAccount: null }, payment.id, { ...(input.descricao === undefined ? {} : { reason: input.descricao }), devolucaoId: id, amount: input.valor });
 }
 

@@ -24,6 +24,7 @@ import { magicCompleteAfterSeconds, magicValuesOn } from '../domain/magic-rules'
 import { publishTransactions } from '../lib/bus';
 import { noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
+import { nowOf } from './clocks';
 
 export const REFUND_COMPLETE_JOB = 'refund.complete';
 /** A refund of a magic 00000000515 payment ends ERROR when it would otherwise complete (domain/magic.ts). */
@@ -77,7 +78,7 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
       fundsDetails(amount + fee, funds),
     );
 
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const institution = payment.charge?.pspCredentialId ? account.institutions.find((i) => i.id === payment.charge!.pspCredentialId) : undefined;
   const tx: Transaction = {
     id: deps.ids.uuid(),
@@ -122,7 +123,7 @@ function refundTx(account: Account, id: string): Transaction {
 export function completeRefund(deps: Deps, account: Account, id: string): Transaction {
   const tx = refundTx(account, id);
   tx.status = transition(TRANSACTION_TRANSITIONS, 'refund', tx.status, 'completed', 'complete');
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const refund = tx.refund!;
   const payment = account.transactions[tx.relatedTransactionId!]!;
   const wallet = account.wallets[tx.walletId]!;
@@ -163,7 +164,7 @@ export function completeRefund(deps: Deps, account: Account, id: string): Transa
 export function failRefund(deps: Deps, account: Account, id: string, reason?: string): Transaction {
   const tx = refundTx(account, id);
   tx.status = transition(TRANSACTION_TRANSITIONS, 'refund', tx.status, 'failed', 'fail');
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   tx.updatedAt = now;
   tx.refund!.failureReason = reason ?? DEFAULT_REFUND_FAILURE;
   post(account, [{ walletId: tx.walletId, amount: tx.amount, transactionId: tx.id }], now, deps.ids.uuid);

@@ -1,17 +1,20 @@
-// Everything that happens by itself (automatic pay/complete, webhook attempts) is a job in the state, due at a
-// sandbox-clock instant, unless a stored record already dates it (a pending charge's expiry is its expiresAt): such a
-// deadline is kept in this process's queue only (see Deadlines). Jobs run in time order: when the clock is advanced,
-// each job runs with the clock set to its due time, so the events it makes carry that time. Async work a handler
-// returns holds the walk at its instant; work it detaches (a webhook attempt, whose outcome schedules its retry) runs
-// on beside the walk, which waits for it only at the instant it names (the retry's), so attempts of different
-// deliveries overlap, and advance()/setClock() resolve once all of it is done: an advance takes about as long as its
-// slowest attempt chain, not their sum. In real time a timer runs jobs as they fall due; a job scheduled already due
-// runs on the next turn of the event loop even on a frozen clock; every request first catches up on anything overdue.
-// Handlers re-check state and do nothing when the job is moot (a charge paid before its expiry), so jobs never need
-// cancelling. A job is taken off the state in the unit that runs it, unless its handler answers KEEP_JOB: the work it
-// started takes the job off when done (a webhook attempt, in the unit that records its outcome), so that a crash
-// meanwhile leaves the job due.
+// Everything that happens by itself (automatic pay/complete, webhook attempts) is a job in the state, due at an instant
+// of the clock its tenant runs on (its own, or the sandbox clock: services/clocks.ts), unless a stored record already
+// dates it (a pending charge's expiry is its expiresAt): such a deadline is kept in this process's queue only (see
+// Deadlines). Each clock has its lane of work: advancing a clock walks its lane only, so a tenant's jump runs its own
+// work and nobody else's. Jobs run in time order: when a clock is advanced, each job runs with it set to its due time,
+// so the events it makes carry that time. Async work a handler returns holds the walk at its instant; work it detaches
+// (a webhook attempt, whose outcome schedules its retry) runs on beside the walk, which waits for it only at the
+// instant it names (the retry's), so attempts of different deliveries overlap, and advance()/setClock() resolve once
+// all of it is done: an advance takes about as long as its slowest attempt chain, not their sum. In real time a timer
+// runs jobs as they fall due on every clock that runs; a job scheduled already due runs on the next turn of the event
+// loop even on a frozen clock; every request first catches up on anything overdue. Handlers re-check state and do
+// nothing when the job is moot (a charge paid before its expiry), so jobs never need cancelling. A job is taken off the
+// state in the unit that runs it, unless its handler answers KEEP_JOB: the work it started takes the job off when done
+// (a webhook attempt, in the unit that records its outcome), so that a crash meanwhile leaves the job due.
 import { CLOCK_RANGE_TEXT, inClockRange, type Clock } from '../lib/clock';
+import type { Clocks } from './clocks';
+import type { Account } from '../domain/types';
 import { validationError } from '../domain/errors';
 import { createHeap, type Heap } from '../lib/heap';
 import type { Ids } from '../lib/ids';
@@ -36,8 +39,10 @@ export type JobHandler = (job: Job) => void | typeof KEEP_JOB | Promise<unknown>
  * changes were undone, after a reset), and takes one made or moved since through dated().
  */
 export interface Deadlines<T extends object> {
-  /** Every record of the state that waits for its date. */
-  scan(state: State): Iterable<T>;
+  /** Every record of an account that waits for its date. */
+  scan(account: Account): Iterable<T>;
+  /** The id of the account a record is of (whose clock dates it), if it is still in the state. */
+  accountOf(record: T): string | undefined;
   /** Its date, or undefined once it waits no more (paid, cancelled): a record whose date moved was queued again. */
   dueAt(record: T): number | undefined;
   /** Runs at the date, in a unit of its own, as a job's handler does: checking the record as it is then. */
@@ -53,16 +58,22 @@ export interface Scheduler {
    * already gone is no change.
    */
   unschedule(id: string): void;
+  /** The account took a clock of its own (services/clocks.ts): its work moves to that clock's queue. */
+  adopt(accountId: string): void;
   /** Adds a kind of deadline (at registration, before the first job runs). */
   deadlines<T extends object>(kind: string, deadlines: Deadlines<T>): void;
   /** A record of a deadline kind was made, or its date moved: it joins the queue at its date (in the current unit). */
   dated(kind: string, record: object): void;
-  /** Runs every job due by now. Resolves once their async work (webhook attempts) is done, for callers that wait. */
+  /** Runs every job due by now, on every clock. Resolves once their async work (webhook attempts) is done. */
   catchUp(): Promise<unknown>;
-  /** Moves the clock forward by `ms`, running what falls due on the way, in order; resolves when all of it is done. */
-  advance(ms: number): Promise<void>;
-  /** Jumps the clock to `ms`; when that is later, what falls due on the way runs first. */
-  setClock(ms: number, frozen: boolean): Promise<void>;
+  /**
+   * Moves the clock forward by `ms`, running what falls due on the way, in order; resolves when all of it is done.
+   * The clock is the one `accountId` runs on (its own, or the sandbox clock); without it, the sandbox clock. Only
+   * the work of the tenants on that clock runs.
+   */
+  advance(ms: number, accountId?: string): Promise<void>;
+  /** Jumps the clock (as advance() picks it) to `ms`; when that is later, what falls due on the way runs first. */
+  setClock(ms: number, frozen: boolean, accountId?: string): Promise<void>;
   /** Arms the real-time timer (called after listen); stop() disarms it and stops running due jobs by themselves. */
   start(): void;
   stop(): void;
@@ -74,55 +85,123 @@ export interface Scheduler {
    * Work that runs beside the walk of the clock (an attempt in flight); advance() and setClock() await it at the end,
    * and do not run what falls due at or after `holds` before it ends (an attempt's retry, which its outcome schedules).
    */
-  detach(work: Promise<unknown>, holds?: number): void;
+  detach(work: Promise<unknown>, holds?: number, accountId?: string): void;
 }
 
-export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: string) => void): Scheduler {
+export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l: string) => void): Scheduler {
   const handlers = new Map<string, JobHandler>();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
 
-  // The state keys jobs by id (a change set holds one job, not the whole list); their order lives here, in memory:
-  // by dueAt, then by insertion (a heap). A job in this queue that is no longer the state's (its unit was undone, its
-  // account deleted) is skipped; when changes were undone or the state replaced (store.epoch moved), it is rebuilt.
+  // The state keys jobs by id (a change set holds one job, not the whole list); their order lives here, in memory, in
+  // one lane per clock: the sandbox clock's (key '') and that of each tenant with a clock of its own (key: its account
+  // id). A lane holds its jobs by dueAt, then by insertion (a heap), and a queue per kind of deadline. A job in a lane
+  // that is no longer the state's (its unit was undone, its account deleted), or no longer of that lane's clock (its
+  // tenant took a clock of its own since), is skipped; when changes were undone or the state replaced (store.epoch
+  // moved), every lane is rebuilt.
+  type Lane = {
+    key: string;
+    clock: Clock;
+    queue: Heap<Job>;
+    dated: Map<string, Heap<object>>;
+    /** Detached work, with the instant that the walk of this lane's clock does not pass before it ends (Infinity: none). */
+    detached: Map<Promise<unknown>, number>;
+  };
   const dueAt = (job: Job) => job.dueAt;
-  let queue = createHeap<Job>(dueAt);
   let epoch = -1;
   const dropped = new Set<string>();
-  /** Each kind of deadline and its queue, rebuilt with the jobs'. */
-  type Source = { kind: string; deadlines: Deadlines<object>; queue: Heap<object> };
-  const sources = new Map<string, Source>();
+  /** Each kind of deadline. */
+  const sources = new Map<string, Deadlines<object>>();
   /** Records whose deadline failed to run: not run again by this process (as a dropped job). */
   const givenUp = new WeakSet<object>();
-  function head(): Job | undefined {
-    const stored = store.raw.jobs;
-    if (epoch !== store.epoch) {
-      epoch = store.epoch;
-      queue = createHeap(dueAt, valuesOf(stored));
-      for (const source of sources.values()) source.queue = queueOf(source.deadlines, store.raw);
+  /** Which lane an account's work is in: its own clock's, or the sandbox clock's (''). */
+  const keyOf = (accountId: string | undefined) => (accountId !== undefined && clocks.owns(accountId) ? accountId : '');
+  const lanes = new Map<string, Lane>();
+  const sandboxLane = (): Lane => laneOf('');
+  const emptyLane = (key: string): Lane => ({
+    key,
+    clock: key === '' ? clocks.sandbox : clocks.of(key),
+    queue: createHeap<Job>(dueAt),
+    dated: new Map([...sources].map(([kind, deadlines]) => [kind, createHeap<object>((r) => deadlines.dueAt(r) ?? Infinity)])),
+    detached: new Map(),
+  });
+  /** Every lane, read from the state again (at start, after changes were undone, after a reset). */
+  function rebuild() {
+    epoch = store.epoch;
+    const previous = new Map(lanes);
+    lanes.clear();
+    const fresh = (key: string) => {
+      let lane = lanes.get(key);
+      if (!lane) {
+        lane = emptyLane(key);
+        // Work in flight goes on being waited for.
+        const before = previous.get(key);
+        if (before) lane.detached = before.detached;
+        lanes.set(key, lane);
+      }
+      return lane;
+    };
+    fresh('');
+    for (const job of valuesOf(store.raw.jobs)) fresh(keyOf(job.accountId)).queue.push(job);
+    for (const account of valuesOf(store.raw.accounts)) {
+      const lane = fresh(keyOf(account.id));
+      for (const [kind, deadlines] of sources) for (const record of deadlines.scan(account)) lane.dated.get(kind)!.push(record);
     }
-    for (let first = queue.peek(); first && (stored[first.id] !== first || dropped.has(first.id)); first = queue.peek()) queue.pop();
+    // Detached work of lanes gone (a tenant deleted) is still waited for by the sandbox clock's walk.
+    for (const [key, lane] of previous) if (!lanes.has(key)) for (const [work, holds] of lane.detached) sandboxLane().detached.set(work, holds);
+  }
+  /** A tenant that took a clock of its own: its lane, read from the state (what its old lane holds of it is skipped). */
+  function adopt(key: string): Lane {
+    const lane = emptyLane(key);
+    lanes.set(key, lane);
+    for (const job of valuesOf(store.raw.jobs)) if (job.accountId === key) lane.queue.push(job);
+    const account = store.raw.accounts[key];
+    if (account) for (const [kind, deadlines] of sources) for (const record of deadlines.scan(account)) lane.dated.get(kind)!.push(record);
+    return lane;
+  }
+  function laneOf(key: string): Lane {
+    if (epoch !== store.epoch) rebuild();
+    return lanes.get(key) ?? (key === '' ? (rebuild(), lanes.get('')!) : adopt(key));
+  }
+  /** The lanes as they stand (rebuilt first when the state moved under them). */
+  function allLanes(): Iterable<Lane> {
+    if (epoch !== store.epoch) rebuild();
+    return lanes.values();
+  }
+  function head(lane: Lane): Job | undefined {
+    if (epoch !== store.epoch) rebuild();
+    const stored = store.raw.jobs;
+    const { queue } = lane;
+    for (let first = queue.peek(); first; first = queue.peek()) {
+      if (stored[first.id] === first && !dropped.has(first.id)) {
+        const key = keyOf(first.accountId);
+        if (key === lane.key) break;
+        // Its tenant took a clock of its own since it was queued: it is in that clock's lane (read from the state).
+        if (!lanes.has(key)) laneOf(key);
+      }
+      queue.pop();
+    }
     return queue.peek();
   }
-  /** A deadline kind's queue: the records of `state` that wait for their dates (none without a state). */
-  function queueOf(deadlines: Deadlines<object>, state?: State): Heap<object> {
-    const heap = createHeap<object>((record) => deadlines.dueAt(record) ?? Infinity);
-    if (state) for (const record of deadlines.scan(state)) heap.push(record);
-    return heap;
-  }
-  /** A deadline queue's first date, past the records that wait no more or whose date moved (queued again). */
-  function firstDate(source: Source): number {
-    for (let record = source.queue.peek(); record; record = source.queue.peek()) {
-      const at = source.queue.peekKey()!;
-      if (source.deadlines.dueAt(record) === at && !givenUp.has(record)) return at;
-      source.queue.pop();
+  /** A deadline queue's first date, past the records that wait no more, whose date moved (queued again) or whose clock is another lane's. */
+  function firstDate(lane: Lane, kind: string): number {
+    const deadlines = sources.get(kind)!;
+    const queue = lane.dated.get(kind)!;
+    for (let record = queue.peek(); record; record = queue.peek()) {
+      const at = queue.peekKey()!;
+      if (deadlines.dueAt(record) === at && !givenUp.has(record)) {
+        const key = keyOf(deadlines.accountOf(record));
+        if (key === lane.key) return at;
+        if (!lanes.has(key)) laneOf(key);
+      }
+      queue.pop();
     }
     return Infinity;
   }
-  /** When the next job or deadline falls due (Infinity: nothing waits). */
-  function nextAt(): number {
-    let at = head()?.dueAt ?? Infinity;
-    for (const source of sources.values()) at = Math.min(at, firstDate(source));
+  /** When the next job or deadline of a lane falls due (Infinity: nothing waits). */
+  function nextAt(lane: Lane): number {
+    let at = head(lane)?.dueAt ?? Infinity;
+    for (const kind of sources.keys()) at = Math.min(at, firstDate(lane, kind));
     return at;
   }
   // How many jobs the state holds, kept as the scheduler adds and takes them off (every change of the state's jobs goes
@@ -178,10 +257,10 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
   }
 
   /** Runs a deadline as a unit of work; one that throws changes nothing and is not run again by this process. */
-  function runDeadline({ kind, deadlines }: Source, record: object): void {
+  function runDeadline(kind: string, record: object): void {
     const unit = store.begin('job');
     try {
-      store.run(unit, () => deadlines.run(record));
+      store.run(unit, () => sources.get(kind)!.run(record));
     } catch (err) {
       store.rollback(unit);
       givenUp.add(record);
@@ -191,37 +270,52 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     store.commit(unit).catch((err) => log(`scheduler: deadline ${kind} was undone: ${String(err)}`));
   }
 
-  /** Runs what falls due first (a job before a deadline of the same instant); returns an async handler's promise. */
-  function runNext(): Promise<unknown> | undefined {
-    const job = head();
+  /** Runs what falls due first in a lane (a job before a deadline of the same instant); returns an async handler's promise. */
+  function runNext(lane: Lane): Promise<unknown> | undefined {
+    const job = head(lane);
     let at = job?.dueAt ?? Infinity;
-    let from: Source | undefined;
-    for (const source of sources.values()) {
-      const date = firstDate(source);
+    let from: string | undefined;
+    for (const kind of sources.keys()) {
+      const date = firstDate(lane, kind);
       if (date < at) {
         at = date;
-        from = source;
+        from = kind;
       }
     }
-    if (from) {
-      runDeadline(from, from.queue.pop()!);
+    if (from !== undefined) {
+      runDeadline(from, lane.dated.get(from)!.pop()!);
       return undefined;
     }
-    queue.pop();
+    lane.queue.pop();
     return runOne(job!);
   }
 
-  /** Runs what is due at or before `until`, at the clock as it stands; returns the promises of async handlers. */
-  function runDue(until: number): Promise<unknown>[] {
+  /** Runs what is due in a lane at or before `until`, at its clock as it stands; returns the promises of async handlers. */
+  function runDue(lane: Lane, until: number): Promise<unknown>[] {
     const pending: Promise<unknown>[] = [];
-    while (nextAt() <= until) {
-      const p = runNext();
+    while (nextAt(lane) <= until) {
+      const p = runNext(lane);
       if (p) pending.push(p);
     }
     return pending;
   }
 
-  /** Walks the clock through each due instant up to `until`, running that instant's jobs and awaiting their async work. */
+  const NONE: Promise<unknown>[] = [];
+  /** Runs what is due on every clock by its own now (each request asks: nothing is allocated when nothing is due). */
+  function runAllDue(): Promise<unknown>[] {
+    let pending: Promise<unknown>[] | undefined;
+    // A lane adopted meanwhile (a Map visits entries added during the walk) or deleted is fine to meet or miss here.
+    for (const lane of allLanes()) {
+      if (lane.key !== '' && !clocks.owns(lane.key)) {
+        lanes.delete(lane.key); // its account is gone; what it detached is waited for by nobody now
+        continue;
+      }
+      const now = lane.clock.nowMs();
+      if (nextAt(lane) <= now) (pending ??= []).push(...runDue(lane, now));
+    }
+    return pending ?? NONE;
+  }
+
   /**
    * Every move of the clock stays in its range, whoever asks (the clock routes say so first, with the field they took;
    * a story's step lands here): past year 9999 the days that the walk and the views count stop being dates.
@@ -230,33 +324,34 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     if (!inClockRange(target)) throw validationError([{ field: 'clock', message: `would move to epoch ms ${target}; the clock stays within ${CLOCK_RANGE_TEXT}` }]);
   }
 
-  async function runThrough(until: number): Promise<void> {
+  /** Walks a lane's clock through each due instant up to `until`, running that instant's jobs and awaiting their async work. */
+  async function runThrough(lane: Lane, until: number): Promise<void> {
+    const { clock } = lane;
     for (;;) {
-      for (let at = nextAt(); at <= until; at = nextAt()) {
-        const held = holding(at);
+      for (let at = nextAt(lane); at <= until; at = nextAt(lane)) {
+        const held = holding(lane, at);
         if (held) {
           await Promise.all(held); // what it schedules (a retry due at its instant) runs in its turn
           continue;
         }
         if (at > clock.nowMs()) clock.set(at, clock.frozen);
-        const pending = runDue(at);
+        const pending = runDue(lane, at);
         if (pending.length > 0) await Promise.all(pending);
       }
-      if (detached.size === 0) return;
+      if (lane.detached.size === 0) return;
       // What the detached work schedules once done (a retry) is walked too.
-      await Promise.all(detached.keys());
+      await Promise.all(lane.detached.keys());
     }
   }
 
-  /** Detached work, with the instant that the walk does not pass before it ends (Infinity: none). */
-  const detached = new Map<Promise<unknown>, number>();
-  /** The detached work to wait for before running what falls due at `at`, if any. */
-  function holding(at: number): Promise<unknown>[] | undefined {
+  /** The detached work of a lane to wait for before running what falls due at `at`, if any. */
+  function holding(lane: Lane, at: number): Promise<unknown>[] | undefined {
     let held: Promise<unknown>[] | undefined;
-    for (const [work, holds] of detached) if (holds <= at) (held ??= []).push(work);
+    for (const [work, holds] of lane.detached) if (holds <= at) (held ??= []).push(work);
     return held;
   }
-  function detach(work: Promise<unknown>, holds = Infinity) {
+  function detach(work: Promise<unknown>, holds = Infinity, accountId?: string) {
+    const { detached } = laneOf(keyOf(accountId));
     const tracked: Promise<unknown> = work.then(
       () => detached.delete(tracked),
       (err) => {
@@ -277,76 +372,93 @@ export function createScheduler(store: Store, clock: Clock, ids: Ids, log: (l: s
     setImmediate(() => {
       kicked = false;
       if (halted) return;
-      runDue(clock.nowMs());
+      runAllDue();
     });
   }
 
-  /** Something was queued for `at`, when the first thing due was at `before`: run it soon, or re-arm the timer. */
-  function queued(at: number, before: number) {
-    if (at <= clock.nowMs()) kick();
+  /** Something was queued in `lane` for `at`, when its first thing due was at `before`: run it soon, or re-arm the timer. */
+  function queued(lane: Lane, at: number, before: number) {
+    if (at <= lane.clock.nowMs()) kick();
     else if (at < before) arm();
   }
 
+  /** The timer waits for the first thing due, in real time, of the clocks that run (a frozen clock waits for a move). */
   function arm() {
     if (timer) clearTimeout(timer);
     timer = null;
-    const first = nextAt();
-    if (!running || clock.frozen || first === Infinity) return;
-    const wait = Math.min(Math.max(first - clock.nowMs(), 0), 60_000);
-    timer = setTimeout(() => {
-      runDue(clock.nowMs());
-      arm();
-    }, wait);
+    if (!running) return;
+    let wait = Infinity;
+    for (const lane of allLanes()) if (!lane.clock.frozen) wait = Math.min(wait, nextAt(lane) - lane.clock.nowMs());
+    if (wait === Infinity) return;
+    timer = setTimeout(
+      () => {
+        runAllDue();
+        arm();
+      },
+      Math.min(Math.max(wait, 0), 60_000),
+    );
     timer.unref();
   }
+
+  /** The lane of the clock that `accountId` runs on (the sandbox clock's without one). */
+  const laneFor = (accountId?: string) => laneOf(keyOf(accountId));
 
   return {
     on(kind, handler) {
       handlers.set(kind, handler);
     },
     schedule(spec) {
-      const before = nextAt();
+      const lane = laneFor(spec.accountId);
+      const before = nextAt(lane);
       const job: Job = { id: ids.uuid(), kind: spec.kind, dueAt: spec.dueAt, accountId: spec.accountId, ref: spec.ref };
       store.state.jobs[job.id] = job;
       if (countEpoch === store.epoch) count++;
-      queue.push(job);
-      queued(job.dueAt, before);
+      lane.queue.push(job);
+      queued(lane, job.dueAt, before);
       return job.id;
     },
+    adopt(accountId) {
+      if (epoch === store.epoch && clocks.owns(accountId)) adopt(accountId);
+    },
     deadlines(kind, deadlines) {
-      sources.set(kind, { kind, deadlines: deadlines as Deadlines<object>, queue: queueOf(deadlines as Deadlines<object>) });
-      epoch = -1; // the next look at the queue reads this kind's records from the state
+      sources.set(kind, deadlines as Deadlines<object>);
+      epoch = -1; // the next look at the lanes reads this kind's records from the state
     },
     dated(kind, record) {
-      const source = sources.get(kind)!;
-      const before = nextAt();
+      const deadlines = sources.get(kind)!;
       const raw = rawOf(record);
-      source.queue.push(raw);
-      queued(source.deadlines.dueAt(raw) ?? Infinity, before);
+      const lane = laneFor(deadlines.accountOf(raw));
+      const before = nextAt(lane);
+      lane.dated.get(kind)!.push(raw);
+      queued(lane, deadlines.dueAt(raw) ?? Infinity, before);
     },
     unschedule(id) {
       // The queue skips a job that is no longer the state's when it comes to the top.
       remove(id);
     },
     anyDue() {
-      return nextAt() <= clock.nowMs();
+      for (const lane of allLanes()) if (nextAt(lane) <= lane.clock.nowMs()) return true;
+      return false;
     },
     catchUp() {
-      if (nextAt() > clock.nowMs()) return Promise.resolve();
-      return Promise.all(runDue(clock.nowMs()));
+      const pending = runAllDue();
+      return pending.length === 0 ? Promise.resolve() : Promise.all(pending);
     },
-    async advance(ms) {
+    async advance(ms, accountId) {
+      const lane = laneFor(accountId);
+      const { clock } = lane;
       const target = clock.nowMs() + ms;
       withinRange(target);
-      await runThrough(target);
+      await runThrough(lane, target);
       // Never backwards: real time spent awaiting attempts, or a concurrent advance, may have carried it past target.
       clock.set(Math.max(target, clock.nowMs()), clock.frozen);
       arm();
     },
-    async setClock(ms, frozen) {
+    async setClock(ms, frozen, accountId) {
       withinRange(ms);
-      if (ms > clock.nowMs()) await runThrough(ms);
-      clock.set(ms, frozen);
+      const lane = laneFor(accountId);
+      if (ms > lane.clock.nowMs()) await runThrough(lane, ms);
+      lane.clock.set(ms, frozen);
       arm();
     },
     pendingCount,

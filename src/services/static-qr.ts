@@ -12,6 +12,7 @@ import { opt } from '../lib/objects';
 import { registerActions } from './actions';
 import { createCharge, payCharge, resolveProject } from './charges';
 import { holderOf, noteHolder } from './holders';
+import { nowOf } from './clocks';
 
 export interface StaticQrInput {
   amount: Cents;
@@ -31,7 +32,7 @@ export const staticTxid = (id: string) => id.replace(/-/g, '').slice(0, 25);
 export function createStaticQr(deps: Deps, caller: Caller, input: StaticQrInput): StaticQr {
   const { account, wallet } = caller;
   const projectId = resolveProject(caller, input.projectId);
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, caller.account);
   const id = deps.ids.uuid();
   const qr: StaticQr = {
     id,
@@ -58,7 +59,7 @@ export const staticQrStatus = (qr: StaticQr, now: number) => (qr.expiresAt <= no
 export function payStaticQr(deps: Deps, account: Account, id: string, payer: { payerName?: string; payerDocument?: string } = {}): Transaction {
   const qr = account.staticQrs[id];
   if (!qr) throw notFound('TRANSACTION_NOT_FOUND', 'static QR code', id);
-  if (staticQrStatus(qr, deps.clock.nowMs()) !== 'pending')
+  if (staticQrStatus(qr, nowOf(deps, account)) !== 'pending')
     throw new SandboxError('INVALID_STATE_TRANSITION', `This static QR code expired at ${new Date(qr.expiresAt).toISOString()}; create another with POST /v1/pix/qrcode-static.`, { kind: 'static_qr', action: 'pay', from: 'expired' });
   const wallet = account.wallets[qr.walletId] ?? mainWallet(account);
   const subAccount = account.subAccounts.find((s) => s.id === wallet.id) ?? null;
@@ -83,6 +84,6 @@ export function locateStaticQr(deps: Deps, id: string): { account: Account; qr: 
 export function registerStaticQrActions(deps: Deps) {
   registerActions('static_qr', { pay: (d, account, id, body) => ({ kind: 'charge', tx: payStaticQr(d, account, id, body) }) }, (d, id) => {
     const found = locateStaticQr(d, id);
-    return found ? { kind: 'static_qr', account: found.account, id, status: staticQrStatus(found.qr, deps.clock.nowMs()) } : undefined;
+    return found ? { kind: 'static_qr', account: found.account, id, status: staticQrStatus(found.qr, nowOf(deps, found.account)) } : undefined;
   });
 }

@@ -256,15 +256,20 @@ const STORY_SPAN_S = 3600;
 
 export async function playStory(env: StoryEnv, story: Story, onStep: (step: StoryStepResult, of: number) => void): Promise<StoryResult> {
   const { deps, account } = env;
+  // The clock the account runs on (its own, or the sandbox clock): a story moves nobody else's.
+  const clock = deps.clocks.of(account);
+  const own = deps.clocks.owns(account.id);
   // Checked before the first step, so a story near the end of the clock's range changes nothing rather than stop halfway.
-  if (!inClockRange(deps.clock.nowMs() + STORY_SPAN_S * 1000))
-    throw validationError([{ field: 'clock', message: `is ${deps.clock.iso()}: a story moves it up to ${STORY_SPAN_S} s, and the clock stays within ${CLOCK_RANGE_TEXT}; set it earlier (PUT /_sandbox/clock)` }]);
+  if (!inClockRange(clock.nowMs() + STORY_SPAN_S * 1000))
+    throw validationError([
+      { field: 'clock', message: `is ${clock.iso()}: a story moves it up to ${STORY_SPAN_S} s, and the clock stays within ${CLOCK_RANGE_TEXT}; set it earlier (PUT /_sandbox/${own ? `accounts/${account.id}/` : ''}clock)` },
+    ]);
   let moved = 0;
   const steps: StoryStepResult[] = [];
   const ids: Record<string, string> = {};
   const pause = () => (env.pauseMs > 0 && steps.length > 0 ? new Promise((r) => setTimeout(r, env.pauseMs)) : Promise.resolve());
   const record = (title: string, out: string | { did: string; transactionId?: string }) => {
-    const done: StoryStepResult = { n: steps.length + 1, title, ...(typeof out === 'string' ? { did: out } : out), at: deps.clock.iso() };
+    const done: StoryStepResult = { n: steps.length + 1, title, ...(typeof out === 'string' ? { did: out } : out), at: clock.iso() };
     steps.push(done);
     onStep(done, story.steps.length);
   };
@@ -279,8 +284,8 @@ export async function playStory(env: StoryEnv, story: Story, onStep: (step: Stor
       moved += seconds;
       if (moved > STORY_SPAN_S) throw new Error(`the story ${story.name} moves the clock more than STORY_SPAN_S (${STORY_SPAN_S} s)`);
       await pause();
-      await deps.scheduler.advance(seconds * 1000);
-      deps.bus.publish({ kind: 'clock', now: deps.clock.iso(), frozen: deps.clock.frozen });
+      await deps.scheduler.advance(seconds * 1000, account.id);
+      deps.bus.publish({ kind: 'clock', now: clock.iso(), frozen: clock.frozen, ...(own ? { accountId: account.id } : {}) });
       await deps.store.atomically('system', () => record(title, after())).durable;
     },
   };

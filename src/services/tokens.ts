@@ -1,11 +1,15 @@
-// Access tokens: real JWTs (ES256, jose), 300 s of sandbox clock. The key pair is made once and kept in the state,
-// so tokens survive a restart with a data file; its public half is served at /.well-known/jwks.json.
+// Access tokens: real JWTs (ES256, jose), 300 s of real elapsed time, whatever any clock of the sandbox does (sandbox.md
+// 4.6): a jump of the sandbox clock or of a tenant's own never expires one. A suite testing its refresh path expires a
+// credential's tokens on demand (expire-tokens bumps the credential's tokenGeneration; a token carries the generation
+// it was issued in, and both guards refuse an older one: tokenExpiredOnDemand). The key pair is made once and kept in
+// the state, so tokens survive a restart with a data file; its public half is served at /.well-known/jwks.json.
 // jose is imported at the first token issued, verified or signed, not at start: a start makes (or checks) the key with
 // node:crypto, which writes the same JWK members.
 import { createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import type { JWK, KeyObject } from 'jose';
 import type { Clock } from '../lib/clock';
 import type { Store } from '../store/store';
+import type { Credential } from '../domain/types';
 import { SandboxError } from '../domain/errors';
 import { extended } from '../lib/objects';
 
@@ -15,7 +19,9 @@ const ISSUER = 'pix-sandbox';
 export interface TokenClaims {
   accountId: string;
   credentialId: string;
-  expiresAt: number; // ms
+  expiresAt: number; // ms of real time
+  /** The credential's tokenGeneration when it was issued. */
+  generation: number;
   /** Scopes of the standard API Pix face (space-separated), when the token was issued there. */
   scope?: string;
 }
@@ -28,6 +34,12 @@ export interface Tokens {
   /** A compact JWS of `payload` with the same key (what a dynamic BR Code location answers). */
   signJws(payload: unknown): Promise<string>;
 }
+
+/** Why an expired token is refused (both faces say it, each in its own envelope). */
+export const TOKEN_EXPIRED = `The access token has expired (tokens live ${TOKEN_TTL_SECONDS} s of real time, or were expired with POST /_sandbox/accounts/{id}/credentials/{credentialId}/expire-tokens)`;
+
+/** Whether the credential's tokens were expired (expire-tokens) after this one was issued. */
+export const tokenExpiredOnDemand = (claims: TokenClaims, credential: Credential): boolean => (credential.tokenGeneration ?? 0) !== claims.generation;
 
 const invalid = (why: string) =>
   new SandboxError('UNAUTHORIZED', `${why}. Get a token from POST /v2/auth and send it as 'Authorization: Bearer <access_token>'.`);
@@ -56,15 +68,18 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
       publicKey: (await jose.importJWK(publicJwk, 'ES256')) as KeyObject,
     })));
 
-  // Verified tokens are remembered (signature checks are the costly part); expiry is still checked on every call
-  // against the sandbox clock, so moving the clock expires a cached token too.
+  // Verified tokens are remembered (signature checks are the costly part); expiry is still checked on every call,
+  // against real time.
   const verified = new Map<string, TokenClaims>();
 
   return {
     async issue(accountId, credentialId, scope) {
       const { jose, privateKey } = await load();
-      const iat = Math.floor(clock.nowMs() / 1000);
-      const token = await new jose.SignJWT(scope === undefined ? { acc: accountId } : { acc: accountId, scope })
+      const iat = Math.floor(clock.realMs() / 1000);
+      const accounts = store.raw.accounts;
+      const gen = (Object.hasOwn(accounts, accountId) && accounts[accountId]!.credentials.find((c) => c.id === credentialId)?.tokenGeneration) || 0;
+      const claims: Record<string, unknown> = { acc: accountId, ...(scope === undefined ? {} : { scope }), ...(gen === 0 ? {} : { gen }) };
+      const token = await new jose.SignJWT(claims)
         .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
         .setIssuer(ISSUER)
         .setSubject(credentialId)
@@ -78,17 +93,23 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
       if (!claims) {
         const { jose, publicKey } = await load();
         try {
-          const { payload } = await jose.jwtVerify(token, publicKey, { issuer: ISSUER, algorithms: ['ES256'], currentDate: clock.now(), clockTolerance: 0 });
+          const { payload } = await jose.jwtVerify(token, publicKey, { issuer: ISSUER, algorithms: ['ES256'], currentDate: new Date(clock.realMs()), clockTolerance: 0 });
           if (typeof payload.acc !== 'string' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
-          claims = { accountId: payload.acc, credentialId: payload.sub, expiresAt: payload.exp * 1000, ...(typeof payload.scope === 'string' ? { scope: payload.scope } : {}) };
+          claims = {
+            accountId: payload.acc,
+            credentialId: payload.sub,
+            expiresAt: payload.exp * 1000,
+            generation: typeof payload.gen === 'number' ? payload.gen : 0,
+            ...(typeof payload.scope === 'string' ? { scope: payload.scope } : {}),
+          };
         } catch (err) {
           const code = (err as { code?: string }).code;
-          throw invalid(code === 'ERR_JWT_EXPIRED' ? 'The access token has expired (tokens live 300 s)' : 'The access token is not valid');
+          throw invalid(code === 'ERR_JWT_EXPIRED' ? TOKEN_EXPIRED : 'The access token is not valid');
         }
         if (verified.size > 10_000) verified.clear();
         verified.set(token, claims);
       }
-      if (clock.nowMs() >= claims.expiresAt) throw invalid('The access token has expired (tokens live 300 s)');
+      if (clock.realMs() >= claims.expiresAt) throw invalid(TOKEN_EXPIRED);
       return claims;
     },
     jwks: () => ({ keys: [extended(publicJwk, { kid, alg: 'ES256', use: 'sig' })] }),

@@ -22,6 +22,7 @@ import { magicCompleteAfterSeconds, withdrawalMagic } from '../domain/magic-rule
 import { publishTransactions } from '../lib/bus';
 import { noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
+import { nowOf } from './clocks';
 
 export const WITHDRAWAL_COMPLETE_JOB = 'withdrawal.complete';
 /** The outcome a magic PIX key chose (domain/magic.ts), when the withdrawal would otherwise complete. */
@@ -105,7 +106,7 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
       },
     ]);
   const projectId = resolveProject(caller, input.projectId);
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, caller.account);
   const magic = withdrawalMagic(account.automation, input.pixKeyType, input.pixKey);
   checkLimits(account, wallet, gross, now);
   const funds = spendable(account, wallet, fixedFee(account.fees.refund.fixed));
@@ -159,10 +160,10 @@ function withdrawalTx(account: Account, id: string): Transaction & { withdrawal:
 }
 
 /** The one place a withdrawal moves: the state table decides, and the transaction status follows. */
-function move(deps: Deps, tx: Transaction & { withdrawal: WithdrawalDetails }, to: WithdrawalStatus, action: string): number {
+function move(deps: Deps, account: Account, tx: Transaction & { withdrawal: WithdrawalDetails }, to: WithdrawalStatus, action: string): number {
   tx.withdrawal.status = transition(WITHDRAWAL_TRANSITIONS, 'withdrawal', tx.withdrawal.status, to, action);
   tx.status = TX_STATUS_OF[to];
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   tx.updatedAt = now;
   return now;
 }
@@ -194,7 +195,7 @@ const completedFields = (tx: Transaction & { withdrawal: WithdrawalDetails }) =>
 /** pending -> processing: the PSP took it. */
 export function processWithdrawal(deps: Deps, account: Account, id: string): Transaction {
   const tx = withdrawalTx(account, id);
-  move(deps, tx, 'processing', 'process');
+  move(deps, account, tx, 'processing', 'process');
   tx.withdrawal.pspReference ??= pspReference(deps);
   publishTransactions(deps.bus, account.id, tx);
   return tx;
@@ -203,7 +204,7 @@ export function processWithdrawal(deps: Deps, account: Account, id: string): Tra
 /** pending|processing -> completed: e2eId and the recipient (the holder) are known; withdrawal_completed. */
 export function completeWithdrawal(deps: Deps, account: Account, id: string): Transaction {
   const tx = withdrawalTx(account, id);
-  const now = move(deps, tx, 'completed', 'complete');
+  const now = move(deps, account, tx, 'completed', 'complete');
   const w = tx.withdrawal;
   w.pspReference ??= pspReference(deps);
   w.processedAt = now;
@@ -220,7 +221,7 @@ export function completeWithdrawal(deps: Deps, account: Account, id: string): Tr
 /** pending|processing -> failed: the gross comes back; withdrawal_failed with the reason. */
 export function failWithdrawal(deps: Deps, account: Account, id: string, reason?: string): Transaction {
   const tx = withdrawalTx(account, id);
-  const now = move(deps, tx, 'failed', 'fail');
+  const now = move(deps, account, tx, 'failed', 'fail');
   const w = tx.withdrawal;
   w.failureReason = reason ?? DEFAULT_WITHDRAWAL_FAILURE;
   w.failedAt = now;
@@ -239,7 +240,7 @@ export function failWithdrawal(deps: Deps, account: Account, id: string, reason?
 /** completed -> failed with failureReason REVERSED: the gross comes back; withdrawal_reversed. */
 export function reverseWithdrawal(deps: Deps, account: Account, id: string, reason?: string): Transaction {
   const tx = withdrawalTx(account, id);
-  const now = move(deps, tx, 'reversed', 'reverse');
+  const now = move(deps, account, tx, 'reversed', 'reverse');
   const w = tx.withdrawal;
   w.failureReason = REVERSED;
   w.reversalReason = reason ?? DEFAULT_REVERSAL_REASON;

@@ -108,7 +108,7 @@ const Account = entity({
   webhookRetrySchedule: z.array(z.number()),
   wallets: keyed(Wallet),
   subAccounts: z.array(entity({ reference: z.string(), status: z.enum(ACCOUNT_STATUSES) })),
-  credentials: z.array(entity({ clientId: z.string(), clientSecret: z.string(), permissions: z.array(z.string()) })),
+  credentials: z.array(entity({ clientId: z.string(), clientSecret: z.string(), permissions: z.array(z.string()), tokenGeneration: z.number().int().min(0).optional() })),
   apiKeys: z.array(entity({ key: z.string(), permissions: z.array(z.string()) })),
   projects: z.array(entity({ walletId: id, name: z.string() })),
   institutions: z.array(entity({ name: z.string() })),
@@ -120,6 +120,8 @@ const Account = entity({
   deliveries: Delivery,
   customers: z.array(entity({})),
   balanceBlocks: keyed(BalanceBlock),
+  /** A clock of its own (services/clocks.ts); absent: the tenant runs on the sandbox clock. */
+  clock: z.looseObject({ offsetMs: z.number(), frozenAt: ms.nullable() }).optional(),
 });
 
 const Jobs = bulk('keyed', [

@@ -65,6 +65,22 @@ export interface List<T> {
 export interface Clock {
   now: string;
   frozen: boolean;
+  /** On a tenant's clock (clock.of(accountId)): whether it has a clock of its own, or runs on the sandbox clock. */
+  own?: boolean;
+}
+
+/** A clock's controls: the sandbox clock's (control.clock), or a tenant's (control.clock.of(accountId)). */
+export interface ClockControls {
+  get(): Promise<Clock>;
+  /** Jump to an instant (ISO string, epoch ms or Date); forward runs what falls due on the way. */
+  set(now: string | number | Date, opts?: { frozen?: boolean }): Promise<Clock>;
+  /** Moves the clock on by `seconds`, running expiries, automation and webhook retries in time order. */
+  advance(seconds: number): Promise<Clock>;
+  /** Stops the clock (at `at` when given, else where it is). */
+  freeze(at?: string | number | Date): Promise<Clock>;
+  unfreeze(): Promise<Clock>;
+  /** Back to real time, running. */
+  realTime(): Promise<Clock>;
 }
 export interface Health {
   status: 'ok';
@@ -251,17 +267,13 @@ export interface SandboxClient {
     set(rules: FaultRule[]): Promise<{ rules: FaultRule[] }>;
     clear(): Promise<{ rules: FaultRule[] }>;
   };
-  clock: {
-    get(): Promise<Clock>;
-    /** Jump to an instant (ISO string, epoch ms or Date); forward runs what falls due on the way. */
-    set(now: string | number | Date, opts?: { frozen?: boolean }): Promise<Clock>;
-    /** Moves the clock on by `seconds`, running expiries, automation and webhook retries in time order. */
-    advance(seconds: number): Promise<Clock>;
-    /** Stops the clock (at `at` when given, else where it is). */
-    freeze(at?: string | number | Date): Promise<Clock>;
-    unfreeze(): Promise<Clock>;
-    /** Back to real time, running. */
-    realTime(): Promise<Clock>;
+  /** The sandbox clock (which moves the tenants without a clock of their own). */
+  clock: ClockControls & {
+    /**
+     * The clock of a tenant (sandbox.md 4.6): a move gives it a clock of its own (where the sandbox clock stands)
+     * if it has none, and moves that tenant's work only.
+     */
+    of(accountId: string): ClockControls;
   };
   /** Back to the fixtures; `clock: true` also puts the clock back where start-up put it (real time unless started otherwise). */
   reset(opts?: { clock?: boolean }): Promise<{ reset: boolean; accounts: number }>;
@@ -299,7 +311,18 @@ export function connect(url: string, options: ConnectOptions = {}): SandboxClien
   const enc = encodeURIComponent;
   const action = <T>(id: string, name: string, body?: object) => call<T>('POST', `/transactions/${enc(id)}/${name}`, body ?? {});
   const blockAction = (id: string, name: string, body?: object) => call<BalanceBlock>('POST', `/balance-blocks/${enc(id)}/${name}`, body ?? {});
-  const putClock = (body: { now?: string | number | null; frozen?: boolean }) => call<Clock>('PUT', '/clock', body);
+  /** The controls of the clock at `path` (/clock, or /accounts/{id}/clock). */
+  const clockAt = (path: string): ClockControls => {
+    const put = (body: { now?: string | number | null; frozen?: boolean }) => call<Clock>('PUT', path, body);
+    return {
+      get: () => call('GET', path),
+      set: (now, opts = {}) => put({ now: instant(now), ...opts }),
+      advance: (seconds) => call('POST', `${path}/advance`, { seconds }),
+      freeze: (at) => put(at === undefined ? { frozen: true } : { now: instant(at), frozen: true }),
+      unfreeze: () => put({ frozen: false }),
+      realTime: () => put({ now: null }),
+    };
+  };
 
   return {
     url: base,
@@ -371,14 +394,7 @@ export function connect(url: string, options: ConnectOptions = {}): SandboxClien
       set: (rules) => call('PUT', '/faults', { rules }),
       clear: () => call('DELETE', '/faults'),
     },
-    clock: {
-      get: () => call('GET', '/clock'),
-      set: (now, opts = {}) => putClock({ now: instant(now), ...opts }),
-      advance: (seconds) => call('POST', '/clock/advance', { seconds }),
-      freeze: (at) => putClock(at === undefined ? { frozen: true } : { now: instant(at), frozen: true }),
-      unfreeze: () => putClock({ frozen: false }),
-      realTime: () => putClock({ now: null }),
-    },
+    clock: { ...clockAt('/clock'), of: (accountId) => clockAt(`/accounts/${enc(accountId)}/clock`) },
     reset: (opts) => call('POST', '/reset', opts ?? {}),
     health: () => call('GET', '/health'),
     settle: (opts = {}) => call('POST', '/settle', opts),

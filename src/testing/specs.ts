@@ -78,6 +78,8 @@ export interface AccountSpec {
   webhookHeaderWord?: string;
   company?: Company;
   pixKeys?: { key: string; type: 'cpf' | 'cnpj' | 'email' | 'phone' | 'random' }[];
+  /** A clock of the tenant's own: at `now` (absent: where the sandbox clock stands; null: real time), frozen or not (absent: as the sandbox clock). */
+  clock?: { now?: string | number | null; frozen?: boolean };
 }
 
 /** A bank account a v1 withdrawal names by bankAccountId; the tenant's company as GET /v1/account shows it. */

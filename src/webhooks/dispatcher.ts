@@ -17,6 +17,7 @@ import { postInThread } from './send-thread';
 import { globalFetch, postWithFetch, Stop, type Answer, type Post } from './transport';
 import type { Job } from '../store/state';
 import type { SandboxEvent } from '../domain/events';
+import { nowOf } from '../services/clocks';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
 /** The vendor word of the delivery headers (sandbox.md 12): the service document writes it as Service. */
@@ -92,7 +93,7 @@ export function trimLog(log: Record<string, Delivery>, id: string, limit: number
 
 /** Makes a pending delivery of `event` to `endpoint` with its first attempt due now. */
 export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent, endpoint: WebhookEndpoint, replayOf?: string): Delivery {
-  const now = deps.clock.nowMs();
+  const now = nowOf(deps, account);
   const delivery: Delivery = {
     id: deps.ids.uuid(),
     eventRecordId: event.id,
@@ -273,7 +274,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
 
   /** Starts the attempt of `job`; true when it sends one (its outcome, detached, takes the job off). */
   function attempt(account: Account, delivery: Delivery, job: Job): boolean {
-    const at = deps.clock.nowMs();
+    const at = nowOf(deps, account);
     const { endpoint, event } = partsOf(account, delivery);
     const settings = rawOf(account); // read only: the retry schedule and the header word
     const delay = settings.webhookRetrySchedule[delivery.attempts.length];
@@ -314,7 +315,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     inFlight.set(delivery.id, { done, stop, job: job.id });
     // It runs beside the scheduler's walk of the clock (other deliveries' attempts need not wait for its answer), which
     // waits for it at its retry's instant only.
-    deps.scheduler.detach(done, next ?? Infinity);
+    deps.scheduler.detach(done, next ?? Infinity, account.id);
     return true;
   }
 

@@ -7,6 +7,7 @@ import { grantedScopes, scopesOf, type ApiPixScope } from '../../domain/api-pix'
 import { mainWallet } from '../../domain/subaccounts';
 import type { ApiPixEnv } from './env';
 import { Problem } from './problems';
+import { TOKEN_EXPIRED, tokenExpiredOnDemand } from '../../services/tokens';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const unauthorized = (why: string) => new Problem('AcessoNegado', 401, `${why}. Get a token from POST /api-pix/oauth/token (HTTP Basic client_id:client_secret, form body grant_type=client_credentials) and send it as 'Authorization: Bearer <access_token>'.`);
@@ -42,6 +43,7 @@ export function scoped(deps: Deps, scope: ApiPixScope): MiddlewareHandler<ApiPix
     const account = deps.store.findAccount(claims.accountId);
     const credential = account?.credentials.find((cr) => cr.id === claims.credentialId);
     if (!account || !credential) throw unauthorized('The credential behind this token no longer exists');
+    if (tokenExpiredOnDemand(claims, credential)) throw unauthorized(TOKEN_EXPIRED);
     if (certified !== undefined && certified !== account.id)
       throw new Problem('AcessoNegado', 403, `The client certificate was issued to account ${certified}, but the token is of account ${account.id}; use that account's certificate (POST /_sandbox/accounts/${account.id}/client-certificates).`);
     // Read now from the credential, so a permission lowered since the token was issued applies at once.

@@ -9,6 +9,7 @@ import { findCob, locateLocByToken, type CobKind } from '../../services/cobs';
 import type { ApiPixRouter } from './env';
 import { Problem } from './problems';
 import { payloadView } from './views';
+import { nowOf } from '../../services/clocks';
 
 function register(app: ApiPixRouter, deps: Deps, kind: CobKind, path: string) {
   app.get(path, async (c) => {
@@ -16,7 +17,7 @@ function register(app: ApiPixRouter, deps: Deps, kind: CobKind, path: string) {
     const found = locateLocByToken(deps, c.req.param('token')!, kind);
     const record = found?.loc.txid === undefined ? undefined : findCob(found.account, kind, found.loc.txid);
     if (!found || !record) throw new Problem('CobPayloadNaoEncontrado', 404, 'A cobrança em questão não foi encontrada para a location requisitada (no charge is bound to this location).');
-    let payDay = brtDay(deps.clock.nowMs());
+    let payDay = brtDay(nowOf(deps, found.account));
     if (kind === 'cobv') {
       const { DPP, codMun } = c.req.query();
       const violacoes = [];

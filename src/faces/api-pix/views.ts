@@ -9,6 +9,7 @@ import { pixEntry } from '../../webhooks/api-pix';
 import { isoTime as iso } from '../../lib/iso';
 import { extended } from '../../lib/objects';
 import type { DueRules } from '../../domain/types';
+import { nowOf, isoOf } from '../../services/clocks';
 
 const opt = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
 
@@ -41,7 +42,7 @@ function copyPaste(deps: Deps, account: Account, record: CobRecord): string | un
   if (!loc) return undefined;
   const due = tx.charge!.due;
   if (!due || tx.status !== 'pending') return tx.charge!.pixCopyPaste;
-  return buildDynamicBrCode({ location: locationOf(deps, loc), merchantName: account.name, merchantCity: account.city, amountCents: dueAmounts(due, brtDay(deps.clock.nowMs())).final });
+  return buildDynamicBrCode({ location: locationOf(deps, loc), merchantName: account.name, merchantCity: account.city, amountCents: dueAmounts(due, brtDay(nowOf(deps, account))).final });
 }
 
 /** GET/PUT/PATCH answers of /cob and /cobv (CobCompleta, CobVCompleta). `refunds` are the payment's, for its pix entry. */
@@ -81,7 +82,7 @@ export function payloadView(deps: Deps, account: Account, record: CobRecord, pay
     ...opt('solicitacaoPagador', cob.solicitacaoPagador),
     ...opt('infoAdicionais', cob.infoAdicionais),
   };
-  const calendario = { criacao: iso(cob.createdAt), apresentacao: deps.clock.iso() };
+  const calendario = { criacao: iso(cob.createdAt), apresentacao: isoOf(deps, account) };
   if (!due) return extended(common, { calendario: extended(calendario, { expiracao: cob.expiracao! }), valor: { original: moneyText(tx.amount), ...opt('modalidadeAlteracao', cob.modalidadeAlteracao) } });
   const v = dueAmounts(due, payDay);
   return extended(common, {

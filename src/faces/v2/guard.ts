@@ -7,6 +7,7 @@ import { permissionsOfScope } from '../../domain/api-pix';
 import { allows, type Permission } from '../../domain/permissions';
 import { PRINCIPAL, REFERENCE_PATTERN, walletToActOn } from '../../domain/subaccounts';
 import type { Env } from '../../wire/env';
+import { TOKEN_EXPIRED, tokenExpiredOnDemand } from '../../services/tokens';
 
 export interface GuardOptions {
   permissions: Permission[];
@@ -25,6 +26,7 @@ export function guard(deps: Deps, opts: GuardOptions): MiddlewareHandler<Env> {
     const account = deps.store.findAccount(claims.accountId);
     const credential = account?.credentials.find((cr) => cr.id === claims.credentialId);
     if (!account || !credential) throw new SandboxError('UNAUTHORIZED', 'The credential behind this token no longer exists. Authenticate again with a current client_id and client_secret.');
+    if (tokenExpiredOnDemand(claims, credential)) throw new SandboxError('UNAUTHORIZED', `${TOKEN_EXPIRED}. Get a new one from POST /v2/auth.`);
     if (!allows(credential.permissions, opts.permissions))
       throw new SandboxError('PERMISSION_DENIED', `This credential lacks the permission ${needed}. Grant it (PATCH /_sandbox/accounts/${account.id}/credentials/${credential.id}) or use another credential.`, {
         required: opts.permissions,

@@ -78,7 +78,8 @@
   window.sandbox.ready(() =>
     window.sandbox.stream((msg) => {
       if (msg.kind === 'transaction' && msg.data?.id === chargeId) refresh();
-      else if (msg.kind === 'clock' && msg.data) {
+      // The clock the account runs on: its own (moves naming it) or the sandbox clock (moves naming no account).
+      else if (msg.kind === 'clock' && msg.data && (main.dataset.ownClock === 'true' ? msg.data.accountId === accountId : msg.data.accountId === undefined)) {
         clock = { now: Date.parse(msg.data.now), frozen: msg.data.frozen, at: performance.now() };
         tick();
       } else if (msg.kind === 'reset' || msg.kind === 'reconnected') refresh();

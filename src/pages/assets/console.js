@@ -226,7 +226,10 @@
       if (m.kind === 'story') { storyStep(m); return; }
       if (m.kind === 'clock' && m.data) {
         var now = document.getElementById('clock-now');
-        if (now) {
+        var section = document.getElementById('clock');
+        // The clock shown is the account's own (moves naming it) or the sandbox clock (moves naming no account).
+        var shown = section ? section.getAttribute('data-clock-account') || undefined : undefined;
+        if (now && m.data.accountId === shown) {
           now.setAttribute('datetime', m.data.now);
           now.setAttribute('title', m.data.now);
           now.textContent = window.sandbox.localText(new Date(m.data.now));

@@ -8,6 +8,7 @@ import { json, pathParam } from '../../../wire/schemas';
 import { paymentLinkView } from '../../../wire/views';
 import { v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { PaymentLinkSchema } from '../../../wire/resources/payment-links';
+import { nowOf } from '../../../services/clocks';
 
 export function register(app: Router, deps: Deps) {
   app.openapi(
@@ -22,6 +23,6 @@ export function register(app: Router, deps: Deps) {
       request: { headers: v1Headers, params: z.object({ id: pathParam('id', 'The payment link id') }) },
       responses: { 200: json(PaymentLinkSchema, 'The payment link'), ...v1Errors, ...v1NotFound },
     }),
-    (c) => c.json(paymentLinkView(getPaymentLink(c.get('caller').account, c.req.valid('param').id), deps.clock.nowMs(), new URL(c.req.url).origin), 200),
+    (c) => c.json(paymentLinkView(getPaymentLink(c.get('caller').account, c.req.valid('param').id), nowOf(deps, c.get('caller').account), new URL(c.req.url).origin), 200),
   );
 }

@@ -10,6 +10,7 @@ import { paymentLinkView } from '../../../wire/views';
 import { v1Errors, v1Headers, v1Security, v1Tags } from '../schemas';
 import { PaymentLinkSchema } from '../../../wire/resources/payment-links';
 import { extended } from '../../../lib/objects';
+import { nowOf } from '../../../services/clocks';
 
 const Query = z.object({
   page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
@@ -37,7 +38,7 @@ export function register(app: Router, deps: Deps) {
     }),
     (c) => {
       const result = listPaymentLinks(deps, c.get('caller').account, c.req.valid('query'));
-      const now = deps.clock.nowMs();
+      const now = nowOf(deps, c.get('caller').account);
       const origin = new URL(c.req.url).origin;
       return c.json(extended(result, { items: result.items.map((l) => paymentLinkView(l, now, origin)) }), 200);
     },

@@ -10,6 +10,7 @@ import { paymentLinkView } from '../../../wire/views';
 import { centsV1, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { PaymentLinkSchema } from '../../../wire/resources/payment-links';
 import { CLOCK_RANGE_TEXT, inClockRange } from '../../../lib/clock';
+import { nowOf } from '../../../services/clocks';
 
 const PaymentLinkInput = z
   .object({
@@ -49,6 +50,6 @@ export function register(app: Router, deps: Deps) {
       },
       responses: { 201: json(PaymentLinkSchema, 'The payment link, active'), ...v1Errors, ...v1NotFound },
     }),
-    (c) => c.json(paymentLinkView(createPaymentLink(deps, c.get('caller'), c.req.valid('json')), deps.clock.nowMs(), new URL(c.req.url).origin), 201),
+    (c) => c.json(paymentLinkView(createPaymentLink(deps, c.get('caller'), c.req.valid('json')), nowOf(deps, c.get('caller').account), new URL(c.req.url).origin), 201),
   );
 }

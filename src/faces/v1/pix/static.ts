@@ -8,6 +8,7 @@ import { apiKeyGuard } from '../apiKey';
 import { dateTime, json, jsonBody, metadataSchema, uuid } from '../../../wire/schemas';
 import { centsV1, expiresInSchema, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { staticQrView } from '../views';
+import { nowOf } from '../../../services/clocks';
 
 export const StaticQrInputSchema = z
   .object({
@@ -49,7 +50,7 @@ export function register(app: Router, deps: Deps) {
     }),
     (c) => {
       const qr = createStaticQr(deps, c.get('caller'), c.req.valid('json'));
-      return c.json(staticQrView(qr, deps.clock.nowMs(), qrPngDataUrl(qr.pixCopyPaste)), 201);
+      return c.json(staticQrView(qr, nowOf(deps, c.get('caller').account), qrPngDataUrl(qr.pixCopyPaste)), 201);
     },
   );
 }

@@ -28,7 +28,7 @@ const route = createRoute({
   },
   responses: {
     200: json(
-      z.object({ access_token: z.string().openapi({ description: 'A JWT; send it as Authorization: Bearer <access_token>' }), token_type: z.literal('Bearer'), expires_in: z.number().int().openapi({ example: 300 }) }).openapi('AccessToken'),
+      z.object({ access_token: z.string().openapi({ description: 'A JWT; send it as Authorization: Bearer <access_token>' }), token_type: z.literal('Bearer'), expires_in: z.number().int().openapi({ example: 300, description: 'Seconds of real time the token lives, whatever the sandbox clock or a tenant clock does; POST /_sandbox/accounts/{id}/credentials/{credentialId}/expire-tokens expires it sooner' }) }).openapi('AccessToken'),
       'Access token',
     ),
     400: json(AuthErrorSchema, 'client_id or client_secret missing, or X-Sub-Account sent'),
