@@ -7,12 +7,12 @@
 //   pause, the fold's duration.
 // Writes bench/results/storage.{json,md}.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { writeSeedFile } from './seed-file.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
@@ -64,17 +64,7 @@ async function postPix(base, auth, duration) {
 /** A data file holding `n` stored charges, cloned from one real charge (sampleCharge) with fresh ids. */
 export function seedFile(dir, sample, n) {
   const file = join(dir, `seed-${n}.json`);
-  const state = JSON.parse(sample.state);
-  const parts = [];
-  for (let i = 0; i < n; i++) {
-    const id = randomUUID();
-    parts.push(`${JSON.stringify(id)}:${sample.charge.replace(sample.id, id)}`);
-  }
-  const base = JSON.stringify({ ...state, journalSeq: 0 });
-  const marker = `"transactions":{`;
-  const at = base.indexOf(marker) + marker.length;
-  const text = `${base.slice(0, at)}${parts.join(',')}${n === 0 || base[at] === '}' ? '' : ','}${base.slice(at)}`;
-  writeFileSync(file, text);
+  writeSeedFile(file, { state: sample.state, charge: sample.charge, id: sample.id, accountId: ACCOUNT, n });
   return file;
 }
 

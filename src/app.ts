@@ -9,6 +9,7 @@ import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
 import { createBus } from './lib/bus';
 import { openStore } from './store/store';
+import { recordsHeld } from './services/capacity';
 import { currentUnit } from './store/unit';
 import { createScheduler } from './services/scheduler';
 import { createClocks, isoOf } from './services/clocks';
@@ -163,6 +164,8 @@ function checkHeaderWord(word: string): string {
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const ids = createIds(options.seed);
+  if (options.maxRecords !== undefined && !(Number.isSafeInteger(options.maxRecords) && options.maxRecords >= 1))
+    throw new Error(`maxRecords (--max-records) must be a whole number of records of at least 1, got ${JSON.stringify(options.maxRecords)}; leave it out for the default from the heap limit.`);
   const { store, loaded } = await openStore(options.dataFile, { hooks: options.testHooks, log, compactAfterBytes: options.compactAfterBytes });
   // Date.now is read at each call, not captured: a test that fakes Date moves real time (a token's 300 s) without a sleep.
   const clock = createClock(() => Date.now(), store.state.clock);
@@ -195,6 +198,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ...(options.webhookHeaderWord ? { webhookHeaderWord: checkHeaderWord(options.webhookHeaderWord) } : {}),
       home: options.home ?? sandboxHome(),
       mtls: !!(options.https && options.mtls),
+      ...(options.maxRecords !== undefined ? { maxRecords: options.maxRecords } : {}),
     },
   };
   registerChargeJobs(deps);
@@ -206,6 +210,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerStaticQrActions(deps);
   const fixtures = await fixturesChecker(readFixtures(options.fixtures));
   if (!loaded) await store.atomically('system', () => loadFixtures(deps, fixtures, options.webhookUrl)).durable;
+  const room = recordsHeld(deps);
+  if (room.full)
+    log(`pix-sandbox: ${options.dataFile ?? 'the state'} holds ${room.held} records (stored transactions), at or past the limit of ${room.limit} (--max-records): creates answer 507 STORAGE_FULL until tenants are deleted (DELETE /_sandbox/accounts/{id}) or the sandbox is reset; reads, deletes, payments and control actions keep working.`);
 
   const faults = new Faults();
   const resetState = () => {

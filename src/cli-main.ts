@@ -4,6 +4,7 @@ import { readCliConfig } from './config';
 import { createSandbox, VERSION } from './app';
 import { isLoopback } from './wire/middleware/doors';
 import { proxyUrlOf, removeReadyFile, writeReadyFile } from './proxy/ready-file';
+import { recordsHeld } from './services/capacity';
 
 async function main() {
   const config = readCliConfig(process.argv.slice(2), process.env);
@@ -64,6 +65,7 @@ async function main() {
     // sandbox.md 13: the same port is a proxy that serves the service's own names.
     `  proxy       HTTPS_PROXY=${proxyUrlOf(url)} reaches ${Object.entries(config.options.serviceHosts ?? {}).map(([name, face]) => `https://${name} (${face})`).join(', ')}; pix-sandbox env prints the rest`,
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
+    recordsLine(recordsHeld(sandbox.deps), config.options.maxRecords !== undefined),
   ];
   if (account) {
     lines.push(`  account     ${account.id} (${account.name})`);
@@ -113,3 +115,11 @@ main().catch((err) => {
   process.stderr.write(`pix-sandbox could not start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });
+
+/** The banner's records line: held against the limit, and what happens at it. */
+function recordsLine(room: { held: number; limit: number; full: boolean }, given: boolean): string {
+  const limit = `${room.limit}${given ? '' : ' (from the heap limit; --max-records N to choose)'}`;
+  return room.full
+    ? `  records     ${room.held} held, at or past the limit of ${limit}: creates answer 507 STORAGE_FULL until tenants are deleted or the sandbox is reset`
+    : `  records     ${room.held} held of ${limit}`;
+}

@@ -45,6 +45,11 @@ export interface SandboxOptions {
    * clear it between requests.
    */
   testHooks?: import('./store/unit').UnitHooks;
+  /**
+   * Records (stored transactions) held before creates answer 507 STORAGE_FULL (sandbox.md 6.1, docs/data.md).
+   * Default: from the heap limit (three quarters of it at 2 KB a record).
+   */
+  maxRecords?: number;
   /** With a data file: fold the journal into the snapshot once it passes this many bytes. Default 8 MiB. */
   compactAfterBytes?: number;
   /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
@@ -108,6 +113,8 @@ Usage: pix-sandbox [options]
   --host HOST          listen address (HOST, default 127.0.0.1)
   --port PORT          port, 0 = any free port (PORT, default 4747)
   --data FILE          keep state in FILE and resume from it (SANDBOX_DATA)
+  --max-records N      records (stored transactions) held before creates answer 507 STORAGE_FULL
+                       (SANDBOX_MAX_RECORDS; default from the heap limit, see docs/data.md)
   --fixtures FILE      load this default world instead of fixtures/default.json (SANDBOX_FIXTURES)
   --seed N             seed ids for a reproducible run (SANDBOX_SEED)
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
@@ -149,6 +156,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         host: { type: 'string' },
         port: { type: 'string' },
         data: { type: 'string' },
+        'max-records': { type: 'string' },
         fixtures: { type: 'string' },
         seed: { type: 'string' },
         'webhook-url': { type: 'string' },
@@ -180,6 +188,10 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const seedText = values.seed ?? env.SANDBOX_SEED;
   const seed = seedText === undefined ? undefined : Number(seedText);
   if (seed !== undefined && !Number.isInteger(seed)) return { error: `--seed must be a whole number, got '${seedText}'` };
+  const maxRecordsText = values['max-records'] ?? env.SANDBOX_MAX_RECORDS;
+  const maxRecords = maxRecordsText === undefined ? undefined : Number(maxRecordsText.replaceAll('_', ''));
+  if (maxRecords !== undefined && !(/^[0-9_]+$/.test(maxRecordsText!) && Number.isSafeInteger(maxRecords) && maxRecords >= 1))
+    return { error: `--max-records must be a whole number of records of at least 1 (for example 500000 or 500_000), got '${maxRecordsText}'. Leave it out for the default from the heap limit.` };
   const headerWord = values['webhook-header-word'] ?? env.SANDBOX_WEBHOOK_HEADER_WORD;
   if (headerWord !== undefined && !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(headerWord))
     return { error: `--webhook-header-word must be 1 to 32 letters, digits and dashes starting with a letter (it names headers like X-WORD-Event), got '${headerWord}'` };
@@ -187,6 +199,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   if ('error' in serviceHosts) return serviceHosts;
   const options: SandboxOptions = {
     dataFile: values.data ?? env.SANDBOX_DATA,
+    ...(maxRecords !== undefined ? { maxRecords } : {}),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
     seed,
     webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,

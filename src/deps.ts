@@ -21,6 +21,8 @@ export interface Settings {
   home: string;
   /** --https --mtls: /api-pix/v2 requires a client certificate of the local CA (sandbox.md 9). */
   mtls: boolean;
+  /** --max-records: records held before creates answer 507 STORAGE_FULL; absent: derived from the heap limit (services/capacity.ts). */
+  maxRecords?: number;
 }
 
 export interface Deps {

@@ -1,6 +1,7 @@
 // GET /_sandbox/health's answer, in a module of its own (no schema library): the CLI answers it before the control
 // API's routes are loaded (route-groups.ts), so a harness waiting for the sandbox does not wait for them.
 import type { Deps } from '../deps';
+import { recordsHeld } from '../services/capacity';
 
 export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: number }) {
   return {
@@ -13,5 +14,12 @@ export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: nu
     persistent: deps.store.persistent,
     pendingJobs: deps.scheduler.pendingCount(),
     rssBytes: process.memoryUsage().rss,
+    ...recordsOf(deps),
   };
+}
+
+/** Records held against --max-records (sandbox.md 6.1); `full`: creates answer 507 STORAGE_FULL. */
+function recordsOf(deps: Deps) {
+  const { held, limit, full } = recordsHeld(deps);
+  return { records: held, maxRecords: limit, storageFull: full };
 }

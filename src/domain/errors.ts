@@ -62,6 +62,7 @@ export const ERROR_STATUS = {
   PSP_OUT_OF_CAPACITY: 503,
   SETTLE_TIMEOUT: 504,
   STORAGE_UNAVAILABLE: 503,
+  STORAGE_FULL: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -25,6 +25,7 @@ import { holderOf, noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
 import type { DueRules } from '../domain/types';
 import { nowOf } from './clocks';
+import { roomForRecords } from './capacity';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
@@ -66,6 +67,8 @@ export interface ChargeInput {
 export interface Premade {
   id?: string | undefined;
   pixCopyPaste?: string | undefined;
+  /** Made to be paid at once (a static QR code or payment link paid): a payment, let through at --max-records. */
+  paying?: boolean;
 }
 
 /** Path the BR Code location points at; the sandbox serves it (see pages/location.ts). */
@@ -151,6 +154,7 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
   const { account, wallet } = caller;
   const now = nowOf(deps, caller.account);
   // Every check first: a request that fails creates nothing.
+  if (!made.paying) roomForRecords(deps);
   const projectId = resolveProject(caller, input.projectId);
   const institution = input.pspCredentialId ? pinnedInstitution(account, input.pspCredentialId) : undefined;
   if (input.split) {

@@ -143,7 +143,7 @@ export function startLinkCharge(deps: Deps, account: Account, link: PaymentLink,
     metadata: { paymentLinkId: link.id },
     paymentMethod: method,
     paymentLinkId: link.id,
-  });
+  }, undefined, { paying: true });
   return tx;
 }
 

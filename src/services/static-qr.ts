@@ -71,7 +71,7 @@ export function payStaticQr(deps: Deps, account: Account, id: string, payer: { p
     ...opt('externalReference', qr.externalReference),
     metadata: { ...qr.metadata, staticQrId: qr.id },
     staticQrId: qr.id,
-  }, undefined, { pixCopyPaste: qr.pixCopyPaste });
+  }, undefined, { pixCopyPaste: qr.pixCopyPaste, paying: true });
   return payCharge(deps, account, tx.id, payer);
 }
 

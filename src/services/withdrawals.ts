@@ -23,6 +23,7 @@ import { publishTransactions } from '../lib/bus';
 import { noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
 import { nowOf } from './clocks';
+import { roomForRecords } from './capacity';
 
 export const WITHDRAWAL_COMPLETE_JOB = 'withdrawal.complete';
 /** The outcome a magic PIX key chose (domain/magic.ts), when the withdrawal would otherwise complete. */
@@ -88,6 +89,7 @@ function checkLimits(account: Account, wallet: Wallet, gross: Cents, now: number
 /** POST /v2/withdrawals: every check first, then the gross leaves `available` and the completion is scheduled. */
 export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalInput, idempotencyKey?: string): Transaction {
   const { account, wallet } = caller;
+  roomForRecords(deps);
   if ((input.amount === undefined) === (input.netAmount === undefined)) {
     const message = input.amount === undefined ? 'send exactly one of amount (gross) and netAmount (what the recipient receives); neither was sent' : 'send exactly one of amount and netAmount, not both';
     throw validationError([

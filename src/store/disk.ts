@@ -1,6 +1,8 @@
 // The data file on disk (sandbox.md 6). Three files beside each other:
-//   FILE           the snapshot: the whole state as JSON (lowdb's TextFile/steno: temp file + rename, so a crash never
-//                  leaves half of it), with `version` and `journalSeq`, the last journal line it includes;
+//   FILE           the snapshot: the whole state as JSON (written to a temp file, then renamed, so a crash never
+//                  leaves half of it), with `version` and `journalSeq`, the last journal line it includes; a
+//                  collection of more than 200 entries has one entry a line. It is read and written in pieces
+//                  (./pieces.ts, serializeInSlices): no string holds the whole file (docs/data.md);
 //   FILE.journal   one JSON line per unit of work, {"n":seq,"c":"crc32","o":[[path,value]|[path], ...]}: record-level
 //                  upserts and deletions (./unit.ts), appended and fsync'd before the answer that reports them goes out.
 //                  `c` is the CRC-32 (8 hex digits) of the line without it ({"n":seq,"o":...}), so a flipped bit is
@@ -9,13 +11,14 @@
 // While a snapshot is being written the journal is rotated to FILE.journal.old; it is deleted once the snapshot is in
 // place. Start-up loads the snapshot and replays the lines after its journalSeq, from .old then the journal; a fold in
 // the background does the same up to the last line before it began, in a thread of its own (foldFiles).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from '../lib/crc32';
 import { builtin } from '../lib/builtin';
 import { STATE_VERSION, type State, upgrade } from './state';
 import { loadStateChecks, shapeProblem, stateChecks } from './checks';
 import { applyOp, type Path } from './unit';
+import { fileLines, PieceError, readSnapshotFile } from './pieces';
 
 /** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
 export const JOURNAL_FORMAT = 2;
@@ -66,17 +69,10 @@ const fail = (file: string, what: string): never => {
 };
 
 /**
- * Parses and checks a snapshot's text (its shape only when `checkShape`: a fold checks the state it makes instead).
+ * Checks the value a snapshot holds (its shape only when `checkShape`: a fold checks the state it makes instead).
  * Throws an Error that names the file and the problem.
  */
-export function parseSnapshot(file: string, text: string, checkShape = true): State {
-  if (text.trim() === '') fail(file, 'is empty (0 bytes or only whitespace), not a sandbox state');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    fail(file, `is not valid JSON (${(err as Error).message})`);
-  }
+export function checkSnapshot(file: string, parsed: unknown, checkShape = true): State {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) fail(file, `holds ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`}, not a sandbox state object`);
   const version = (parsed as { version?: unknown }).version;
   if (version !== 1 && version !== STATE_VERSION) fail(file, `has state version ${JSON.stringify(version) ?? 'missing'}; this sandbox reads versions 1 and ${STATE_VERSION}`);
@@ -87,6 +83,19 @@ export function parseSnapshot(file: string, text: string, checkShape = true): St
   const problem = checkShape ? shapeProblem(record) : null;
   if (problem) fail(file, `does not have the shape of a sandbox state: ${problem}`);
   return record as unknown as State;
+}
+
+/** Reads FILE's snapshot in pieces (./pieces.ts) and checks it: the state, and the file's size in bytes. */
+function readSnapshot(file: string, checkShape: boolean): { state: State; bytes: number } {
+  let read: ReturnType<typeof readSnapshotFile>;
+  try {
+    read = readSnapshotFile(file);
+  } catch (err) {
+    if (err instanceof PieceError) fail(file, `is not valid JSON (${err.message})`);
+    throw new Error(`Cannot read the data file ${file}: ${(err as Error).message}`);
+  }
+  if (read === 'empty') return fail(file, 'is empty (0 bytes or only whitespace), not a sandbox state');
+  return { state: checkSnapshot(file, read.value, checkShape), bytes: read.bytes };
 }
 
 /** What replay carries from one journal file to the next. */
@@ -120,27 +129,24 @@ function parentExists(state: State, path: Path): boolean {
  */
 function replay(path: string, r: Replay, until = Infinity): { bytes: number } {
   if (!existsSync(path)) return { bytes: 0 };
-  const text = readFileSync(path, 'utf8');
   const bad = (lineNo: number, what: string): never => {
     throw new Error(`The journal ${path} has a bad line ${lineNo}: ${what}. It was left untouched (and so was the data file): restore both from a copy, or move them away to start afresh.`);
   };
-  let pos = 0;
   let good = 0;
   let lineNo = 0;
-  while (pos < text.length && r.seq < until) {
-    const end = text.indexOf('\n', pos);
+  // Read a line at a time (./pieces.ts): a journal may be hundreds of MB, more than one string can hold.
+  for (const { text: line, whole, next, restIsBlank } of fileLines(path)) {
+    if (r.seq >= until) break;
     lineNo++;
-    const line = end === -1 ? text.slice(pos) : text.slice(pos, end);
-    const last = end === -1 || text.slice(end + 1).trim() === '';
     let entry: { n: number; c?: string; o: unknown[] } | null = null;
     try {
       entry = JSON.parse(line) as { n: number; c?: string; o: unknown[] };
-      if (entry === null || typeof entry !== 'object' || typeof entry.n !== 'number' || !Array.isArray(entry.o) || end === -1) entry = null;
+      if (entry === null || typeof entry !== 'object' || typeof entry.n !== 'number' || !Array.isArray(entry.o) || !whole) entry = null;
     } catch {
       entry = null;
     }
     if (!entry) {
-      if (last) {
+      if (!whole || restIsBlank()) {
         r.warnings.push(`pix-sandbox: the last line of ${path} (line ${lineNo}) is incomplete, left by a stop in the middle of a write; it was never answered, so it is ignored.`);
         break;
       }
@@ -166,10 +172,9 @@ function replay(path: string, r: Replay, until = Infinity): { bytes: number } {
       }
       r.seq = entry!.n;
     }
-    pos = end + 1;
-    good = pos;
+    good = next;
   }
-  return { bytes: Buffer.byteLength(text.slice(0, good)) };
+  return { bytes: good };
 }
 
 /**
@@ -233,18 +238,13 @@ function youngGenerationKept<T>(fn: () => T): T {
  * made; the snapshot's shape is not checked when `checkShape` is false (the caller checks the result's).
  */
 function readFiles(file: string, until: number, checkShape = true) {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new Error(`Cannot read the data file ${file}: ${(err as Error).message}`);
-  }
-  const state = parseSnapshot(file, text, checkShape) as State & { journalSeq?: number; journalFormat?: number };
+  const snapshot = readSnapshot(file, checkShape);
+  const state = snapshot.state as State & { journalSeq?: number; journalFormat?: number };
   const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [] };
   delete state.journalSeq;
   delete state.journalFormat;
   const bytes = replayJournals(file, r, until);
-  return { state: state as State, r, bytes, snapshotBytes: text.length };
+  return { state: state as State, r, bytes, snapshotBytes: snapshot.bytes };
 }
 
 /** Replays FILE.journal.old, then FILE.journal, after `r.seq` and up to `until`; the bytes of FILE.journal's whole lines. */
@@ -461,7 +461,8 @@ export async function serializeInSlices(state: State, seq: number, sliceMs: numb
       if (!now || !Object.hasOwn(now, key)) continue;
       const entry = JSON.stringify(now[key]);
       if (entry === undefined) continue;
-      push(`${first ? '' : ','}${keys ? `${JSON.stringify(key)}:` : ''}${entry}`);
+      // One entry a line: the file stays JSON, and line tools (head, grep, less) can read a big one.
+      push(`${first ? '\n' : ',\n'}${keys ? `${JSON.stringify(key)}:` : ''}${entry}`);
       first = false;
     }
     push(keys ? '}' : ']');

@@ -12,7 +12,7 @@ import { builtin } from '../lib/builtin';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
-import { Unit, type UnitHooks, type UnitKind, changeSet, currentUnit, runInUnit, undo, unitBegun, unitEnded, unitsOpen, view } from './unit';
+import { Unit, type Tally, type UnitHooks, type UnitKind, changeSet, countRecords, currentUnit, runInUnit, undo, unitBegun, unitEnded, unitsOpen, view } from './unit';
 import { JOURNAL_FORMAT, holdReplaced, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { loadStateChecks, shapeProblem } from './checks';
 import { acquireLock, type FileLock } from './lock';
@@ -70,6 +70,8 @@ export interface Store {
   afterCommit(fn: () => void): boolean;
   /** Waits for the journal, folds it into the snapshot and lets the lock go (data file only). */
   close(): Promise<void>;
+  /** The records held: every account's stored transactions (sandbox.md 6.1), kept as units write them. */
+  readonly records: number;
 }
 
 export interface StoreOptions {
@@ -191,6 +193,8 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
 
   let clockBinding: ClockBinding | null = null;
   let epoch = 0;
+  /** The records held, counted once here and then by every unit's writes (./unit.ts heldChange). */
+  const tally: Tally = { records: countRecords(holder.state) };
   /**
    * Units begun and not yet ended, with a data file (a snapshot slice waits while one of them has uncommitted writes).
    * An array (a few dozen at most), not a Set: a Set's deleted entries kept each ended unit, its undo log and change
@@ -463,15 +467,18 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     flush: () => tail,
     replace(nextState) {
       const unit = currentUnit();
+      const held = countRecords(nextState) - tally.records;
       if (unit) {
         unit.undo.push(holder, 'state', true, holder.state);
         for (const key of Object.keys(nextState)) unit.records.set(key, [key]);
+        unit.held += held;
       }
+      tally.records += held;
       holder.state = nextState;
       epoch++;
     },
     begin(kind) {
-      const unit = new Unit(kind, hooks, dataFile !== undefined);
+      const unit = new Unit(kind, hooks, dataFile !== undefined, tally);
       if (clockBinding) unit.clockBefore = clockBinding.snapshot();
       if (dataFile) active.push(unit);
       unit.live = true;
@@ -546,6 +553,9 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     },
     get epoch() {
       return epoch;
+    },
+    get records() {
+      return tally.records;
     },
     hooks,
     compaction: compactionStats,

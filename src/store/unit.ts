@@ -62,12 +62,53 @@ export class Unit {
   live = false;
   /** The sandbox clock as the unit began (the store puts it back when the unit is rolled back). */
   clockBefore: unknown = undefined;
+  /** Stored transactions this unit added (less those it removed), counted into `tally` as it writes; undone with it. */
+  held = 0;
   constructor(
     readonly kind: UnitKind,
     readonly hooks: UnitHooks,
     /** Whether its changed records are kept (for a journal line): a store without a data file only needs the undo log. */
     readonly journaled = true,
+    /** Its store's count of stored transactions (sandbox.md 6.1 --max-records), kept as writes add and remove them. */
+    readonly tally: Tally | null = null,
   ) {}
+}
+
+/** A store's count of the records it holds: every account's stored transactions. */
+export interface Tally {
+  records: number;
+}
+
+/** The stored transactions of one account (a raw account, or undefined). */
+const heldBy = (account: unknown): number => {
+  const transactions = (account as { transactions?: object } | undefined)?.transactions;
+  return transactions && typeof transactions === 'object' ? Object.keys(transactions).length : 0;
+};
+
+/** The records a state holds (every account's stored transactions): counted once, at a start or a reset. */
+export function countRecords(state: { accounts: Record<string, unknown> }): number {
+  let n = 0;
+  for (const id of Object.keys(state.accounts)) n += heldBy(state.accounts[id]);
+  return n;
+}
+
+/**
+ * How a write changes the records held: +1/-1 for a transaction added or removed, an account's transactions for an
+ * account (or its collection) added, replaced or removed; a whole `accounts` swapped is counted again.
+ */
+function heldChange(level: Level, target: object, key: PropertyKey, deleting: boolean, had: boolean, old: unknown, value: unknown): number {
+  switch (level.t) {
+    case 'map':
+      return level.base[2] === 'transactions' ? (deleting ? (had ? -1 : 0) : had ? 0 : 1) : 0;
+    case 'accounts':
+      return (deleting ? 0 : heldBy(value)) - (had ? heldBy(old) : 0);
+    case 'account':
+      return key === 'transactions' ? (deleting ? 0 : heldBy({ transactions: value })) - (had ? heldBy(target) : 0) : 0;
+    case 'root':
+      return key === 'accounts' ? (deleting || !value ? 0 : countRecords({ accounts: value as Record<string, unknown> })) - (had && old ? countRecords({ accounts: old as Record<string, unknown> }) : 0) : 0;
+    default:
+      return 0;
+  }
 }
 
 export interface UnitHooks {
@@ -247,8 +288,13 @@ function write(level: Level, target: object, key: PropertyKey, op: number, value
   const past = !had && Array.isArray(target) && typeof key === 'string' && Number(key) >= target.length;
   if (past) unit.undo.push(target, 'length', true, (target as unknown[]).length);
   const append = past && Number.isInteger(Number(key));
+  const held = unit.tally && level.t !== 'inside' && level.t !== 'array' ? heldChange(level, target, key, op === DELETE, had, old, op === DEFINE ? (value as PropertyDescriptor).value : value) : 0;
   const ok = op === SET ? Reflect.set(target, key, value) : op === DELETE ? Reflect.deleteProperty(target, key) : Reflect.defineProperty(target, key, value as PropertyDescriptor);
   if (!ok) return false;
+  if (held !== 0) {
+    unit.held += held;
+    unit.tally!.records += held;
+  }
   unit.undo.push(target, key, had, old);
   if (unit.journaled && typeof key !== 'symbol') mark(unit, level, key as string, append, op === DELETE, old, target);
   return true;
@@ -298,6 +344,8 @@ export const view = <T extends object>(root: T): T => wrap(root, ROOT);
 
 /** Replays a unit's undo log backwards: the raw objects are as they were before it. */
 export function undo(unit: Unit) {
+  if (unit.tally) unit.tally.records -= unit.held;
+  unit.held = 0;
   const log = unit.undo;
   for (let i = log.length - 4; i >= 0; i -= 4) {
     const target = log[i] as Record<PropertyKey, unknown>;

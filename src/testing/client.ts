@@ -92,6 +92,10 @@ export interface Health {
   persistent: boolean;
   pendingJobs: number;
   rssBytes: number;
+  /** Records held (stored transactions), against maxRecords; storageFull: creates answer 507 STORAGE_FULL. */
+  records: number;
+  maxRecords: number;
+  storageFull: boolean;
 }
 export interface FaultRule {
   method?: string;

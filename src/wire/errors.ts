@@ -22,6 +22,7 @@ const ERROR_NAMES: Record<number, string> = {
   500: 'InternalError',
   503: 'ServiceUnavailable',
   504: 'GatewayTimeout',
+  507: 'InsufficientStorage',
 };
 
 export const errorName = (status: number) => ERROR_NAMES[status] ?? 'Error';

@@ -28,7 +28,7 @@ export interface RunningCli {
   port: number;
   stdout(): string;
   stderr(): string;
-  /** SIGTERM, then the exit code once it has exited. */
+  /** SIGTERM, then the exit code once it has exited (SIGKILL after the start's wait). */
   stop(): Promise<number | null>;
 }
 
@@ -45,8 +45,8 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-/** Starts the CLI and resolves once it has printed its banner. */
-export async function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
+/** Starts the CLI and resolves once it has printed its banner (within `waitMs`). */
+export async function startCli(args: string[], env: Record<string, string> = {}, waitMs = WAIT_MS): Promise<RunningCli> {
   assertBuilt();
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   started.add(child);
@@ -58,8 +58,8 @@ export async function startCli(args: string[], env: Record<string, string> = {})
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`no banner within ${WAIT_MS} ms.\nstdout: ${out}\nstderr: ${err}`));
-    }, WAIT_MS);
+      reject(new Error(`no banner within ${waitMs} ms.\nstdout: ${out}\nstderr: ${err}`));
+    }, waitMs);
     child.stdout!.on('data', (d: string) => {
       out += d;
       const m = BANNER.exec(out);
@@ -81,7 +81,7 @@ export async function startCli(args: string[], env: Record<string, string> = {})
     async stop() {
       const done = exited(child);
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_MS);
+      const timer = setTimeout(() => child.kill('SIGKILL'), waitMs);
       const code = await done;
       clearTimeout(timer);
       started.delete(child);

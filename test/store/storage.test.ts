@@ -258,6 +258,7 @@ describe('a data file that is not a sandbox state stops the start, named, and is
     ['empty (0 bytes)', '', /is empty/],
     ['only whitespace', ' \n\t\n', /is empty/],
     ['not JSON', '{"version": 1, "accounts": ', /is not valid JSON/],
+    ['cut short in the middle of a charge', v1.slice(0, v1.indexOf('"amount"', v1.indexOf('"transactions"'))), /is not valid JSON \(it ends at byte \d+ in the middle of the value that begins at byte \d+: the file was cut short\)/],
     ['null', 'null', /holds null, not a sandbox state/],
     ['an array', '[]', /holds an array/],
     ['another version', JSON.stringify({ version: 999, accounts: {} }), /has state version 999/],
