@@ -71,7 +71,8 @@ export function checkDigitsProblem(s: string): string | null {
   if (kind === undefined || (kind === 'cpf' ? isValidCpf(s) : isValidCnpj(s))) return null;
   if (allSame(s)) return `is not a real ${kind.toUpperCase()} (every character is the same)`;
   const base = s.slice(0, kind === 'cpf' ? 9 : 12);
-  return `is not a real ${kind.toUpperCase()}: its check digits would be ${kind === 'cpf' ? cpfCheckDigits(base) : cnpjCheckDigits(base)} (${base}${kind === 'cpf' ? cpfCheckDigits(base) : cnpjCheckDigits(base)})`;
+  const digits = kind === 'cpf' ? cpfCheckDigits(base) : cnpjCheckDigits(base);
+  return `is not a real ${kind.toUpperCase()}: its check digits would be ${digits} (${base}${digits})`;
 }
 
 /** A valid CPF (11 digits) drawn from `random`. */
