@@ -37,3 +37,17 @@ test('the compose app creates a charge and logs its signed payment_completed onc
   expect(paid.status, paid.text).toBe(200);
   await app.waitFor(new RegExp(`^webhook payment_completed ${id} completed \\(signature valid\\)$`, 'm'));
 });
+
+test('the compose app waits for a sandbox that is not up yet (podman-compose starts both at once)', async () => {
+  const [appPort, sandboxPort] = [await freePort(), await freePort()];
+  const app = spawnNode(['examples/compose/app.mjs'], {
+    PORT: String(appPort),
+    PIX_BASE_URL: `http://127.0.0.1:${sandboxPort}/v2`,
+    PIX_CLIENT_ID: setting('PIX_CLIENT_ID'),
+    PIX_CLIENT_SECRET: setting('PIX_CLIENT_SECRET'),
+    WEBHOOK_SECRET: setting('WEBHOOK_SECRET'),
+  });
+  await app.waitFor(/^waiting for the sandbox at /m);
+  spawnNode([CLI, '--port', String(sandboxPort)], {});
+  await app.waitFor(/^charge (\S+) pending; pay it: /m);
+});
