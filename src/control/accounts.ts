@@ -17,6 +17,7 @@ import {
 } from '../services/accounts';
 import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam } from '../wire/schemas';
 import { AccountDetailSchema, AccountListSchema, AdjustmentSchema, CredentialSchema, DeletedSchema, InstitutionSchema } from './answers';
+import { tenantClockView } from '../services/clocks';
 import { accountDetailView, credentialView, institutionView, subAccountView } from '../wire/views';
 import type { Router } from '../wire/env';
 import { AccountPatchSchema, AccountSpecSchema, brlSigned, CredentialSpecSchema, institutionStatus, permissions, status, SubAccountSpecSchema } from './schemas';
@@ -28,7 +29,10 @@ const security = controlSecurity;
 const accountId = z.object({ id: pathParam('id', 'The account id', '11111111-1111-4111-8111-111111111111') });
 
 export function registerAccounts(app: Router, deps: Deps) {
-  const view = (id: string, webhookSecrets = false) => accountDetailView(deps.store.account(id), { webhookSecrets, ...(deps.settings.webhookHeaderWord ? { headerWord: deps.settings.webhookHeaderWord } : {}) });
+  const view = (id: string, webhookSecrets = false) => ({
+    ...accountDetailView(deps.store.account(id), { webhookSecrets, ...(deps.settings.webhookHeaderWord ? { headerWord: deps.settings.webhookHeaderWord } : {}) }),
+    clock: tenantClockView(deps.clocks, id),
+  });
 
   app.openapi(
     createRoute({

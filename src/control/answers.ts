@@ -45,6 +45,11 @@ const FeeScheduleSchema = z
   })
   .openapi('FeeSchedule');
 
+export const ClockSchema = z.object({ now: z.string().openapi({ format: 'date-time' }), frozen: z.boolean() }).openapi('Clock');
+export const TenantClockSchema = ClockSchema.extend({
+  own: z.boolean().openapi({ description: 'Whether the tenant has a clock of its own; false: it runs on the sandbox clock, shown here' }),
+}).openapi('TenantClock');
+
 export const AccountDetailSchema = z
   .object({
     id: uuid(),
@@ -57,6 +62,7 @@ export const AccountDetailSchema = z
     limits: z.object({ withdrawalMax: z.number().nullable(), dailyWithdrawalMax: z.number().nullable() }).openapi({ description: 'BRL; null = no limit' }),
     automation: z.object({ completeAfterSeconds: z.number().int(), autoPayAfterSeconds: z.number().int().nullable() }),
     webhookRetrySchedule: z.array(z.number()).openapi({ description: 'Seconds of sandbox clock between webhook attempts' }),
+    clock: TenantClockSchema.openapi({ description: "The clock the tenant runs on (sandbox.md 4.6): its own, or the sandbox clock (own: false)" }),
     balances: z.array(
       BalanceSchema.extend({
         subAccount: z.string().nullable().openapi({ description: 'null for the main wallet' }),

@@ -3,17 +3,15 @@
 // on that clock only.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { controlErrors, controlSecurity, json, jsonBody, pathParam } from '../wire/schemas';
+import { controlConflict, controlErrors, controlSecurity, json, jsonBody, pathParam } from '../wire/schemas';
 import type { Router } from '../wire/env';
-import { validationError } from '../domain/errors';
+import { SandboxError, validationError } from '../domain/errors';
 import { CLOCK_MAX_MS, CLOCK_RANGE_TEXT, inClockRange, type Clock } from '../lib/clock';
-import { instantOf } from '../services/clocks';
+import { inRequestUnit } from '../lib/request-unit';
+import { instantOf, tenantClockView } from '../services/clocks';
+import { ClockSchema, TenantClockSchema } from './answers';
 import { ClockInputSchema } from './schemas';
 
-const ClockSchema = z.object({ now: z.string().openapi({ format: 'date-time' }), frozen: z.boolean() }).openapi('Clock');
-const TenantClockSchema = ClockSchema.extend({
-  own: z.boolean().openapi({ description: 'Whether the tenant has a clock of its own; false: it runs on the sandbox clock, shown here' }),
-}).openapi('TenantClock');
 const ClockAdvanceSchema = z
   .object({ seconds: z.number({ error: 'must be a number of seconds, like 60' }).positive({ error: 'must be more than 0' }).max(366 * 86400, { error: 'must be at most one year (31622400)' }) })
   .openapi('ClockAdvance');
@@ -42,7 +40,7 @@ export function registerClock(app: Router, deps: Deps) {
     deps.bus.publish({ kind: 'clock', ...shown, ...(accountId === undefined ? {} : { accountId }) });
     return shown;
   };
-  const tenantView = (id: string) => ({ ...view(deps.clocks.of(id)), own: deps.clocks.owns(id) });
+  const tenantView = (id: string) => tenantClockView(deps.clocks, id);
   /** The account's own clock, given to it (where the sandbox clock stands) if it has none yet; 404 for no account. */
   const ownClock = (id: string): Clock => {
     deps.store.account(id);
@@ -126,8 +124,20 @@ export function registerClock(app: Router, deps: Deps) {
     async (c) => {
       const { id } = c.req.valid('param');
       const { now, frozen } = c.req.valid('json');
+      deps.store.account(id);
+      // A tenant's time only goes forward: its charges, events and deliveries keep their order. Read where it stands
+      // first, then the target (real time only grows, so `now: null` on a clock at real time is no move back).
+      const from = deps.clocks.of(id).nowMs();
+      const to = instantOf(deps.clocks.of(id), now);
+      if (to < from)
+        throw validationError([
+          {
+            field: 'now',
+            message: `is ${new Date(to).toISOString()}, before the tenant's clock (${new Date(from).toISOString()}): a tenant's clock only moves forward, so its charges, events and deliveries keep their order; to start at an earlier time, make a tenant with clock: {"now": …} (POST /_sandbox/accounts)`,
+          },
+        ]);
       const clock = ownClock(id);
-      await deps.scheduler.setClock(instantOf(clock, now), frozen ?? (now === null ? false : clock.frozen), id);
+      await deps.scheduler.setClock(to, frozen ?? (now === null ? false : clock.frozen), id);
       moved(clock, id);
       return c.json(tenantView(id), 200);
     },
@@ -153,6 +163,40 @@ export function registerClock(app: Router, deps: Deps) {
       const clock = ownClock(id);
       await deps.scheduler.advance(ms, id);
       moved(clock, id);
+      return c.json(tenantView(id), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/accounts/{id}/clock',
+      operationId: 'releaseTenantClock',
+      tags,
+      security,
+      summary:
+        "Put a tenant back on the sandbox clock: its own clock first walks to where the sandbox clock stands, running what falls due on the way in time order. 409 CLOCK_BEHIND when the sandbox clock stands before the tenant's (the tenant's time only moves forward)",
+      request: { params: accountParam },
+      responses: { 200: json(TenantClockSchema, 'The tenant clock (own: false)'), 404: controlErrors[404], ...controlConflict('CLOCK_BEHIND: the sandbox clock stands before the tenant\'s own') },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      deps.store.account(id);
+      if (deps.clocks.owns(id)) {
+        const own = deps.clocks.of(id).nowMs();
+        if (deps.clock.nowMs() < own)
+          throw new SandboxError(
+            'CLOCK_BEHIND',
+            `The sandbox clock (${deps.clock.iso()}) stands before this tenant's clock (${new Date(own).toISOString()}), and a tenant's time only moves forward: advance the sandbox clock past it (POST /_sandbox/clock/advance), or keep the tenant's own clock`,
+            { field: 'clock', sandbox: deps.clock.iso(), tenant: new Date(own).toISOString() },
+          );
+        // Its own clock walks to where the sandbox clock stands first, running its work in time order on the way.
+        await deps.scheduler.setClock(deps.clock.nowMs(), true, id);
+        inRequestUnit(c, () => deps.clocks.release(id));
+        deps.scheduler.release(id);
+        await deps.scheduler.catchUp();
+        moved(deps.clock, id);
+      }
       return c.json(tenantView(id), 200);
     },
   );

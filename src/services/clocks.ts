@@ -22,6 +22,8 @@ export interface Clocks {
    * it has one; in the current unit. Returns it.
    */
   own(accountId: string): Clock;
+  /** Takes the account's own clock away (it runs on the sandbox clock again), in the current unit. */
+  release(accountId: string): void;
 }
 
 export function createClocks(store: Store, sandbox: Clock, log: (line: string) => void): Clocks {
@@ -87,7 +89,17 @@ export function createClocks(store: Store, sandbox: Clock, log: (line: string) =
       }
       return viewOf(id);
     },
+    release(id) {
+      const accounts = store.state.accounts;
+      if (Object.hasOwn(accounts, id)) delete accounts[id]!.clock;
+    },
   };
+}
+
+/** What the control API shows of the clock an account runs on. */
+export function tenantClockView(clocks: Clocks, id: string) {
+  const clock = clocks.of(id);
+  return { now: clock.iso(), frozen: clock.frozen, own: clocks.owns(id) };
 }
 
 /**

@@ -60,6 +60,8 @@ export interface Scheduler {
   unschedule(id: string): void;
   /** The account took a clock of its own (services/clocks.ts): its work moves to that clock's queue. */
   adopt(accountId: string): void;
+  /** The account gave its clock back (it runs on the sandbox clock again): its work moves to the sandbox clock's queue. */
+  release(accountId: string): void;
   /** Adds a kind of deadline (at registration, before the first job runs). */
   deadlines<T extends object>(kind: string, deadlines: Deadlines<T>): void;
   /** A record of a deadline kind was made, or its date moved: it joins the queue at its date (in the current unit). */
@@ -158,6 +160,18 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     const account = store.raw.accounts[key];
     if (account) for (const [kind, deadlines] of sources) for (const record of deadlines.scan(account)) lane.dated.get(kind)!.push(record);
     return lane;
+  }
+  /** A tenant back on the sandbox clock: its work joins the sandbox clock's lane, and what its lane waited for too. */
+  function release(key: string): void {
+    const old = lanes.get(key);
+    lanes.delete(key);
+    const lane = sandboxLane();
+    const before = nextAt(lane);
+    for (const job of valuesOf(store.raw.jobs)) if (job.accountId === key) lane.queue.push(job);
+    const account = store.raw.accounts[key];
+    if (account) for (const [kind, deadlines] of sources) for (const record of deadlines.scan(account)) lane.dated.get(kind)!.push(record);
+    if (old) for (const [work, holds] of old.detached) lane.detached.set(work, holds);
+    queued(lane, nextAt(lane), before);
   }
   function laneOf(key: string): Lane {
     if (epoch !== store.epoch) rebuild();
@@ -419,6 +433,9 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     },
     adopt(accountId) {
       if (epoch === store.epoch && clocks.owns(accountId)) adopt(accountId);
+    },
+    release(accountId) {
+      if (epoch === store.epoch && !clocks.owns(accountId)) release(accountId);
     },
     deadlines(kind, deadlines) {
       sources.set(kind, deadlines as Deadlines<object>);
