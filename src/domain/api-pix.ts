@@ -93,8 +93,16 @@ export const effectiveDueDay = (rules: Pick<DueRules, 'dataDeVencimento'>) => {
   while (weekend(day)) day++;
   return day;
 };
-/** The last day a cobv can be paid: the (moved) due date plus validadeAposVencimento calendar days. */
-export const lastPayableDay = (rules: Pick<DueRules, 'dataDeVencimento' | 'validadeAposVencimento'>) => effectiveDueDay(rules) + rules.validadeAposVencimento;
+/**
+ * The last day a cobv can be paid: the (moved) due date plus validadeAposVencimento calendar days, and when that day
+ * is not a business day, the next one that is. So the document's examples A to G read (A: due Tuesday 2020-10-20,
+ * 4 days: Saturday the 24th moves to Monday the 26th, accepted; Tuesday refused), test/api-pix/business-days.test.ts.
+ */
+export const lastPayableDay = (rules: Pick<DueRules, 'dataDeVencimento' | 'validadeAposVencimento'>) => {
+  let day = effectiveDueDay(rules) + rules.validadeAposVencimento;
+  while (weekend(day)) day++;
+  return day;
+};
 /** When a cobv stops being payable: the end of its last payable day in Brasília. */
 export const cobvExpiresAt = (rules: Pick<DueRules, 'dataDeVencimento' | 'validadeAposVencimento'>) => (lastPayableDay(rules) + 1) * DAY + BRT_OFFSET;
 
