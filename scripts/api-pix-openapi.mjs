@@ -10,9 +10,9 @@ import { applyErrata } from './api-pix-errata.mjs';
 
 const SOURCE = new URL('../docs/standards/bacen-pix-api-2.9.0.openapi.yaml', import.meta.url);
 const TARGET = new URL('../src/faces/api-pix/openapi-api-pix.json', import.meta.url);
-/** Paths of the document not emulated: lotecobv and Pix Automático (rec, solicrec, cobr, locrec, webhookrec, webhookcobr). */
-const NOT_EMULATED = /^\/(lotecobv|locrec|rec|solicrec|cobr|webhookrec|webhookcobr)(\/|$)/;
-const EMULATED_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read'];
+/** Paths of the document not emulated: Pix Automático (rec, solicrec, cobr, locrec, webhookrec, webhookcobr). */
+const NOT_EMULATED = /^\/(locrec|rec|solicrec|cobr|webhookrec|webhookcobr)(\/|$)/;
+const EMULATED_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read'];
 
 export function makeDocument(yamlText) {
   const doc = parse(yamlText);
@@ -29,7 +29,7 @@ export function makeDocument(yamlText) {
     info: {
       ...doc.info,
       'x-pix-sandbox':
-        'Served by pix-sandbox: the operations it emulates of this document (bacen/pix-api, release 2.9.0), with its errata corrected (docs/api-pix.md, "Errata"; nothing else changed). lotecobv and Pix Automático are not emulated. Token: POST /api-pix/oauth/token (HTTP Basic client_id:client_secret, grant_type=client_credentials). The payload locations answer at /qr/{pixUrlAccessToken} and /qr/cobv/{pixUrlAccessToken} under this server, as the locations the charges carry ({public host}/api-pix/qr/v2/...) do.',
+        'Served by pix-sandbox: the operations it emulates of this document (bacen/pix-api, release 2.9.0), with its errata corrected (docs/api-pix.md, "Errata"; nothing else changed). Pix Automático is not emulated. Token: POST /api-pix/oauth/token (HTTP Basic client_id:client_secret, grant_type=client_credentials). The payload locations answer at /qr/{pixUrlAccessToken} and /qr/cobv/{pixUrlAccessToken} under this server, as the locations the charges carry ({public host}/api-pix/qr/v2/...) do.',
     },
     servers: [{ url: '/api-pix/v2', description: 'pix-sandbox' }],
   };

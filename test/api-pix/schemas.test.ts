@@ -117,6 +117,18 @@ describe('the answers of every operation validate against the document', () => {
     await call('/webhook/{chave}', 'DELETE', `/webhook/${KEYS.evp}`);
   });
 
+  test('lotecobv: PUT, PATCH, GET and the list, with a charge CRIADA and one NEGADA', async () => {
+    const item = (txid: string, chave: string) => ({ ...cobvBody, txid, chave });
+    await call('/lotecobv/{id}', 'PUT', '/lotecobv/1', { body: { descricao: 'Lote', cobsv: [item('lotecobvschema000000000000001', KEYS.cnpj), item('lotecobvschema000000000000002', 'fulano@example.com')] } });
+    await call('/lotecobv/{id}', 'GET', '/lotecobv/1');
+    await h.advance(1);
+    await call('/lotecobv/{id}', 'PATCH', '/lotecobv/1', { body: { cobsv: [{ txid: 'lotecobvschema000000000000001', valor: { original: '99.00' } }] } });
+    await h.advance(1);
+    const done = await call('/lotecobv/{id}', 'GET', '/lotecobv/1');
+    expect(done.body.cobsv.map((e: { status: string }) => e.status)).toEqual(['CRIADA', 'NEGADA']);
+    await call('/lotecobv', 'GET', `/lotecobv?${period}`);
+  });
+
   test('the payload locations answer a JWS whose payload is a CobPayload or CobVPayload, at the location and under {api_pix}', async () => {
     const jwks = createLocalJWKSet((await h.api('GET', '/.well-known/jwks.json')).body);
     const cob = await call('/cob/{txid}', 'PUT', '/cob/jwscob00000000000000000000001', { body: cobBody() });
@@ -164,6 +176,10 @@ describe('the answers of every operation validate against the document', () => {
     ['/webhook/{chave}', 'PUT', '/webhook/fulano@example.com', { body: { webhookUrl: 'https://x.example' } }, 400],
     ['/webhook/{chave}', 'GET', `/webhook/${KEYS.evp}`, {}, 404],
     ['/webhook/{chave}', 'DELETE', `/webhook/${KEYS.evp}`, {}, 404],
+    ['/lotecobv/{id}', 'PUT', '/lotecobv/2', { body: { descricao: 'x', cobsv: [] } }, 400],
+    ['/lotecobv/{id}', 'PATCH', '/lotecobv/999', { body: {} }, 404],
+    ['/lotecobv/{id}', 'GET', '/lotecobv/999', {}, 404],
+    ['/lotecobv', 'GET', '/lotecobv', {}, 400],
   ])('%s %s (%s) answers a Problema', async (template, method, path, opts, status) => {
     const res = await call(template, method, path, opts as never);
     expect(res.status, res.text).toBe(status);
@@ -186,6 +202,6 @@ describe('the answers of every operation validate against the document', () => {
     );
     const seen = new Set(checked.map((c) => c.split(' ').slice(0, 2).join(' ')));
     expect(served.filter((op) => !seen.has(op))).toEqual([]);
-    expect(served).toHaveLength(23);
+    expect(served).toHaveLength(27);
   });
 });
