@@ -1,12 +1,11 @@
 // Every answer of the standard face, 2xx and error alike, validates against the document the sandbox serves
 // (/openapi-api-pix.json: the Central Bank's, its errata corrected in scripts/api-pix-errata.mjs), read as an
 // integrator's ajv reads it: ajv-formats and OpenAPI's int32/int64, nothing corrected here.
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import type Ajv from 'ajv';
 import { compactVerify, createLocalJWKSet } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startHarness, type ApiResponse, type Harness } from '../helpers/harness';
-import { apiPix, cobBody, KEYS, payCob, pixToken, TXID } from '../helpers/api-pix';
+import { ajvOf, apiPix, cobBody, KEYS, payCob, pixToken, TXID } from '../helpers/api-pix';
 
 let doc: any;
 let ajv: Ajv;
@@ -50,11 +49,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
   doc = (await h.api('GET', '/openapi-api-pix.json')).body;
-  ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
-  ajv.addFormat('int64', { type: 'number', validate: Number.isInteger });
-  ajv.addSchema(doc, 'pix');
+  ajv = ajvOf(doc);
 });
 afterAll(() => h.sb.close());
 

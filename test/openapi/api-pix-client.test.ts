@@ -5,15 +5,13 @@
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
 import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
-import { basic, KEYS } from '../helpers/api-pix';
-import type { Json } from './document';
+import { ajvOf, basic, KEYS } from '../helpers/api-pix';
+import { typeErrors, type Json } from './document';
 
 let h: Harness;
 let dir: string;
@@ -67,7 +65,7 @@ export const wrong = () => client.GET('/cobv/{pixUrlAccessToken}', { params: { p
 test('a consumer of the generated types and openapi-fetch compiles under --strict', { timeout: 120_000 }, async () => {
   writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(JSON.parse(JSON.stringify(doc)))));
   writeFileSync(join(dir, 'consumer.ts'), CONSUMER);
-  const program = ts.createProgram([join(dir, 'consumer.ts')], {
+  const diagnostics = typeErrors(join(dir, 'consumer.ts'), {
     strict: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
@@ -77,19 +75,11 @@ test('a consumer of the generated types and openapi-fetch compiles under --stric
     skipLibCheck: true,
     types: [],
   });
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${d.file.fileName.split('/').pop()}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
-    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-  });
   expect(diagnostics, diagnostics.join('\n')).toEqual([]);
 });
 
 test("openapi-fetch on the document's server and token URL: every answer validates with ajv", async () => {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
-  ajv.addFormat('int64', { type: 'number', validate: Number.isInteger });
-  ajv.addSchema(doc, 'pix');
+  const ajv = ajvOf(doc);
   const valid = (name: string, body: unknown) => {
     const validate = ajv.getSchema(`pix#/components/schemas/${name}`)!;
     expect(validate(body), `${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
