@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { startHarness, type Harness } from '../helpers/harness';
-import { apiPix, KEYS, pixToken } from '../helpers/api-pix';
+import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
+import { apiPix, basic, KEYS, pixToken, tokenResponse } from '../helpers/api-pix';
 
 let h: Harness;
 beforeEach(async () => {
@@ -206,5 +206,14 @@ describe('refused batch requests change nothing', () => {
     expect((await apiPix(h, 'GET', `/lotecobv?${period}`, { token: reader })).status).toBe(200);
     const writer = await pixToken(h, 'lotecobv.write');
     expect((await apiPix(h, 'PUT', '/lotecobv/1001', { body: lote(), token: writer })).status).toBe(202);
+  });
+
+  test("PIX:WRITE gives the lotecobv scopes, and a token asking PIX:WRITE's other scopes by name still creates charges on /v2", async () => {
+    const pixOnly = DEFAULT.pixOnly;
+    const all = await tokenResponse(h, 'grant_type=client_credentials', basic(pixOnly.clientId, pixOnly.clientSecret));
+    expect(all.body.scope.split(' ')).toEqual(expect.arrayContaining(['lotecobv.write', 'lotecobv.read']));
+    const named = await pixToken(h, 'cob.write cob.read cobv.write cobv.read payloadlocation.write payloadlocation.read', pixOnly);
+    const created = await h.api('POST', '/v2/pix', { body: { amount: 1000, description: 'x', customer: { name: 'A', document: '12345678909' } }, token: named });
+    expect(created.status, created.text).toBe(201);
   });
 });

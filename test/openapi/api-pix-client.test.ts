@@ -1,6 +1,6 @@
 // /openapi-api-pix.json in a bank integrator's toolchain: openapi-typescript generates the types, a consumer written
 // against them with openapi-fetch compiles under --strict in a directory of its own (typing a cobv's location and
-// loc.txid, and the payload location under {api_pix}), and the same client, pointed at the server the document names
+// loc.txid, a batch of cobv, and the payload location under {api_pix}), and the same client, pointed at the server the document names
 // and the token URL it gives, makes and reads charges whose every answer ajv validates against the served document.
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,6 +56,15 @@ export async function payload(pixUrlAccessToken: string): Promise<string | undef
 export async function received(inicio: string, fim: string): Promise<number> {
   const { data } = await client.GET('/pix', { params: { query: { inicio, fim } } });
   return data?.pix?.length ?? 0;
+}
+
+export async function batch(id: string, txids: string[]): Promise<Array<'EM_PROCESSAMENTO' | 'CRIADA' | 'NEGADA'>> {
+  await client.PUT('/lotecobv/{id}', {
+    params: { path: { id } },
+    body: { descricao: 'Mensalidades', cobsv: txids.map((txid) => ({ txid, calendario: { dataDeVencimento: '2026-04-10', validadeAposVencimento: 30 }, devedor: { cpf: '12345678909', nome: 'Ana' }, valor: { original: '10.00' }, chave: '11222333000181' })) },
+  });
+  const { data } = await client.GET('/lotecobv/{id}', { params: { path: { id } } });
+  return data?.cobsv.map((c) => c.status) ?? [];
 }
 
 // @ts-expect-error the payload location is not a charge's path
