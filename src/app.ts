@@ -30,6 +30,7 @@ import { locationPath, registerChargeJobs } from './services/charges';
 import { buildDynamicBrCode } from './pix';
 import { holdQrThread } from './services/qr-images';
 import { registerRefundJobs } from './services/refunds';
+import { registerLoteJobs } from './services/lotes-cobv';
 import { registerWithdrawalJobs } from './services/withdrawals';
 import { registerMagicJobs } from './services/magic';
 import { registerPaymentLinkJobs } from './services/payment-links';
@@ -204,6 +205,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerChargeJobs(deps);
   const deliveries = registerDeliveryJobs(deps, options.webhookTimeoutMs);
   registerRefundJobs(deps);
+  registerLoteJobs(deps);
   registerWithdrawalJobs(deps);
   registerMagicJobs(deps);
   registerPaymentLinkJobs(deps);

@@ -5,8 +5,8 @@
 import type { Cents } from './money';
 import type { DueRules, Transaction } from './types';
 
-/** The scopes of the standard's OAuth2 scheme that this sandbox serves (lotecobv and Pix Automático come later). */
-export const API_PIX_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read'] as const;
+/** The scopes of the standard's OAuth2 scheme that this sandbox serves (Pix Automático's come later). */
+export const API_PIX_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read'] as const;
 export type ApiPixScope = (typeof API_PIX_SCOPES)[number];
 
 /**
@@ -20,9 +20,15 @@ const SCOPES_OF_PERMISSION: Record<string, readonly ApiPixScope[]> = {
   'REFUND:WRITE': ['pix.write', 'pix.read'],
 };
 
+/**
+ * Scopes a permission also gives that its token need not carry to be read back as that permission (permissionsOfScope):
+ * batches of cobv came after tokens asked for PIX:WRITE's scopes by name, which must keep meaning PIX:WRITE.
+ */
+const ALSO_GIVEN: Record<string, readonly ApiPixScope[]> = { 'PIX:WRITE': ['lotecobv.write', 'lotecobv.read'], 'TRANSACTION:READ': ['lotecobv.read'] };
+
 export function scopesOf(permissions: readonly string[]): ApiPixScope[] {
   if (permissions.includes('FULL_ACCESS')) return [...API_PIX_SCOPES];
-  const granted = new Set(permissions.flatMap((p) => SCOPES_OF_PERMISSION[p] ?? []));
+  const granted = new Set(permissions.flatMap((p) => [...(SCOPES_OF_PERMISSION[p] ?? []), ...(ALSO_GIVEN[p] ?? [])]));
   return API_PIX_SCOPES.filter((s) => granted.has(s));
 }
 
@@ -93,8 +99,16 @@ export const effectiveDueDay = (rules: Pick<DueRules, 'dataDeVencimento'>) => {
   while (weekend(day)) day++;
   return day;
 };
-/** The last day a cobv can be paid: the (moved) due date plus validadeAposVencimento calendar days. */
-export const lastPayableDay = (rules: Pick<DueRules, 'dataDeVencimento' | 'validadeAposVencimento'>) => effectiveDueDay(rules) + rules.validadeAposVencimento;
+/**
+ * The last day a cobv can be paid: the (moved) due date plus validadeAposVencimento calendar days, and when that day
+ * is not a business day, the next one that is. So the document's examples A to G read (A: due Tuesday 2020-10-20,
+ * 4 days: Saturday the 24th moves to Monday the 26th, accepted; Tuesday refused), test/api-pix/business-days.test.ts.
+ */
+export const lastPayableDay = (rules: Pick<DueRules, 'dataDeVencimento' | 'validadeAposVencimento'>) => {
+  let day = effectiveDueDay(rules) + rules.validadeAposVencimento;
+  while (weekend(day)) day++;
+  return day;
+};
 /** When a cobv stops being payable: the end of its last payable day in Brasília. */
 export const cobvExpiresAt = (rules: Pick<DueRules, 'dataDeVencimento' | 'validadeAposVencimento'>) => (lastPayableDay(rules) + 1) * DAY + BRT_OFFSET;
 

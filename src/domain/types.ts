@@ -258,6 +258,32 @@ export interface Cob {
   locId?: number;
 }
 
+/**
+ * A batch of cobv (PUT/PATCH /lotecobv/{id}): its requests, each processed on its own on the sandbox clock
+ * (services/lotes-cobv.ts). Keyed by String(id); the charges it makes are ordinary cobv in account.cobs.
+ */
+export interface LoteCobV {
+  id: string; // String(numeric id), as the client chose it
+  numericId: number;
+  descricao: string;
+  createdAt: number;
+  /** One per charge, in the order of the request that created the batch (the same txids for its life). */
+  cobsv: LoteCobVItem[];
+}
+
+export type LoteCobVItemStatus = 'EM_PROCESSAMENTO' | 'CRIADA' | 'NEGADA';
+
+export interface LoteCobVItem {
+  txid: string;
+  status: LoteCobVItemStatus;
+  /** When the batch created the charge (absent until it did). */
+  criacao?: number;
+  /** The request waiting to be processed: a whole charge (PUT) or a revision (PATCH). Gone once processed. */
+  pending?: { whole: boolean; input: Record<string, unknown> };
+  /** Why the last request was refused (NEGADA): the error the verb threw, as the face turns it into a Problema. */
+  refusal?: { code: string; message: string; details: Record<string, unknown> };
+}
+
 /** A payload location (POST /loc, or made with a cob): the URL a dynamic BR Code carries. Keyed by String(id). */
 export interface PayloadLoc {
   id: string; // String(numeric id)
@@ -312,6 +338,8 @@ export interface Account {
   pixKeys: PixKey[];
   cobs: Record<string, Cob>;
   locs: Record<string, PayloadLoc>;
+  /** Batches of cobv (lotecobv), by String(id); absent in data files written before them (store/state.ts upgrades them). */
+  lotesCobV: Record<string, LoteCobV>;
   /**
    * The tenant's own clock (sandbox.md 4.6): real time plus offsetMs, or frozenAt when frozen (services/clocks.ts);
    * absent: the tenant runs on the sandbox clock.

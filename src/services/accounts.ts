@@ -345,6 +345,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     pixKeys: [],
     cobs: {},
     locs: {},
+    lotesCobV: {},
     ...opt('clock', clock),
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');

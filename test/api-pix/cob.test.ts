@@ -214,7 +214,7 @@ describe('cob', () => {
     const res = await apiPix(h, 'GET', `/cob/${TXID}`);
     expect(res.status).toBe(404);
     expect(res.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/CobNaoEncontrado');
-    const lote = await apiPix(h, 'GET', '/lotecobv');
+    const lote = await apiPix(h, 'GET', '/naoexiste');
     expect(lote.status).toBe(404);
     expect(lote.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/NaoEncontrado');
   });

@@ -75,6 +75,23 @@ describe('cobv', () => {
     expect((await apiPix(h, 'GET', `/cobv/${TXID}`)).body.status).toBe('REMOVIDA_PELO_PSP');
   });
 
+  test("due on a Thursday with 2 days of validity, it is still paid on the following Monday (the document's example A)", async () => {
+    await apiPix(h, 'PUT', `/cobv/${TXID}`, { body: cobvBody({ calendario: { dataDeVencimento: '2026-03-12', validadeAposVencimento: 2 } }) });
+    await h.advance(5 * DAY); // Sunday 2026-03-15
+    expect((await apiPix(h, 'GET', `/cobv/${TXID}`)).body.status).toBe('ATIVA');
+    await h.advance(DAY); // Monday 2026-03-16
+    await payCob(h);
+    expect((await apiPix(h, 'GET', `/cobv/${TXID}`)).body).toMatchObject({ status: 'CONCLUIDA', pix: [{ valor: '106.00' }] }); // 2% fine, 1% a day for 4 days
+  });
+
+  test('due on a Thursday with 2 days of validity, it is removed on the Tuesday after', async () => {
+    await apiPix(h, 'PUT', `/cobv/${TXID}`, { body: cobvBody({ calendario: { dataDeVencimento: '2026-03-12', validadeAposVencimento: 2 } }) });
+    await h.advance(6 * DAY);
+    expect((await apiPix(h, 'GET', `/cobv/${TXID}`)).body.status).toBe('ATIVA');
+    await h.advance(DAY);
+    expect((await apiPix(h, 'GET', `/cobv/${TXID}`)).body.status).toBe('REMOVIDA_PELO_PSP');
+  });
+
   test('PATCH revises the due date and value rules; a cobv is not a cob', async () => {
     await apiPix(h, 'PUT', `/cobv/${TXID}`, { body: cobvBody() });
     const res = await apiPix(h, 'PATCH', `/cobv/${TXID}`, { body: { calendario: { dataDeVencimento: '2026-03-20' }, valor: { abatimento: { modalidade: 1, valorPerc: '10.00' } } } });

@@ -1,5 +1,7 @@
 // Calls of the standard API Pix face for tests: a token from POST /api-pix/oauth/token (HTTP Basic, form body) and
 // requests under /api-pix/v2 with it.
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 import { DEFAULT, type ApiResponse, type CallOptions, type Harness } from './harness';
 
@@ -44,4 +46,17 @@ export async function payCob(h: Harness, txid = TXID, body: Record<string, unkno
   const res = await h.control('POST', `/api-pix/cob/${txid}/pay`, body);
   expect(res.status, res.text).toBe(200);
   return res;
+}
+
+/**
+ * ajv over a served /openapi-api-pix.json as an integrator sets it up: ajv-formats and OpenAPI's own int32/int64
+ * formats, the document added as 'pix' (schemas at pix#/components/schemas/Name), nothing corrected.
+ */
+export function ajvOf(doc: object): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
+  ajv.addFormat('int64', { type: 'number', validate: Number.isInteger });
+  ajv.addSchema(doc, 'pix');
+  return ajv;
 }

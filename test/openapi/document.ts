@@ -1,4 +1,5 @@
 // The /openapi.json of a fresh sandbox, and the operations in it, for the contract tests of this folder.
+import ts from 'typescript';
 import { expect } from 'vitest';
 import { startHarness } from '../helpers/harness';
 
@@ -24,3 +25,11 @@ export const operationsOf = (doc: Json): Operation[] =>
 
 /** `#/components/schemas/X` -> the schema X. */
 export const resolve = (doc: Json, schema: Json): Json => (schema.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema);
+
+/** The type errors of compiling `file` (and what it imports) with `options`, each as 'file.ts:line message'. */
+export function typeErrors(file: string, options: ts.CompilerOptions): string[] {
+  return ts.getPreEmitDiagnostics(ts.createProgram([file], options)).map((d) => {
+    const where = d.file ? `${d.file.fileName.split('/').pop()}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  });
+}

@@ -23,6 +23,10 @@ import * as webhookPut from './webhook/put';
 import * as webhookGet from './webhook/get';
 import * as webhookDelete from './webhook/delete';
 import * as webhookList from './webhook/list';
+import * as lotePut from './lotecobv/put';
+import * as lotePatch from './lotecobv/patch';
+import * as loteGet from './lotecobv/get';
+import * as loteList from './lotecobv/list';
 import { registerPayloadLocations } from './qr';
 
 export function apiPixRoutes(deps: Deps) {
@@ -30,13 +34,13 @@ export function apiPixRoutes(deps: Deps) {
   app.onError((err, c) => sendProblem(c, toProblem(err, c.get('family') ?? { invalid: 'RequisicaoInvalida' }, deps.log)));
   token.register(app, deps);
   for (const kind of ['cob', 'cobv'] as CobKind[]) for (const operation of [cobPut, cobPatch, cobGet, cobList]) operation.register(app, deps, kind);
-  for (const operation of [cobPost, locPost, locList, locGet, locUnbind, pixList, pixGet, devolucaoPut, devolucaoGet, webhookPut, webhookList, webhookGet, webhookDelete]) operation.register(app, deps);
+  for (const operation of [cobPost, locPost, locList, locGet, locUnbind, pixList, pixGet, devolucaoPut, devolucaoGet, webhookPut, webhookList, webhookGet, webhookDelete, lotePut, lotePatch, loteGet, loteList]) operation.register(app, deps);
   registerPayloadLocations(app, deps);
   app.all('*', (c) => {
     throw new Problem(
       'NaoEncontrado',
       404,
-      `No operation ${c.req.method} ${c.req.path} on this face. See /openapi-api-pix.json for what it serves (lotecobv and Pix Automático are not emulated).`,
+      `No operation ${c.req.method} ${c.req.path} on this face. See /openapi-api-pix.json for what it serves (Pix Automático is not emulated).`,
     );
   });
   return app;

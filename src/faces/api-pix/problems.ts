@@ -30,6 +30,9 @@ const TITLES: Record<string, string> = {
   PixDevolucaoInvalida: 'Devolução inválida.',
   PixDevolucaoNaoEncontrada: 'Devolução não encontrada.',
   WebhookOperacaoInvalida: 'Webhook inválido.',
+  LoteCobVOperacaoInvalida: 'Lote de cobranças inválido.',
+  LoteCobVConsultaInvalida: 'Consulta inválida.',
+  LoteCobVNaoEncontrado: 'Lote não encontrado.',
 };
 export type ProblemName = keyof typeof TITLES;
 
@@ -76,6 +79,8 @@ function notFoundName(err: SandboxError): ProblemName {
       return 'PixNaoEncontrado';
     case 'DEVOLUCAO_NOT_FOUND':
       return 'PixDevolucaoNaoEncontrada';
+    case 'NOT_FOUND':
+      return err.details.resource === 'lotecobv' ? 'LoteCobVNaoEncontrado' : 'NaoEncontrado';
     default:
       return 'NaoEncontrado';
   }

@@ -2,7 +2,9 @@
 // location answers a payer's bank, the charge as a JWS (application/jose) signed with the sandbox key (public half at
 // /.well-known/jwks.json), like the core's /pix/qr/{id}. A cobv's value is computed for today, or for the payment
 // date the bank sends as DPP (with codMun, the payer's municipality). A charge that ended is still served, with its
-// status (the document leaves that to the PSP).
+// status (the document leaves that to the PSP). The same answers at {api_pix}/qr/[cobv/]{pixUrlAccessToken}, where the
+// served document puts them (its erratum payload-paths) so that a client generated for {api_pix} reaches them; like the
+// locations, they take no token.
 import type { Deps } from '../../deps';
 import { brtDay, dayOf, lastPayableDay } from '../../domain/api-pix';
 import { findCob, locateLocByToken, type CobKind } from '../../services/cobs';
@@ -36,6 +38,8 @@ function register(app: ApiPixRouter, deps: Deps, kind: CobKind, path: string) {
 }
 
 export function registerPayloadLocations(app: ApiPixRouter, deps: Deps) {
-  register(app, deps, 'cobv', '/qr/v2/cobv/:token');
-  register(app, deps, 'cob', '/qr/v2/:token');
+  for (const base of ['/qr/v2', '/v2/qr']) {
+    register(app, deps, 'cobv', `${base}/cobv/:token`);
+    register(app, deps, 'cob', `${base}/:token`);
+  }
 }

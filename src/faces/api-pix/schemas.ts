@@ -2,7 +2,7 @@
 // the document's field rules turned into violacoes that name the property (cob.valor.original) and say what to send.
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { COB_STATUSES, MONEY_TEXT } from '../../domain/api-pix';
+import { COB_STATUSES, MONEY_TEXT, TXID } from '../../domain/api-pix';
 import { serviceDocument } from '../../wire/documents';
 import { checkedWithWarnings } from '../../wire/validate';
 import { Problem, type Family, type Violacao } from './problems';
@@ -71,6 +71,18 @@ const CalendarioV = z.object({
 
 export const CobVBody = z.object({ ...common, calendario: CalendarioV, devedor: DevedorV, valor: CobVValor, chave });
 export const CobVPatchBody = z.object({ ...common, ...patchOnly, calendario: CalendarioV.partial().optional(), devedor: DevedorV.optional(), valor: CobVValor.partial().optional() });
+
+/** lotecobv: the batch's charges, each a cobv request (PUT: whole, PATCH: a revision) with its txid. */
+const loteTxid = z.string({ error: 'is required: the txid of the charge, 26 to 35 letters and digits' }).regex(TXID, { error: 'must be 26 to 35 letters and digits ([a-zA-Z0-9]{26,35})' });
+const descricao = z.string({ error: 'is required: a description of the batch' }).max(140, { error: 'must be at most 140 characters' });
+export const LoteCobVBody = z.object({
+  descricao,
+  cobsv: z.array(CobVBody.extend({ txid: loteTxid }), { error: "is required: the batch's charges, each a cobv request with its txid" }).min(1, { error: 'must have at least one charge' }).max(1000, { error: 'must have at most 1000 charges; split them into several batches' }),
+});
+export const LoteCobVPatchBody = z.object({
+  descricao: descricao.optional(),
+  cobsv: z.array(CobVPatchBody.extend({ txid: loteTxid }), { error: "must be a list of the batch's charges to revise, each with its txid" }).max(1000, { error: 'must have at most 1000 charges' }).optional(),
+});
 
 export const LocBody = z.object({ tipoCob: z.enum(['cob', 'cobv'], { error: "must be 'cob' or 'cobv'" }) });
 export const DevolucaoBody = z.object({
@@ -155,6 +167,11 @@ export const ListQuery = z
   .refine((q) => Date.parse(q.fim) >= Date.parse(q.inicio), { error: 'must not be before inicio', path: ['fim'] })
   .refine((q) => q.cpf === undefined || q.cnpj === undefined, { error: 'cannot be used together with cnpj', path: ['cpf'] });
 export type ListQueryValue = z.output<typeof ListQuery>;
+
+/** The batch list takes the period and paginacao. */
+export const LoteListQuery = z
+  .object({ inicio: dateTime('inicio'), fim: dateTime('fim'), 'paginacao.paginaAtual': nat(0, 1_000_000).optional(), 'paginacao.itensPorPagina': nat(1, 1000).optional() })
+  .refine((q) => Date.parse(q.fim) >= Date.parse(q.inicio), { error: 'must not be before inicio', path: ['fim'] });
 
 /** The webhook list takes only the period (optional) and paginacao. */
 export const WebhookListQuery = z.object({

@@ -38,6 +38,9 @@ export function cobInput(body: AnyBody): Partial<CobInput> {
   return out;
 }
 
+/** A PATCH body as reviseCob takes it: its fields, and the removal when it sends status. */
+export const patchInput = (body: z.output<typeof CobPatchBody> | z.output<typeof CobVPatchBody>): CobPatch => ({ ...cobInput(body), ...(body.status ? { remove: true } : {}) });
+
 /** A new cobv's calendar with its default validity (30 days after the due date). */
 export function withDefaults(kind: CobKind, input: Partial<CobInput>): CobInput {
   if (kind === 'cobv') input.due = extended(input.due!, { validadeAposVencimento: input.due?.validadeAposVencimento ?? 30 });

@@ -5,7 +5,7 @@ import { reviseCob, type CobKind } from '../../../services/cobs';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, CobPatchBody, CobVPatchBody } from '../schemas';
-import { answerCob, cobInput, writeFamily } from './input';
+import { answerCob, patchInput, writeFamily } from './input';
 import { inRequestUnit } from '../../../lib/request-unit';
 
 export function register(app: ApiPixRouter, deps: Deps, kind: CobKind) {
@@ -14,7 +14,6 @@ export function register(app: ApiPixRouter, deps: Deps, kind: CobKind) {
     c.set('family', family);
     const parsed = await body(c, kind === 'cob' ? CobPatchBody : CobVPatchBody, family);
     const { account } = c.get('caller');
-    const patch = { ...cobInput(parsed), ...(parsed.status ? { remove: true } : {}) };
-    return answerCob(c, deps, account, inRequestUnit(c, () => reviseCob(deps, account, kind, c.req.param('txid'), patch)), 200);
+    return answerCob(c, deps, account, inRequestUnit(c, () => reviseCob(deps, account, kind, c.req.param('txid'), patchInput(parsed))), 200);
   });
 }

@@ -1,0 +1,137 @@
+// The slips of the Central Bank's API Pix document (docs/standards/bacen-pix-api-2.9.0.openapi.yaml, release 2.9.0)
+// that no answer could satisfy, or that keep a generated client from reaching an operation, corrected in this one
+// list. scripts/api-pix-openapi.mjs applies them to make the served /openapi-api-pix.json; docs/api-pix.md lists each
+// under "Errata" by its id; test/api-pix/document.test.ts checks that each still finds its slip in the pristine
+// document (so a new release that fixes one is noticed) and that the docs name every one. Each `apply` corrects the
+// document in place and returns how many places it changed.
+
+/** Every schema object of a document, depth first (components, paths, responses). */
+function* schemaObjects(node) {
+  if (Array.isArray(node)) for (const item of node) yield* schemaObjects(item);
+  else if (node && typeof node === 'object') {
+    yield node;
+    for (const value of Object.values(node)) yield* schemaObjects(value);
+  }
+}
+
+/** The location property the document gives a charge's answer (CobGerada's), to declare it where it is missing. */
+const locationProperty = (doc) => doc.components.schemas.CobGerada.allOf.find((part) => part.properties?.location).properties.location;
+
+export const ERRATA = [
+  {
+    id: 'pattern-literals',
+    bacen: 'pattern: "/^\\d{11}$/" (PessoaFisica.cpf and 13 more CPF fields) and "/^\\d{7}$/" (codMun)',
+    correction: 'The slashes of a JavaScript regex literal are part of an OpenAPI pattern (ECMA 262 text), so no CPF matched; served as ^\\d{11}$ and ^\\d{7}$.',
+    apply(doc) {
+      let n = 0;
+      for (const o of schemaObjects(doc))
+        if (typeof o.pattern === 'string' && /^\/.*\/$/.test(o.pattern)) {
+          o.pattern = o.pattern.slice(1, -1);
+          n++;
+        }
+      return n;
+    },
+  },
+  {
+    id: 'location-uri',
+    bacen: 'location: format: uri, example: "pix.example.com/qr/v2/2353c790eefb11eaadc10242ac120002"',
+    correction: "A location carries no scheme (the BR Code's URL field holds it without https://, as the document's own example), so it is no URI: served without format uri.",
+    apply(doc) {
+      let n = 0;
+      for (const o of schemaObjects(doc.components.schemas))
+        if (o.properties?.location?.format === 'uri') {
+          delete o.properties.location.format;
+          n++;
+        }
+      return n;
+    },
+  },
+  {
+    id: 'recebedor-address',
+    bacen: 'DadosRecebedor: required: ["logradouro", "cidade", "uf", "cep"], beside properties: recebedor',
+    correction: "The address fields are the receiver's (recebedor requires them again inside); required at the charge's top level, no cobv could validate. Served with the requirement inside recebedor only.",
+    apply(doc) {
+      const s = doc.components.schemas.DadosRecebedor;
+      if (!s.required) return 0;
+      delete s.required;
+      return 1;
+    },
+  },
+  {
+    id: 'idcob',
+    bacen: 'CobsConsultadas and CobsVConsultadas: cobs.items: required: ["status", "txid", "idCob"]',
+    correction: 'idCob is defined nowhere in the document; served as required: ["status", "txid"].',
+    apply(doc) {
+      let n = 0;
+      for (const name of ['CobsConsultadas', 'CobsVConsultadas']) {
+        const parts = doc.components.schemas[name].properties.cobs.items.allOf;
+        for (const part of parts)
+          if (part.required?.includes('idCob')) {
+            part.required = part.required.filter((r) => r !== 'idCob');
+            n++;
+          }
+      }
+      return n;
+    },
+  },
+  {
+    id: 'pix-list',
+    bacen: 'PixConsultados: required: ["parametros", "cobs"], properties: parametros, pix',
+    correction: 'The list of GET /pix is pix (its only list property); served as required: ["parametros", "pix"].',
+    apply(doc) {
+      const s = doc.components.schemas.PixConsultados;
+      if (!s.required.includes('cobs')) return 0;
+      s.required = s.required.map((r) => (r === 'cobs' ? 'pix' : r));
+      return 1;
+    },
+  },
+  {
+    id: 'cobv-location',
+    bacen: 'CobVGerada: required: ["location", ...] with no location property',
+    correction: "A cobv's answer carries location as a cob's does; declared (CobGerada's property), so a generated client types it.",
+    apply(doc) {
+      const s = doc.components.schemas.CobVGerada;
+      if (s.allOf.some((part) => part.properties?.location)) return 0;
+      s.allOf.push({ type: 'object', properties: { location: structuredClone(locationProperty(doc)) } });
+      return 1;
+    },
+  },
+  {
+    id: 'loc-txid',
+    bacen: 'CobGerada and CobVGerada: loc: required: ["id", "txid", "tipoCob", "criacao"], allOf: PayloadLocation (which has no txid)',
+    correction: "loc.txid is required but declared nowhere; declared in PayloadLocation (the charge's txid, as PayloadLocationCompleta has it).",
+    apply(doc) {
+      const s = doc.components.schemas.PayloadLocation;
+      if (s.properties.txid) return 0;
+      s.properties = { id: s.properties.id, txid: { $ref: '#/components/schemas/TxId' }, ...s.properties };
+      return 1;
+    },
+  },
+  {
+    id: 'payload-paths',
+    bacen: 'paths "/{pixUrlAccessToken}" and "/cobv/{pixUrlAccessToken}", on servers https://{fdqnPSPRecebedor}/{endpointOpcional}',
+    correction:
+      "Beside /cobv/{txid}, /cobv/{pixUrlAccessToken} is the same path (OpenAPI: templated paths of the same hierarchy MUST NOT exist), and a client generated for the API's server cannot reach another server. Served as /qr/{pixUrlAccessToken} and /qr/cobv/{pixUrlAccessToken} under the API's server, where the sandbox answers them as the location does.",
+    apply(doc) {
+      let n = 0;
+      for (const [from, to] of [
+        ['/{pixUrlAccessToken}', '/qr/{pixUrlAccessToken}'],
+        ['/cobv/{pixUrlAccessToken}', '/qr/cobv/{pixUrlAccessToken}'],
+      ]) {
+        const item = doc.paths[from];
+        if (!item) continue;
+        delete doc.paths[from];
+        const { servers, ...get } = item.get;
+        doc.paths[to] = { ...item, get };
+        n++;
+      }
+      return n;
+    },
+  },
+];
+
+/** Applies every erratum to `doc` (in place); returns it. */
+export function applyErrata(doc) {
+  for (const erratum of ERRATA) erratum.apply(doc);
+  return doc;
+}
