@@ -222,6 +222,7 @@ const readResult = (name) => {
 const webhooks = readResult('webhooks');
 const stream = readResult('stream');
 const peer = readResult('peer'); // npm run bench:peer: beside vercel-labs emulate's Stripe emulator
+const clocks = readResult('clocks'); // npm run bench:clocks: one tenant's clock beside 10,000 others
 const at100k = storage.rows.find((r) => r.storedCharges === 100000) ?? storage.rows.at(-1);
 const ratios = results.throughput.ratios;
 const t = results.tenants;
@@ -233,6 +234,9 @@ const targets = [
   [`\`POST /v2/auth\`, ${t.accounts.many} / ${t.accounts.few} accounts`, `${t.auth.many.reqPerSec} / ${t.auth.few.reqPerSec} req/s = ${t.auth.ratio}`, '>= 0.9', t.auth.ratio >= 0.9],
   [`v1 API-key check (\`GET /v1/customers\`), ${t.accounts.many} / ${t.accounts.few} accounts`, `${t.apiKey.many.reqPerSec} / ${t.apiKey.few.reqPerSec} req/s = ${t.apiKey.ratio}`, '>= 0.9', t.apiKey.ratio >= 0.9],
   [`making a tenant: time each, the first 100 / the last 100 of ${many.times.length}`, `${t.makeTenantMs.first100} / ${t.makeTenantMs.last100} ms = ${t.makeTenantMs.ratio}`, '>= 0.9', t.makeTenantMs.ratio >= 0.9],
+  ...(clocks
+    ? [[`advancing one tenant's clock beside ${clocks.others} tenants with clocks of their own and ${clocks.pendingCharges} pending charges / alone (bench:clocks, ${day(clocks)})`, `${clocks.advanceMs.crowded} / ${clocks.advanceMs.quiet} ms = ${clocks.advanceRatio} (a read ${clocks.readRatio})`, '<= 1.2', clocks.met]]
+    : [['advancing one tenant clock beside 10,000 others', 'not measured: npm run bench:clocks', '<= 1.2', false]]),
   // No fold finished while measured (a loaded machine): no slice to judge, so not met.
   [`longest fold slice at ${at100k.storedCharges} stored charges`, at100k.folds > 0 ? `${at100k.longestFoldSliceMs} ms (${at100k.folds} folds)` : 'no fold finished while measured', '<= 10 ms', at100k.folds > 0 && at100k.longestFoldSliceMs <= 10],
   [`\`POST /v2/pix\` p99 during a fold / steady, at ${at100k.storedCharges}`, `${at100k.p99WhileFoldingMs} / ${at100k.p99WithDataMs} ms = ${(at100k.p99WhileFoldingMs / at100k.p99WithDataMs).toFixed(2)}`, '<= 2', at100k.p99WhileFoldingMs <= 2 * at100k.p99WithDataMs],

@@ -108,6 +108,41 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     dated: Map<string, Heap<object>>;
     /** Detached work, with the instant that the walk of this lane's clock does not pass before it ends (Infinity: none). */
     detached: Map<Promise<unknown>, number>;
+    /**
+     * The real-time instant at or before which this lane's first thing falls due (-Infinity: due now; Infinity:
+     * nothing waits, or its clock is frozen before it). Never later than the truth: a job taken off or a charge paid
+     * leaves it early, and a look at the lane then finds nothing due and reckons it again.
+     */
+    due: number;
+    /** Bumped at each change of `due`: an entry of `byDue` with another version is stale. */
+    version: number;
+  };
+  /**
+   * The lanes by their `due`, so that each request's look for due work reads the first entry, however many tenants
+   * have clocks of their own (a lane appears again at each change; only the entry of its current version counts).
+   */
+  type DueEntry = { lane: Lane; due: number; version: number };
+  let byDue = createHeap<DueEntry>((e) => e.due);
+  /** The real-time instant at which something at `at` on the lane's clock falls due. */
+  const realDue = (lane: Lane, at: number): number => {
+    if (at === Infinity) return Infinity;
+    const now = lane.clock.nowMs();
+    return at <= now ? -Infinity : lane.clock.frozen ? Infinity : lane.clock.realMs() + (at - now);
+  };
+  const setDue = (lane: Lane, due: number) => {
+    lane.due = due;
+    lane.version++;
+    if (due !== Infinity) byDue.push({ lane, due, version: lane.version });
+  };
+  /** Reckons the lane's `due` again (its clock moved, or it ran what was due). */
+  const refresh = (lane: Lane) => setDue(lane, realDue(lane, nextAt(lane)));
+  /** The first entry of `byDue` that is current, stale ones taken off on the way. */
+  const firstDue = (): DueEntry | undefined => {
+    for (let e = byDue.peek(); e; e = byDue.peek()) {
+      if (e.version === e.lane.version && lanes.get(e.lane.key) === e.lane) return e;
+      byDue.pop();
+    }
+    return undefined;
   };
   const dueAt = (job: Job) => job.dueAt;
   let epoch = -1;
@@ -126,6 +161,8 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     queue: createHeap<Job>(dueAt),
     dated: new Map([...sources].map(([kind, deadlines]) => [kind, createHeap<object>((r) => deadlines.dueAt(r) ?? Infinity)])),
     detached: new Map(),
+    due: Infinity,
+    version: 0,
   });
   /** Every lane, read from the state again (at start, after changes were undone, after a reset). */
   function rebuild() {
@@ -151,6 +188,8 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     }
     // Detached work of lanes gone (a tenant deleted) is still waited for by the sandbox clock's walk.
     for (const [key, lane] of previous) if (!lanes.has(key)) for (const [work, holds] of lane.detached) sandboxLane().detached.set(work, holds);
+    byDue = createHeap<DueEntry>((e) => e.due);
+    for (const lane of lanes.values()) refresh(lane);
   }
   /** A tenant that took a clock of its own: its lane, read from the state (what its old lane holds of it is skipped). */
   function adopt(key: string): Lane {
@@ -159,6 +198,7 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     for (const job of valuesOf(store.raw.jobs)) if (job.accountId === key) lane.queue.push(job);
     const account = store.raw.accounts[key];
     if (account) for (const [kind, deadlines] of sources) for (const record of deadlines.scan(account)) lane.dated.get(kind)!.push(record);
+    refresh(lane);
     return lane;
   }
   /** A tenant back on the sandbox clock: its work joins the sandbox clock's lane, and what its lane waited for too. */
@@ -166,12 +206,11 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     const old = lanes.get(key);
     lanes.delete(key);
     const lane = sandboxLane();
-    const before = nextAt(lane);
     for (const job of valuesOf(store.raw.jobs)) if (job.accountId === key) lane.queue.push(job);
     const account = store.raw.accounts[key];
     if (account) for (const [kind, deadlines] of sources) for (const record of deadlines.scan(account)) lane.dated.get(kind)!.push(record);
     if (old) for (const [work, holds] of old.detached) lane.detached.set(work, holds);
-    queued(lane, nextAt(lane), before);
+    queued(lane, nextAt(lane));
   }
   function laneOf(key: string): Lane {
     if (epoch !== store.epoch) rebuild();
@@ -315,17 +354,32 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
   }
 
   const NONE: Promise<unknown>[] = [];
-  /** Runs what is due on every clock by its own now (each request asks: nothing is allocated when nothing is due). */
+  /**
+   * Runs what is due on every clock by its own now. Each request asks: it reads the first entry of byDue, so nothing
+   * is allocated and no lane is visited when nothing is due.
+   */
   function runAllDue(): Promise<unknown>[] {
+    if (epoch !== store.epoch) rebuild();
+    const realNow = clocks.sandbox.realMs();
+    let first = firstDue();
+    if (!first || first.due > realNow) return NONE;
+    // The lanes whose time came (each once: what they schedule due at once runs on the next turn, through kick()).
+    const due: Lane[] = [];
+    for (; first && first.due <= realNow; first = firstDue()) {
+      byDue.pop();
+      // Its entries are spent (what it queues meanwhile gives it new ones; refresh() after its run, one again).
+      setDue(first.lane, Infinity);
+      due.push(first.lane);
+    }
     let pending: Promise<unknown>[] | undefined;
-    // A lane adopted meanwhile (a Map visits entries added during the walk) or deleted is fine to meet or miss here.
-    for (const lane of allLanes()) {
+    for (const lane of due) {
       if (lane.key !== '' && !clocks.owns(lane.key)) {
         lanes.delete(lane.key); // its account is gone; what it detached is waited for by nobody now
         continue;
       }
       const now = lane.clock.nowMs();
       if (nextAt(lane) <= now) (pending ??= []).push(...runDue(lane, now));
+      refresh(lane);
     }
     return pending ?? NONE;
   }
@@ -350,6 +404,7 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
         }
         if (at > clock.nowMs()) clock.set(at, clock.frozen);
         const pending = runDue(lane, at);
+        refresh(lane);
         if (pending.length > 0) await Promise.all(pending);
       }
       if (lane.detached.size === 0) return;
@@ -390,10 +445,13 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     });
   }
 
-  /** Something was queued in `lane` for `at`, when its first thing due was at `before`: run it soon, or re-arm the timer. */
-  function queued(lane: Lane, at: number, before: number) {
-    if (at <= lane.clock.nowMs()) kick();
-    else if (at < before) arm();
+  /** Something was queued in `lane` for `at` (on its clock): run it soon, or re-arm the timer when it comes first. */
+  function queued(lane: Lane, at: number) {
+    const due = realDue(lane, at);
+    if (due === -Infinity) kick();
+    if (due >= lane.due) return;
+    setDue(lane, due);
+    if (due !== -Infinity && firstDue()?.lane === lane) arm();
   }
 
   /** The timer waits for the first thing due, in real time, of the clocks that run (a frozen clock waits for a move). */
@@ -401,8 +459,8 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     if (timer) clearTimeout(timer);
     timer = null;
     if (!running) return;
-    let wait = Infinity;
-    for (const lane of allLanes()) if (!lane.clock.frozen) wait = Math.min(wait, nextAt(lane) - lane.clock.nowMs());
+    if (epoch !== store.epoch) rebuild();
+    const wait = (firstDue()?.due ?? Infinity) - clocks.sandbox.realMs();
     if (wait === Infinity) return;
     timer = setTimeout(
       () => {
@@ -423,12 +481,11 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     },
     schedule(spec) {
       const lane = laneFor(spec.accountId);
-      const before = nextAt(lane);
       const job: Job = { id: ids.uuid(), kind: spec.kind, dueAt: spec.dueAt, accountId: spec.accountId, ref: spec.ref };
       store.state.jobs[job.id] = job;
       if (countEpoch === store.epoch) count++;
       lane.queue.push(job);
-      queued(lane, job.dueAt, before);
+      queued(lane, job.dueAt);
       return job.id;
     },
     adopt(accountId) {
@@ -445,9 +502,8 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
       const deadlines = sources.get(kind)!;
       const raw = rawOf(record);
       const lane = laneFor(deadlines.accountOf(raw));
-      const before = nextAt(lane);
       lane.dated.get(kind)!.push(raw);
-      queued(lane, deadlines.dueAt(raw) ?? Infinity, before);
+      queued(lane, deadlines.dueAt(raw) ?? Infinity);
     },
     unschedule(id) {
       // The queue skips a job that is no longer the state's when it comes to the top.
@@ -469,6 +525,7 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
       await runThrough(lane, target);
       // Never backwards: real time spent awaiting attempts, or a concurrent advance, may have carried it past target.
       clock.set(Math.max(target, clock.nowMs()), clock.frozen);
+      refresh(lane);
       arm();
     },
     async setClock(ms, frozen, accountId) {
@@ -476,6 +533,7 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
       const lane = laneFor(accountId);
       if (ms > lane.clock.nowMs()) await runThrough(lane, ms);
       lane.clock.set(ms, frozen);
+      refresh(lane);
       arm();
     },
     pendingCount,
