@@ -8,16 +8,18 @@ import { parse } from 'yaml';
 
 const SOURCE = new URL('../docs/standards/bacen-pix-api-2.9.0.openapi.yaml', import.meta.url);
 const TARGET = new URL('../src/faces/api-pix/openapi-api-pix.json', import.meta.url);
-/** Paths of the document not emulated: lotecobv and Pix Automático (rec, solicrec, cobr, locrec, webhookrec, webhookcobr). */
-const NOT_EMULATED = /^\/(lotecobv|locrec|rec|solicrec|cobr|webhookrec|webhookcobr)(\/|$)/;
+/** Paths of the document not emulated: lotecobv. */
+const NOT_EMULATED = /^\/lotecobv(\/|$)/;
 const EMULATED_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read'];
+// Pix Automático (sandbox.md 15).
+EMULATED_SCOPES.push('rec.write', 'rec.read', 'solicrec.write', 'solicrec.read', 'cobr.write', 'cobr.read', 'payloadlocationrec.write', 'payloadlocationrec.read', 'webhookrec.write', 'webhookrec.read', 'webhookcobr.write', 'webhookcobr.read');
 
 export function makeDocument(yamlText) {
   const doc = parse(yamlText);
   const paths = {};
   for (const [path, item] of Object.entries(doc.paths)) {
     if (NOT_EMULATED.test(path)) continue;
-    const location = path === '/{pixUrlAccessToken}' || path === '/cobv/{pixUrlAccessToken}';
+    const location = path === '/{pixUrlAccessToken}' || path === '/cobv/{pixUrlAccessToken}' || path === '/rec/{recUrlAccessToken}';
     paths[path] = location ? { ...item, get: { ...item.get, servers: [{ url: '/api-pix/qr/v2', description: 'The payload locations of pix-sandbox' }] } } : item;
   }
   const flow = doc.components.securitySchemes.OAuth2.flows.clientCredentials;
@@ -29,7 +31,7 @@ export function makeDocument(yamlText) {
     info: {
       ...doc.info,
       'x-pix-sandbox':
-        'Served by pix-sandbox: the operations it emulates of this document (bacen/pix-api, release 2.9.0, unmodified otherwise). lotecobv and Pix Automático are not emulated. Token: POST /api-pix/oauth/token (HTTP Basic client_id:client_secret, grant_type=client_credentials). See the README section "The standard API Pix face".',
+        'Served by pix-sandbox: the operations it emulates of this document (bacen/pix-api, release 2.9.0, unmodified otherwise). lotecobv is not emulated. Token: POST /api-pix/oauth/token (HTTP Basic client_id:client_secret, grant_type=client_credentials). See the README section "The standard API Pix face".',
     },
     servers: [{ url: '/api-pix/v2', description: 'pix-sandbox' }],
     paths,

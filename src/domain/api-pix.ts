@@ -5,8 +5,10 @@
 import type { Cents } from './money';
 import type { DueRules, Transaction } from './types';
 
-/** The scopes of the standard's OAuth2 scheme that this sandbox serves (lotecobv and Pix Automático come later). */
-export const API_PIX_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read'] as const;
+/** Pix Automático's scopes (sandbox.md 15): recurrences, their requests and locations, recurring charges, their webhooks. */
+const AUTOMATICO_SCOPES = ['rec.write', 'rec.read', 'solicrec.write', 'solicrec.read', 'cobr.write', 'cobr.read', 'payloadlocationrec.write', 'payloadlocationrec.read', 'webhookrec.write', 'webhookrec.read', 'webhookcobr.write', 'webhookcobr.read'] as const;
+/** The scopes of the standard's OAuth2 scheme that this sandbox serves. */
+export const API_PIX_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read', ...AUTOMATICO_SCOPES] as const;
 export type ApiPixScope = (typeof API_PIX_SCOPES)[number];
 
 /**
@@ -20,9 +22,19 @@ const SCOPES_OF_PERMISSION: Record<string, readonly ApiPixScope[]> = {
   'REFUND:WRITE': ['pix.write', 'pix.read'],
 };
 
+/**
+ * Pix Automático's scopes by the same permissions (PIX:WRITE makes recurrences and their charges, TRANSACTION:READ
+ * reads them). Kept apart from SCOPES_OF_PERMISSION so that permissionsOfScope still grants PIX:WRITE to a token of
+ * the cob scopes alone, as before Pix Automático. Its webhooks need FULL_ACCESS, like the others.
+ */
+const AUTOMATICO_SCOPES_OF_PERMISSION: Record<string, readonly ApiPixScope[]> = {
+  'PIX:WRITE': ['rec.write', 'rec.read', 'solicrec.write', 'solicrec.read', 'cobr.write', 'cobr.read', 'payloadlocationrec.write', 'payloadlocationrec.read'],
+  'TRANSACTION:READ': ['rec.read', 'solicrec.read', 'cobr.read'],
+};
+
 export function scopesOf(permissions: readonly string[]): ApiPixScope[] {
   if (permissions.includes('FULL_ACCESS')) return [...API_PIX_SCOPES];
-  const granted = new Set(permissions.flatMap((p) => SCOPES_OF_PERMISSION[p] ?? []));
+  const granted = new Set(permissions.flatMap((p) => [...(SCOPES_OF_PERMISSION[p] ?? []), ...(AUTOMATICO_SCOPES_OF_PERMISSION[p] ?? [])]));
   return API_PIX_SCOPES.filter((s) => granted.has(s));
 }
 

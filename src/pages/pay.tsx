@@ -94,7 +94,7 @@ export function payPage({ tokenRequired, phoneUrl }: { tokenRequired: boolean; p
             {MAGIC_VALUES.map((m) => (
               <tr>
                 <td data-label="Where">
-                  <code>{m.where === 'charge.customer.document' ? 'charge customer.document' : 'withdrawal pixKey'}</code>
+                  <code>{m.where === 'charge.customer.document' ? 'charge customer.document' : m.where === 'withdrawal.pixKey' ? 'withdrawal pixKey' : 'rec vinculo.devedor'}</code>
                 </td>
                 <td data-label="Value">
                   <span>

@@ -345,6 +345,10 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     pixKeys: [],
     cobs: {},
     locs: {},
+    recs: {},
+    locrecs: {},
+    solicrecs: {},
+    cobrs: {},
     ...opt('clock', clock),
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');

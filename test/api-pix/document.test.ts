@@ -18,13 +18,13 @@ test('the committed document is what the script makes of the standard (run node 
   expect(committed).toEqual(made);
 });
 
-test('GET /openapi-api-pix.json serves the 23 emulated operations, the sandbox token URL and its server', async () => {
+test('GET /openapi-api-pix.json serves the 47 emulated operations, the sandbox token URL and its server', async () => {
   const res = await h.api('GET', '/openapi-api-pix.json');
   expect(res.status).toBe(200);
   expect(res.body.info.version).toBe('2.9.0');
   expect(res.body.servers).toEqual([{ url: '/api-pix/v2', description: 'pix-sandbox' }]);
   expect(res.body.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl).toBe('/api-pix/oauth/token');
   const ops = Object.values(res.body.paths as Record<string, Record<string, unknown>>).flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'patch', 'delete'].includes(k)));
-  expect(ops).toHaveLength(23);
-  expect(Object.keys(res.body.paths).some((p) => p.startsWith('/lotecobv') || p.startsWith('/rec'))).toBe(false);
+  expect(ops).toHaveLength(47);
+  expect(Object.keys(res.body.paths).some((p) => p.startsWith('/lotecobv'))).toBe(false);
 });

@@ -73,7 +73,7 @@ test('every operation of the API Pix face is in its own document, /openapi-api-p
     .map((key) => key.split(' ') as [string, string])
     .filter(([method, path]) => {
       if (path === '/api-pix/oauth/token') return doc.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl !== path;
-      const docPath = toOpenApiPath(path.replace(/^\/api-pix\/(v2|qr\/v2)/, '')).replace('{token}', '{pixUrlAccessToken}');
+      const docPath = toOpenApiPath(path.replace(/^\/api-pix\/(v2|qr\/v2)/, '')).replace('/rec/{token}', '/rec/{recUrlAccessToken}').replace('{token}', '{pixUrlAccessToken}');
       return !doc.paths[docPath]?.[method.toLowerCase()];
     });
   expect(missing, missing.join(', ')).toEqual([]);

@@ -30,6 +30,21 @@ const TITLES: Record<string, string> = {
   PixDevolucaoInvalida: 'Devolução inválida.',
   PixDevolucaoNaoEncontrada: 'Devolução não encontrada.',
   WebhookOperacaoInvalida: 'Webhook inválido.',
+  WebhookNaoEncontrado: 'Webhook não encontrado.',
+  RecNaoEncontrada: 'Recorrência não encontrada.',
+  RecOperacaoInvalida: 'Operação inválida.',
+  RecConsultaInvalida: 'Consulta inválida.',
+  RecPayloadNaoEncontrado: 'Recorrência não encontrada.',
+  RecPayloadOperacaoInvalida: 'Operação inválida.',
+  SolicRecNaoEncontrada: 'Solicitação não encontrada.',
+  SolicRecOperacaoInvalida: 'Operação inválida.',
+  CobRNaoEncontrado: 'Cobrança não encontrada.',
+  CobROperacaoInvalida: 'Operação inválida.',
+  CobRConsultaInvalida: 'Consulta inválida.',
+  PayloadLocationRecNaoEncontrado: 'Location não encontrada.',
+  PayloadLocationRecConsultaInvalida: 'Consulta inválida.',
+  WebhookRecOperacaoInvalida: 'Webhook inválido.',
+  WebhookCobROperacaoInvalida: 'Webhook inválido.',
 };
 export type ProblemName = keyof typeof TITLES;
 
@@ -76,6 +91,14 @@ function notFoundName(err: SandboxError): ProblemName {
       return 'PixNaoEncontrado';
     case 'DEVOLUCAO_NOT_FOUND':
       return 'PixDevolucaoNaoEncontrada';
+    case 'REC_NOT_FOUND':
+      return 'RecNaoEncontrada';
+    case 'SOLICREC_NOT_FOUND':
+      return 'SolicRecNaoEncontrada';
+    case 'COBR_NOT_FOUND':
+      return 'CobRNaoEncontrado';
+    case 'PAYLOAD_LOCATION_REC_NOT_FOUND':
+      return 'PayloadLocationRecNaoEncontrado';
     default:
       return 'NaoEncontrado';
   }
