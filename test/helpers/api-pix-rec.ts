@@ -31,6 +31,7 @@ export const REC_ERRATA: Array<[string, () => void]> = [
       for (const branch of encerramento.oneOf) branch.required = Object.keys(branch.properties);
   }],
   ['PayloadLocationRecGerada requires `tipo`, which it does not define (and its examples do not carry)', () => (schemas.PayloadLocationRecGerada.required = ['id', 'location', 'criacao'])],
+  ["PixAutomatico's valor is a string that must also match one of five objects (anyOf PixValorOriginal...), which no value can", () => delete schemas.PixAutomatico.properties.valor.anyOf],
 ];
 for (const [, fix] of REC_ERRATA) fix();
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -51,7 +52,7 @@ function schemaRef(template: string, method: string, status: number): string {
   const content = response.content?.['application/json'] ?? response.content?.['application/problem+json'];
   if (content?.schema?.$ref) return `pix${content.schema.$ref}`;
   if (content?.schema) {
-    const id = `${method} ${template} ${status}`;
+    const id = `inline-${method}${template}-${status}`.replace(/[^a-zA-Z0-9-]/g, '-');
     if (!ajv.getSchema(id)) ajv.addSchema({ $id: id, ...JSON.parse(JSON.stringify(content.schema).replaceAll('"#/components', '"pix#/components')) });
     return id;
   }
