@@ -42,6 +42,8 @@ export interface Rec {
   status: RecStatus;
   atualizacao: StatusMark<RecStatus>[];
   pagador?: { cpf?: string; cnpj?: string; ispbParticipante: string };
+  /** Its recurring charges' txids, oldest first (the same-cycle rule and a cancellation read these, not every cobr). */
+  cobrIds?: string[];
   encerramento?: { rejeicao?: { codigo: string; descricao: string }; cancelamento?: { solicitante: string; codigo: string; descricao: string } };
 }
 

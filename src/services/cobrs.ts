@@ -68,6 +68,10 @@ export function locateCobR(deps: Deps, txid: string): { account: Account; cobr: 
   return { account: holders[0]!, cobr: findCobR(holders[0]!, txid)! };
 }
 
+/** A recurrence's charges (those of a data file written before cobrIds are found by their idRec). */
+const cobrsOf = (account: Account, rec: Rec): CobR[] =>
+  rec.cobrIds ? rec.cobrIds.map((id) => account.cobrs[id]!).filter(Boolean) : Object.values(account.cobrs).filter((c) => c.idRec === rec.id);
+
 /** The last instant of the retry days: the end (Brasília) of the 7th day after the settlement day. */
 const retryDaysEnd = (cobr: CobR) => (settlementDay(cobr) + RETRY_POLICY.days + 1) * 86_400_000 + 3 * 3_600_000 - 1;
 
@@ -97,7 +101,7 @@ export function createCobR(deps: Deps, account: Account, txidOrNone: string | un
     if (rec.valorMinimoRecebedor !== undefined && input.original < rec.valorMinimoRecebedor)
       problems.push(field('cobr.valor.original', `is below the recurrence's minimum (valorMinimoRecebedor ${(rec.valorMinimoRecebedor / 100).toFixed(2)})`));
     const cycle = cycleOf(rec.calendario, input.dataDeVencimento);
-    const same = Object.values(account.cobrs).find((c) => c.idRec === rec.id && c.status !== 'REJEITADA' && c.status !== 'CANCELADA' && cycleOf(rec.calendario, c.dataDeVencimento) === cycle);
+    const same = cobrsOf(account, rec).find((c) => c.status !== 'REJEITADA' && c.status !== 'CANCELADA' && cycleOf(rec.calendario, c.dataDeVencimento) === cycle);
     if (same) problems.push(field('cobr.calendario.dataDeVencimento', `falls in the same ${rec.calendario.periodicidade.toLowerCase()} cycle as the cobr ${same.id} (${same.status}, due ${same.dataDeVencimento}); one charge a cycle`));
   }
   if (due < today) problems.push(field('cobr.calendario.dataDeVencimento', `is before the day the charge is created (${dayText(today)}, Brasília)`));
@@ -126,6 +130,7 @@ export function createCobR(deps: Deps, account: Account, txidOrNone: string | un
   if (input.devedor !== undefined) cobr.devedor = input.devedor;
   if (input.recebedor !== undefined) cobr.recebedor = input.recebedor;
   account.cobrs[txid] = cobr;
+  rec!.cobrIds = [...(rec!.cobrIds ?? []), txid];
   recordCobRNotice(deps, account, cobr);
   deps.scheduler.schedule({ kind: COBR_SCHEDULE_JOB, dueAt: now, accountId: account.id, ref: txid });
   return cobr;
@@ -239,8 +244,8 @@ function endCobR(deps: Deps, account: Account, cobr: CobR, solicitante: string, 
 
 /** A recurrence ended: its charges not yet paid are cancelled with it. */
 export function cancelOpenCobrs(deps: Deps, account: Account, rec: Rec, solicitante: 'USUARIO_PAGADOR' | 'USUARIO_RECEBEDOR') {
-  for (const cobr of Object.values(account.cobrs)) {
-    if (cobr.idRec !== rec.id || !isOpen(cobr)) continue;
+  for (const cobr of cobrsOf(account, rec)) {
+    if (!isOpen(cobr)) continue;
     endCobR(deps, account, cobr, solicitante, solicitante === 'USUARIO_PAGADOR' ? 'SLBD' : 'SLCR', 'Recorrência cancelada: a cobrança foi cancelada com ela.');
   }
 }
