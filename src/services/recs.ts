@@ -16,14 +16,12 @@ import {
   recIdOf,
   SOLICREC_TRANSITIONS,
   solicRecIdOf,
-  type PoliticaRetentativa,
   type Rec,
   type RecLoc,
   type SolicRec,
 } from '../domain/api-pix-rec';
 import { MAGIC_DELAY_SECONDS } from '../domain/magic';
 import type { Account, WebhookEndpoint } from '../domain/types';
-import type { Cents } from '../domain/money';
 import { extended } from '../lib/objects';
 import { recordRecNotice } from '../webhooks/api-pix-rec';
 import { buildWebhook } from './accounts';
@@ -42,16 +40,8 @@ export const SOLICREC_ANSWER_JOB = 'solicrec.magic-answer';
 export const recLocationPath = (loc: Pick<RecLoc, 'token'>) => `/api-pix/qr/v2/rec/${loc.token}`;
 export const recLocationOf = (deps: Deps, loc: RecLoc) => `${deps.settings.publicHost}${recLocationPath(loc)}`;
 
-export interface RecInput {
-  vinculo: Rec['vinculo'];
-  calendario: Rec['calendario'];
-  valorRec?: Cents;
-  valorMinimoRecebedor?: Cents;
-  politicaRetentativa: PoliticaRetentativa;
-  convenio?: string;
-  locId?: number;
-  txidJornada?: string;
-}
+/** What POST /rec asks for: the recurrence's own fields, and the location to bind by its id. */
+export type RecInput = Pick<Rec, 'vinculo' | 'calendario' | 'valorRec' | 'valorMinimoRecebedor' | 'politicaRetentativa' | 'convenio' | 'txidJornada'> & { locId?: number };
 
 export interface RecPatch {
   cancel?: boolean;
