@@ -210,4 +210,28 @@ describe('webhookrec and webhookcobr', () => {
     // The standard's /webhook/{chave} does not see them.
     expect((await apiPix(h, 'GET', '/webhook')).body.webhooks).toEqual([]);
   });
+
+  test('a webhookUrl that is not a URL is WebhookRecOperacaoInvalida; with a webhookrec set, a refused POST /rec records no notice', async () => {
+    const bad = await documented(h, '/webhookrec', 'PUT', '/webhookrec', { webhookUrl: 'nada' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/WebhookRecOperacaoInvalida', violacoes: [{ propriedade: 'webhook.webhookUrl' }] });
+    await apiPix(h, 'PUT', '/webhookrec', { body: { webhookUrl: 'https://loja.example/hooks' } });
+    const before = state();
+    expect((await apiPix(h, 'POST', '/rec', { body: recBody({ valor: { valorRec: '1.00', valorMinimoRecebedor: '1.00' } }) })).status).toBe(400);
+    expect(state()).toBe(before);
+    expect((await apiPix(h, 'POST', '/rec', { body: recBody() })).status).toBe(201);
+    expect(h.sb.deps.store.state.accounts['11111111-1111-4111-8111-111111111111']!.events.filter((e) => e.event === 'rec')).toHaveLength(1);
+  });
+
+  test.each([
+    ['/rec', 'RecConsultaInvalida'],
+    ['/cobr', 'CobRConsultaInvalida'],
+    ['/locrec', 'PayloadLocationRecConsultaInvalida'],
+  ])('GET %s with fim before inicio is %s', async (path, name) => {
+    const res = await apiPix(h, 'GET', `${path}?inicio=2026-04-01T00:00:00Z&fim=2026-03-01T00:00:00Z`);
+    expectDocumented(path, 'GET', res);
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe(`https://pix.bcb.gov.br/api/v2/error/${name}`);
+    expect(res.body.violacoes[0].propriedade).toBe('fim');
+  });
 });
