@@ -296,6 +296,24 @@ export function answerSolicRec(deps: Deps, account: Account, solic: SolicRec, ac
   return solic;
 }
 
+/** A confirmation request waiting for its payer, as the payer page shows it (its recurrence and receiver). */
+export interface PendingAuthorisation {
+  id: string;
+  receiver: string;
+  rec: Rec;
+}
+
+/** Every confirmation request not yet answered, in every account, oldest first (the payer page lists them). */
+export function pendingAuthorisations(deps: Deps): PendingAuthorisation[] {
+  const out: PendingAuthorisation[] = [];
+  for (const account of Object.values(deps.store.state.accounts))
+    for (const solic of Object.values(account.solicrecs ?? {})) {
+      const rec = findRec(account, solic.idRec);
+      if (rec && (OPEN_SOLICREC as readonly string[]).includes(solic.status)) out.push({ id: solic.id, receiver: account.name, rec });
+    }
+  return out;
+}
+
 /** PATCH /solicrec/{id} with status CANCELADA: the receiver withdraws a request not yet answered. */
 export function cancelSolicRec(deps: Deps, account: Account, id: string): SolicRec {
   const solic = getSolicRec(account, id);
