@@ -223,6 +223,7 @@ const webhooks = readResult('webhooks');
 const stream = readResult('stream');
 const peer = readResult('peer'); // npm run bench:peer: beside vercel-labs emulate's Stripe emulator
 const clocks = readResult('clocks'); // npm run bench:clocks: one tenant's clock beside 10,000 others
+const automatico = readResult('automatico'); // npm run bench:automatico: a year of Pix Automático
 const at100k = storage.rows.find((r) => r.storedCharges === 100000) ?? storage.rows.at(-1);
 const ratios = results.throughput.ratios;
 const t = results.tenants;
@@ -248,6 +249,9 @@ const targets = [
         [`webhook fan-out, 5 endpoints (bench:webhooks, ${day(webhooks)})`, `${webhooks.fanOut5Endpoints.deliveriesPerSecond} deliveries/s`, '>= 2000', webhooks.fanOut5Endpoints.deliveriesPerSecond >= 2000],
       ]
     : [['webhook fan-out', 'not measured: npm run bench:webhooks', '>= 2000', false]]),
+  ...(automatico
+    ? [[`Pix Automático: ${automatico.recs} monthly recurrences approved and walked over a year (${automatico.cobrsCreated} charges made, ${automatico.cobrsConcluded} debited) (bench:automatico, ${day(automatico)})`, `${(automatico.totalMs / 1000).toFixed(1)} s (approving ${(automatico.approveMs / 1000).toFixed(1)} s)`, '< 30 s', automatico.met]]
+    : [['Pix Automático, a year of 1,000 monthly recurrences', 'not measured: npm run bench:automatico', '< 30 s', false]]),
   ...(peer ? peer.targets.map((r) => [`${r.what} (bench:peer, ${day(peer)})`, r.figure, r.target, r.met]) : [['beside emulate (create >= 1.2x, reads >= 2x, start no slower)', 'not measured: EMULATE_DIR=... npm run bench:peer', '>= 1.2, >= 2, <= 1', false]]),
 ];
 results.targets = targets.map(([what, figure, target, met]) => ({ what, figure, target, met }));

@@ -109,14 +109,15 @@ export const ERRATA = [
   },
   {
     id: 'payload-paths',
-    bacen: 'paths "/{pixUrlAccessToken}" and "/cobv/{pixUrlAccessToken}", on servers https://{fdqnPSPRecebedor}/{endpointOpcional}',
+    bacen: 'paths "/{pixUrlAccessToken}", "/cobv/{pixUrlAccessToken}" and "/rec/{recUrlAccessToken}", on servers https://{fdqnPSPRecebedor}/{endpointOpcional}',
     correction:
-      "Beside /cobv/{txid}, /cobv/{pixUrlAccessToken} is the same path (OpenAPI: templated paths of the same hierarchy MUST NOT exist), and a client generated for the API's server cannot reach another server. Served as /qr/{pixUrlAccessToken} and /qr/cobv/{pixUrlAccessToken} under the API's server, where the sandbox answers them as the location does.",
+      "Beside /cobv/{txid} and /rec/{idRec}, /cobv/{pixUrlAccessToken} and /rec/{recUrlAccessToken} are the same paths (OpenAPI: templated paths of the same hierarchy MUST NOT exist), and a client generated for the API's server cannot reach another server. Served as /qr/{pixUrlAccessToken}, /qr/cobv/{pixUrlAccessToken} and /qr/rec/{recUrlAccessToken} under the API's server, where the sandbox answers them as the location does.",
     apply(doc) {
       let n = 0;
       for (const [from, to] of [
         ['/{pixUrlAccessToken}', '/qr/{pixUrlAccessToken}'],
         ['/cobv/{pixUrlAccessToken}', '/qr/cobv/{pixUrlAccessToken}'],
+        ['/rec/{recUrlAccessToken}', '/qr/rec/{recUrlAccessToken}'],
       ]) {
         const item = doc.paths[from];
         if (!item) continue;

@@ -27,6 +27,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError } from './domain/errors';
 import type { Env } from './wire/env';
 import { locationPath, registerChargeJobs } from './services/charges';
+import { registerRecJobs } from './services/recs';
+import { registerCobRJobs } from './services/cobrs';
 import { buildDynamicBrCode } from './pix';
 import { holdQrThread } from './services/qr-images';
 import { registerRefundJobs } from './services/refunds';
@@ -210,6 +212,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerMagicJobs(deps);
   registerPaymentLinkJobs(deps);
   registerStaticQrActions(deps);
+  registerRecJobs(deps);
+  registerCobRJobs(deps);
   const fixtures = await fixturesChecker(readFixtures(options.fixtures));
   if (!loaded) await store.atomically('system', () => loadFixtures(deps, fixtures, options.webhookUrl)).durable;
   const room = recordsHeld(deps);

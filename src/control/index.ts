@@ -23,6 +23,7 @@ import { registerPaymentLinkControl } from './charges';
 import { registerWithdrawalControl } from './withdrawals';
 import { registerStories } from './stories';
 import { registerApiPixControl } from './api-pix';
+import { registerApiPixRecControl } from './api-pix-rec';
 import { healthAnswer } from './health';
 
 export interface ControlHooks {
@@ -64,6 +65,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks, consoleFragment: 
   registerSettle(app, deps, hooks.deliveries);
   registerBrCodeControl(app, deps);
   registerApiPixControl(app, deps);
+  registerApiPixRecControl(app, deps);
   registerStream(app, deps, hooks.streamKeepAliveMs);
   registerLists(app, deps);
   registerConsoleFragment(app, consoleFragment);

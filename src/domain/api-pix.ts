@@ -5,8 +5,10 @@
 import type { Cents } from './money';
 import type { DueRules, Transaction } from './types';
 
-/** The scopes of the standard's OAuth2 scheme that this sandbox serves (Pix Automático's come later). */
-export const API_PIX_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read'] as const;
+/** Pix Automático's scopes (sandbox.md 15): recurrences, their requests and locations, recurring charges, their webhooks. */
+const AUTOMATICO_SCOPES = ['rec.write', 'rec.read', 'solicrec.write', 'solicrec.read', 'cobr.write', 'cobr.read', 'payloadlocationrec.write', 'payloadlocationrec.read', 'webhookrec.write', 'webhookrec.read', 'webhookcobr.write', 'webhookcobr.read'] as const;
+/** The scopes of the standard's OAuth2 scheme that this sandbox serves. */
+export const API_PIX_SCOPES = ['cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', 'payloadlocation.write', 'payloadlocation.read', ...AUTOMATICO_SCOPES] as const;
 export type ApiPixScope = (typeof API_PIX_SCOPES)[number];
 
 /**
@@ -22,9 +24,14 @@ const SCOPES_OF_PERMISSION: Record<string, readonly ApiPixScope[]> = {
 
 /**
  * Scopes a permission also gives that its token need not carry to be read back as that permission (permissionsOfScope):
- * batches of cobv came after tokens asked for PIX:WRITE's scopes by name, which must keep meaning PIX:WRITE.
+ * batches of cobv and Pix Automático came after tokens asked for PIX:WRITE's scopes by name, which must keep meaning
+ * PIX:WRITE. PIX:WRITE makes batches, recurrences and their charges; TRANSACTION:READ reads them. Pix Automático's
+ * webhooks need FULL_ACCESS, like the others.
  */
-const ALSO_GIVEN: Record<string, readonly ApiPixScope[]> = { 'PIX:WRITE': ['lotecobv.write', 'lotecobv.read'], 'TRANSACTION:READ': ['lotecobv.read'] };
+const ALSO_GIVEN: Record<string, readonly ApiPixScope[]> = {
+  'PIX:WRITE': ['lotecobv.write', 'lotecobv.read', 'rec.write', 'rec.read', 'solicrec.write', 'solicrec.read', 'cobr.write', 'cobr.read', 'payloadlocationrec.write', 'payloadlocationrec.read'],
+  'TRANSACTION:READ': ['lotecobv.read', 'rec.read', 'solicrec.read', 'cobr.read'],
+};
 
 export function scopesOf(permissions: readonly string[]): ApiPixScope[] {
   if (permissions.includes('FULL_ACCESS')) return [...API_PIX_SCOPES];

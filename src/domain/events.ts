@@ -16,7 +16,10 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 /** The standard API Pix face's notice of Pix received (`{"pix":[...]}`), sent only to the webhook of its key. */
 export const API_PIX_EVENT = 'pix' as const;
 /** Every kind a delivery can carry: the service's events and the standard face's notice. */
-export const DELIVERY_EVENT_KINDS = [...EVENT_KINDS, API_PIX_EVENT] as const;
+/** Pix Automático's notices (sandbox.md 15): `{"recs":[...]}` to the webhookrec, `{"cobsr":[...]}` to the webhookcobr. */
+export const REC_EVENT = 'rec' as const;
+export const COBR_EVENT = 'cobr' as const;
+export const DELIVERY_EVENT_KINDS = [...EVENT_KINDS, API_PIX_EVENT, REC_EVENT, COBR_EVENT] as const;
 export type DeliveryEventKind = (typeof DELIVERY_EVENT_KINDS)[number];
 
 export interface SandboxEvent {

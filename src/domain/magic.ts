@@ -3,7 +3,7 @@
 // check digits. Times are seconds of sandbox clock. On by default; the account's automation.magicValues: false turns
 // them off.
 
-export type MagicWhere = 'charge.customer.document' | 'withdrawal.pixKey';
+export type MagicWhere = 'charge.customer.document' | 'withdrawal.pixKey' | 'rec.vinculo.devedor';
 
 export type MagicOutcome =
   | 'charge_paid'
@@ -13,7 +13,10 @@ export type MagicOutcome =
   | 'charge_paid_refund_error'
   | 'withdrawal_failed'
   | 'withdrawal_reversed'
-  | 'withdrawal_stays_processing';
+  | 'withdrawal_stays_processing'
+  | 'rec_accepted'
+  | 'rec_rejected'
+  | 'rec_no_funds';
 
 export interface MagicValue {
   where: MagicWhere;
@@ -55,6 +58,14 @@ export const MAGIC_VALUES: readonly MagicValue[] = [
     values: ['lento@pix-sandbox.test', '00000000434'],
     outcome: 'withdrawal_stays_processing',
     description: 'Goes to processing and stays there until a control action.',
+  },
+  { where: 'rec.vinculo.devedor', values: ['00000000604'], outcome: 'rec_accepted', description: 'The payer accepts the confirmation request of the recurrence 5 s after receiving it (APROVADA).' },
+  { where: 'rec.vinculo.devedor', values: ['00000000787'], outcome: 'rec_rejected', description: 'The payer rejects the confirmation request of the recurrence 5 s after receiving it (REJEITADA).' },
+  {
+    where: 'rec.vinculo.devedor',
+    values: ['00000000868'],
+    outcome: 'rec_no_funds',
+    description: 'The payer accepts after 5 s, but has no funds: every debit of its recurring charges fails (tentativa REJEITADA; retried as the policy allows).',
   },
 ];
 

@@ -1,5 +1,6 @@
 // Entities as they are stored. Everything is JSON-serializable (the `--data` file holds exactly this), money is
 // integer cents, times are epoch milliseconds of the sandbox clock. Wire shapes are made in faces/ and wire/.
+import type { CobR, Rec, RecLoc, SolicRec } from './api-pix-rec-records';
 import type { Cents, FeeSchedule } from './money';
 import type { SandboxEvent } from './events';
 import type { HolderDocumentType, PixKeyType } from '../pix';
@@ -340,6 +341,11 @@ export interface Account {
   locs: Record<string, PayloadLoc>;
   /** Batches of cobv (lotecobv), by String(id); absent in data files written before them (store/state.ts upgrades them). */
   lotesCobV: Record<string, LoteCobV>;
+  /** Pix Automático (sandbox.md 15): recurrences by idRec, their locations, confirmation requests and recurring charges. */
+  recs: Record<string, Rec>;
+  locrecs: Record<string, RecLoc>;
+  solicrecs: Record<string, SolicRec>;
+  cobrs: Record<string, CobR>;
   /**
    * The tenant's own clock (sandbox.md 4.6): real time plus offsetMs, or frozenAt when frozen (services/clocks.ts);
    * absent: the tenant runs on the sandbox clock.

@@ -7,6 +7,8 @@ import { MAGIC_VALUES } from '../domain/magic';
 import { Layout } from './layout';
 import { JSQR_PATH } from './static';
 import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
+import type { PendingAuthorisation } from '../services/recs';
+import { brlText } from '../domain/money';
 
 /** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see pages/payer.ts). */
 
@@ -29,7 +31,42 @@ function Table({ id, caption, columns, children }: { id: string; caption: string
   );
 }
 
-export function payPage({ tokenRequired, phoneUrl }: { tokenRequired: boolean; phoneUrl?: string }) {
+/** The Pix Automático recurrences waiting for the payer's answer, as a bank app asks for it: accept or refuse. */
+function Authorisations({ items }: { items: PendingAuthorisation[] }) {
+  return (
+    <section class="card" aria-labelledby="rec-title" id="authorisations">
+      <h2 id="rec-title">Recurrences waiting for your authorisation</h2>
+      <p class="muted">Pix Automático: each receiver asks once; once you authorise, its charges are debited on their due dates.</p>
+      {items.length === 0 ? (
+        <p id="no-authorisations">None: a receiver asks with POST /api-pix/v2/solicrec.</p>
+      ) : (
+        <Table id="rec-requests" caption="Recurrences waiting for authorisation" columns={['Receiver', 'What', 'Value', 'Answer']}>
+          {items.map(({ id, receiver, rec }) => (
+            <tr data-solicrec={id}>
+              <td data-label="Receiver">{receiver}</td>
+              <td data-label="What">
+                {rec.vinculo.objeto ?? rec.vinculo.contrato} ({rec.calendario.periodicidade.toLowerCase()} from {rec.calendario.dataInicial}
+                {rec.calendario.dataFinal ? ` to ${rec.calendario.dataFinal}` : ''}), debtor {rec.vinculo.devedor.nome}
+              </td>
+              <td data-label="Value">{rec.valorRec !== undefined ? `R$ ${brlText(rec.valorRec)}` : rec.valorMinimoRecebedor !== undefined ? `from R$ ${brlText(rec.valorMinimoRecebedor)}` : 'variable'}</td>
+              <td data-label="Answer">
+                <button type="button" class="rec-answer" data-solicrec={id} data-answer="accept">
+                  Authorise
+                </button>{' '}
+                <button type="button" class="rec-answer secondary" data-solicrec={id} data-answer="reject">
+                  Refuse
+                </button>
+                <span class="rec-result" role="status" aria-live="polite"></span>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </section>
+  );
+}
+
+export function payPage({ tokenRequired, phoneUrl, authorisations = [] }: { tokenRequired: boolean; phoneUrl?: string; authorisations?: PendingAuthorisation[] }) {
   return (
     <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js']} needsToken={tokenRequired} phoneUrl={phoneUrl}>
       <div id="payer" class="payer">
@@ -85,6 +122,7 @@ export function payPage({ tokenRequired, phoneUrl }: { tokenRequired: boolean; p
             <Table id="fields" caption="Fields of the BR Code" columns={['ID', 'Name', 'Value']} />
           </details>
         </section>
+        <Authorisations items={authorisations} />
         <section class="card" aria-labelledby="magic-title">
           <h2 id="magic-title">Magic values</h2>
           <p class="muted">
@@ -94,7 +132,7 @@ export function payPage({ tokenRequired, phoneUrl }: { tokenRequired: boolean; p
             {MAGIC_VALUES.map((m) => (
               <tr>
                 <td data-label="Where">
-                  <code>{m.where === 'charge.customer.document' ? 'charge customer.document' : 'withdrawal pixKey'}</code>
+                  <code>{m.where === 'charge.customer.document' ? 'charge customer.document' : m.where === 'withdrawal.pixKey' ? 'withdrawal pixKey' : 'rec vinculo.devedor'}</code>
                 </td>
                 <td data-label="Value">
                   <span>

@@ -10,7 +10,7 @@ const route = createRoute({
   path: '/pay',
   operationId: 'showPayerPage',
   tags: ['Pages'],
-  summary: 'Payer page: read a BR Code (paste, image file or camera), see its fields checked, pay the charge it points at; lists the magic values',
+  summary: 'Payer page: read a BR Code (paste, image file or camera), see its fields checked, pay the charge it points at; authorise or refuse the Pix Automático recurrences waiting for the payer; lists the magic values',
   security: [],
   // A page for people, not an API operation: left out of /openapi.json like the console.
   hide: true,
@@ -20,8 +20,8 @@ const route = createRoute({
 export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
   // The page's code is loaded at its first visit, not at start-up.
   app.openapi(route, async (c) => {
-    const [{ payPage }, { renderPage }] = await Promise.all([import('./pay'), import('./layout')]);
-    return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
+    const [{ payPage }, { renderPage }, { pendingAuthorisations }] = await Promise.all([import('./pay'), import('./layout'), import('../services/recs')]);
+    return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0], authorisations: pendingAuthorisations(deps) })) as never;
   });
   // The QR decoder the page runs, from node_modules (a dependency of the sandbox): no CDN, works offline.
   servePackageFile(app, JSQR_PATH, 'jsqr', 'dist/jsQR.js');

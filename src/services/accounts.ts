@@ -346,6 +346,10 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     cobs: {},
     locs: {},
     lotesCobV: {},
+    recs: {},
+    locrecs: {},
+    solicrecs: {},
+    cobrs: {},
     ...opt('clock', clock),
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');

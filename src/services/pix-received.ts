@@ -1,5 +1,6 @@
 // Pix received through the standard face (each a paid charge of a cob or cobv), their devoluções (refunds of the
 // core: requestRefund, the same balance rules, completion on the sandbox clock) and the webhooks of the account's keys.
+import { isAutomaticoWebhook } from '../domain/api-pix-rec';
 import type { Deps } from '../deps';
 import { SandboxError, validationError } from '../domain/errors';
 import { mainWallet } from '../domain/subaccounts';
@@ -60,8 +61,8 @@ export function requestDevolucao(deps: Deps, account: Account, e2eid: string, id
 }
 
 /** The webhook of a key of the account, if any. */
-export const pixWebhookOf = (account: Account, chave: string) => account.webhooks.find((w) => w.chave === chave);
-export const pixWebhooks = (account: Account) => account.webhooks.filter((w) => w.chave !== undefined);
+export const pixWebhookOf = (account: Account, chave: string) => (isAutomaticoWebhook(chave) ? undefined : account.webhooks.find((w) => w.chave === chave));
+export const pixWebhooks = (account: Account) => account.webhooks.filter((w) => w.chave !== undefined && !isAutomaticoWebhook(w.chave));
 
 function ownKey(account: Account, chave: string) {
   if (!(account.pixKeys ?? []).some((k) => k.key === chave))

@@ -16,6 +16,11 @@ import { runAction } from './actions';
 import { resolveBlock } from './balance-blocks';
 import { createWithdrawal } from './withdrawals';
 import { patchAccount, patchInstitution } from './accounts';
+import { answerSolicRec, cancelRecByPayer, createRec, createSolicRec } from './recs';
+import { createCobR, failCobRDebit, retryCobR } from './cobrs';
+import { brtDay, dayOf, dayText } from '../domain/api-pix';
+import { debitInstant } from '../domain/api-pix-rec';
+import { nowOf } from './clocks';
 
 export interface StoryStepResult {
   n: number;
@@ -60,6 +65,8 @@ export interface Story {
   title: string;
   summary: string;
   steps: string[];
+  /** The most this story moves the clock, in seconds, when more than STORY_SPAN_S (a subscription walks months). */
+  spanS?: number;
   play(p: Play): Promise<void>;
 }
 
@@ -240,6 +247,89 @@ export const STORIES: Story[] = [
       await p.step('The customer pays', () => pay(p, 'charge'));
     },
   },
+  {
+    name: 'monthly-subscription',
+    title: 'A monthly subscription (Pix Automático)',
+    summary: "A receiver's monthly recurrence of the standard API Pix, approved by its payer; three months charged and debited on their due dates (the second month's debit fails and is retried the next day), then the payer cancels it.",
+    steps: [
+      'The receiver creates a monthly recurrence',
+      'It asks the payer to confirm it',
+      'The payer accepts',
+      'Month 1: the charge is made 5 days ahead',
+      'Month 1: debited on its due date',
+      'Month 2: the charge is made 5 days ahead',
+      "Month 2: the debit fails (the payer's balance)",
+      'Month 2: the receiver retries the next day',
+      'Month 2: debited on the retry',
+      'Month 3: the charge is made 5 days ahead',
+      'Month 3: debited on its due date',
+      'The payer cancels the subscription',
+    ],
+    spanS: 130 * 86_400,
+    async play(p) {
+      const { deps } = p.env;
+      const today = () => brtDay(nowOf(deps, p.env.account));
+      // The 1st of a month at least 6 days away, and the 1st of each month after it.
+      const first = new Date((today() + 6) * 86_400_000);
+      const dueOf = (k: number) => dayText(Math.floor(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1 + k, 1) / 86_400_000));
+      const moveTo = (instant: number, title: string, after: () => string) => p.advance(Math.max(0, Math.ceil((instant - nowOf(deps, p.env.account)) / 1000)), title, after);
+      const cobr = () => p.env.account.cobrs[p.ids.cobr!]!;
+      await p.step('The receiver creates a monthly recurrence', () => {
+        const rec = createRec(deps, p.env.account, {
+          vinculo: { contrato: 'ASSIN-2026', objeto: 'Plano mensal', devedor: { cpf: CUSTOMER.payerDocument, nome: CUSTOMER.payerName } },
+          calendario: { dataInicial: dueOf(0), periodicidade: 'MENSAL' },
+          valorRec: 2990,
+          politicaRetentativa: 'PERMITE_3R_7D',
+        });
+        p.ids.rec = rec.id;
+        return `Recurrence ${rec.id} of ${brlText(2990)} a month from ${dueOf(0)}: CRIADA (POST /api-pix/v2/rec).`;
+      });
+      await p.step('It asks the payer to confirm it', () => {
+        const solic = createSolicRec(deps, p.env.account, {
+          idRec: p.ids.rec!,
+          dataExpiracaoSolicitacao: new Date(nowOf(deps, p.env.account) + 86_400_000).toISOString(),
+          destinatario: { cpf: CUSTOMER.payerDocument, conta: '550689', agencia: '2569', ispbParticipante: '91193552' },
+        });
+        p.ids.solicrec = solic.id;
+        return `Confirmation request ${solic.id} sent to ${CUSTOMER.payerName}'s bank (POST /api-pix/v2/solicrec).`;
+      });
+      await p.step('The payer accepts', () => {
+        answerSolicRec(deps, p.env.account, p.env.account.solicrecs[p.ids.solicrec!]!, true);
+        return `${CUSTOMER.payerName} accepted it in their bank app: the recurrence is ${p.env.account.recs[p.ids.rec!]!.status}.`;
+      });
+      for (const k of [0, 1, 2]) {
+        const due = dueOf(k);
+        await moveTo(Math.max(nowOf(deps, p.env.account), (dayOf(due) - 5) * 86_400_000 + 15 * 3_600_000), `Month ${k + 1}: the charge is made 5 days ahead`, () => {
+          const made = createCobR(deps, p.env.account, undefined, { idRec: p.ids.rec!, dataDeVencimento: due, original: 2990, infoAdicional: `Mensalidade ${due.slice(0, 7)}` });
+          p.ids.cobr = made.id;
+          p.ids[`cobr${k + 1}`] = made.id;
+          return `Recurring charge ${made.id} due ${due}: CRIADA (PUT /api-pix/v2/cobr/{txid}); the payer's PSP schedules the debit.`;
+        });
+        let day = dayOf(due);
+        if (k === 1) {
+          await p.env.settle(); // the payer's PSP schedules it (a job due now)
+          await p.step("Month 2: the debit fails (the payer's balance)", () => {
+            failCobRDebit(deps, p.env.account, cobr());
+            return `The scheduled debit failed: attempt ${cobr().tentativas[0]!.status} (${cobr().tentativas[0]!.rejeicao!.descricao}); the cobr stays ${cobr().status}.`;
+          });
+          await moveTo(debitInstant(dayOf(due)), 'Month 2: the receiver retries the next day', () => {
+            day = dayOf(due) + 1;
+            retryCobR(deps, p.env.account, p.ids.cobr!, dayText(day));
+            return `Retry asked for ${dayText(day)} (POST /api-pix/v2/cobr/{txid}/retentativa/${dayText(day)}), as PERMITE_3R_7D allows.`;
+          });
+        }
+        const title = k === 1 ? 'Month 2: debited on the retry' : `Month ${k + 1}: debited on its due date`;
+        await moveTo(debitInstant(day) + 60_000, title, () => {
+          const paid = p.env.account.transactions[cobr().transactionId ?? ''];
+          return paid ? `Debited at 06:00 (Brasília) on ${dayText(day)}: the cobr is ${cobr().status}, ${brlText(paid.amount)} in the wallet; event payment_completed.` : `The cobr is ${cobr().status}.`;
+        });
+      }
+      await p.step('The payer cancels the subscription', () => {
+        cancelRecByPayer(deps, p.env.account, p.env.account.recs[p.ids.rec!]!);
+        return `${CUSTOMER.payerName} cancelled it in their bank app: the recurrence is ${p.env.account.recs[p.ids.rec!]!.status} (no more charges).`;
+      });
+    },
+  },
 ];
 
 export const storyNames = () => STORIES.map((s) => s.name);
@@ -260,9 +350,10 @@ export async function playStory(env: StoryEnv, story: Story, onStep: (step: Stor
   const clock = deps.clocks.of(account);
   const own = deps.clocks.owns(account.id);
   // Checked before the first step, so a story near the end of the clock's range changes nothing rather than stop halfway.
-  if (!inClockRange(clock.nowMs() + STORY_SPAN_S * 1000))
+  const span = Math.max(STORY_SPAN_S, story.spanS ?? 0);
+  if (!inClockRange(clock.nowMs() + span * 1000))
     throw validationError([
-      { field: 'clock', message: `is ${clock.iso()}: a story moves it up to ${STORY_SPAN_S} s, and the clock stays within ${CLOCK_RANGE_TEXT}; set it earlier (PUT /_sandbox/${own ? `accounts/${account.id}/` : ''}clock)` },
+      { field: 'clock', message: `is ${clock.iso()}: this story moves it up to ${span} s, and the clock stays within ${CLOCK_RANGE_TEXT}; set it earlier (PUT /_sandbox/${own ? `accounts/${account.id}/` : ''}clock)` },
     ]);
   let moved = 0;
   const steps: StoryStepResult[] = [];
@@ -282,7 +373,7 @@ export async function playStory(env: StoryEnv, story: Story, onStep: (step: Stor
     },
     async advance(seconds, title, after) {
       moved += seconds;
-      if (moved > STORY_SPAN_S) throw new Error(`the story ${story.name} moves the clock more than STORY_SPAN_S (${STORY_SPAN_S} s)`);
+      if (moved > span) throw new Error(`the story ${story.name} moves the clock more than its span (${span} s)`);
       await pause();
       await deps.scheduler.advance(seconds * 1000, account.id);
       deps.bus.publish({ kind: 'clock', now: clock.iso(), frozen: clock.frozen, ...(own ? { accountId: account.id } : {}) });

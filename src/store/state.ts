@@ -36,7 +36,7 @@ export const emptyState = (): State => ({
  * Collections that later versions added to an account: a data file written before them loads with them empty, so an
  * older file keeps working instead of failing on the first event, delivery or block.
  */
-const ACCOUNT_COLLECTIONS = { events: () => [], customers: () => [], webhooks: () => [], deliveries: () => ({}), balanceBlocks: () => ({}), idempotency: () => ({}), paymentLinks: () => ({}), staticQrs: () => ({}), bankAccounts: () => [], pixKeys: () => [], cobs: () => ({}), locs: () => ({}), lotesCobV: () => ({}) };
+const ACCOUNT_COLLECTIONS = { events: () => [], customers: () => [], webhooks: () => [], deliveries: () => ({}), balanceBlocks: () => ({}), idempotency: () => ({}), paymentLinks: () => ({}), staticQrs: () => ({}), bankAccounts: () => [], pixKeys: () => [], cobs: () => ({}), locs: () => ({}), lotesCobV: () => ({}), recs: () => ({}), locrecs: () => ({}), solicrecs: () => ({}), cobrs: () => ({}) };
 
 /** Brings a state of an older version (or missing later collections) to this one. */
 export function upgrade(state: State): State {

@@ -45,7 +45,7 @@ type Level =
   | { t: 'inside'; record: Path; key: string };
 
 /** Account fields that are collections keyed by id (each entry is its own record). */
-export const KEYED_COLLECTIONS = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks', 'idempotency', 'paymentLinks', 'staticQrs', 'cobs', 'locs', 'lotesCobV']);
+export const KEYED_COLLECTIONS = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks', 'idempotency', 'paymentLinks', 'staticQrs', 'cobs', 'locs', 'lotesCobV', 'recs', 'locrecs', 'solicrecs', 'cobrs']);
 
 export type UnitKind = 'request' | 'job' | 'delivery' | 'system' | 'read';
 

@@ -7,6 +7,7 @@
 // - attempts of different deliveries run side by side, at most MAX_IN_FLIGHT sending at once (more wait for a slot;
 //   the timeout runs from the send), so an advance or a settle takes about as long as the slowest attempt, not the sum;
 // - nothing here blocks a response: the first attempt is a job due now, run by the scheduler on the next tick.
+import { noticePath } from '../domain/api-pix-rec';
 import type { Deps } from '../deps';
 import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../domain/types';
 import { KEEP_JOB } from '../services/scheduler';
@@ -289,8 +290,9 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
       conclude(deps, account, delivery, { at, statusCode: null, durationMs: 0, error: `the endpoint has no URL; set one with PATCH /_sandbox/webhooks/${endpoint.id}` });
       return false;
     }
-    // The standard face posts to {webhookUrl}/pix, unsigned (it relies on mTLS); the service's deliveries are signed.
-    const url = endpoint.chave === undefined ? endpoint.url : `${endpoint.url.replace(/\/+$/, '')}/pix`;
+    // The standard face posts to {webhookUrl}/pix (/rec, /cobr for Pix Automático), unsigned (it relies on mTLS); the
+    // service's deliveries are signed.
+    const url = endpoint.chave === undefined ? endpoint.url : `${endpoint.url.replace(/\/+$/, '')}/${noticePath(endpoint.chave)}`;
     if (delivery.url !== url) delivery.url = url; // a write (recorded by the unit) only when it moved
     const word = settings.webhookHeaderWord ?? deps.settings.webhookHeaderWord ?? DEFAULT_HEADER_WORD;
     const headers =

@@ -32,7 +32,7 @@ describe('token', () => {
     ['a wrong secret', 'grant_type=client_credentials', basic(DEFAULT.full.clientId, 'nope'), 401, 'invalid_client'],
     ['another grant', 'grant_type=password', undefined, 400, 'unsupported_grant_type'],
     ['no grant_type', 'scope=cob.read', undefined, 400, 'invalid_request'],
-    ['an unknown scope', 'grant_type=client_credentials&scope=rec.read', undefined, 400, 'invalid_scope'],
+    ['an unknown scope', 'grant_type=client_credentials&scope=nada.read', undefined, 400, 'invalid_scope'],
   ])('%s is refused with the OAuth2 error', async (_name, form, auth, status, error) => {
     const res = await tokenResponse(h, form, auth);
     expect(res.status, res.text).toBe(status);

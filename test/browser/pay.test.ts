@@ -7,7 +7,8 @@ import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { axe, CHROMIUM_ARGS, chromiumPath, launchBrowser, noBrowser, openPage, scrollsSideways, startSite, type BrowserRig, type Site } from './support';
-import { createCharge } from './customer';
+import { call, createCharge } from './customer';
+import { MAGIC_VALUES } from '../../src/domain/magic';
 
 describe.skipIf(noBrowser('pay.test.ts'))('payer page (/pay)', () => {
   let rig: BrowserRig;
@@ -29,7 +30,7 @@ describe.skipIf(noBrowser('pay.test.ts'))('payer page (/pay)', () => {
     const charge = await createCharge(site);
     const { context, page } = await openPage(rig.browser, width);
     await page.goto(`${site.url}/pay`);
-    await expect(page.locator('#magic tbody tr').count()).resolves.toBe(8);
+    await expect(page.locator('#magic tbody tr').count()).resolves.toBe(MAGIC_VALUES.length);
     await page.fill('#brcode', charge.pixCopyPaste);
     await page.click('#decode');
     await page.waitForSelector('#verdict[data-verdict="payable"]');
@@ -134,6 +135,24 @@ describe.skipIf(noBrowser('pay.test.ts'))('payer page (/pay)', () => {
     await page.waitForSelector('#verdict[data-verdict="not_ours"]');
     await expect(page.locator('#verdict').textContent()).resolves.toContain('not one this sandbox issued');
     expect(await page.locator('#pay-section').isHidden()).toBe(true);
+    await context.close();
+  });
+  test('a recurrence waiting for the payer is shown and authorised with a click (Pix Automático)', async () => {
+    const basic = `Basic ${Buffer.from('mp_test_sandbox_full_access:sandbox-secret-full-access').toString('base64')}`;
+    const tok = await site.sb.app.request('/api-pix/oauth/token', { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    const auth = { authorization: `Bearer ${((await tok.json()) as { access_token: string }).access_token}` };
+    const rec = await call(site, 'POST', '/api-pix/v2/rec', { vinculo: { contrato: 'C9', objeto: 'Clube do livro', devedor: { cpf: '45164632481', nome: 'Fulano' } }, calendario: { dataInicial: '2099-01-01', periodicidade: 'MENSAL' }, valor: { valorRec: '39.90' }, politicaRetentativa: 'NAO_PERMITE' }, auth);
+    expect(rec.status, rec.text).toBe(201);
+    const solic = await call(site, 'POST', '/api-pix/v2/solicrec', { idRec: rec.body.idRec, calendario: { dataExpiracaoSolicitacao: '2099-01-01T00:00:00Z' }, destinatario: { cpf: '45164632481', conta: '1', ispbParticipante: '91193552' } }, auth);
+    expect(solic.status, solic.text).toBe(201);
+    const { context, page } = await openPage(rig.browser, 390);
+    await page.goto(`${site.url}/pay`);
+    const row = page.locator(`tr[data-solicrec="${solic.body.idSolicRec}"]`);
+    await expect(row.textContent()).resolves.toContain('Clube do livro');
+    await row.locator('button[data-answer="accept"]').click();
+    await page.waitForFunction(`document.querySelector('tr[data-solicrec="${solic.body.idSolicRec}"] .rec-result')?.textContent?.includes('APROVADA')`);
+    expect(site.sb.deps.store.state.accounts['11111111-1111-4111-8111-111111111111']!.recs[rec.body.idRec]!.status).toBe('APROVADA');
+    expect(await axe(page)).toEqual([]);
     await context.close();
   });
 });

@@ -23,7 +23,7 @@ describe('GET /_sandbox/stories', () => {
     const h = await startHarness();
     const res = await h.control('GET', '/stories');
     expect(res.status, res.text).toBe(200);
-    expect(res.body.items.map((s: any) => s.name)).toEqual(['paid-charge', 'expired-charge', 'refund', 'med-block', 'withdrawal-fails', 'withdrawal-reversed', 'institution-down']);
+    expect(res.body.items.map((s: any) => s.name)).toEqual(['paid-charge', 'expired-charge', 'refund', 'med-block', 'withdrawal-fails', 'withdrawal-reversed', 'institution-down', 'monthly-subscription']);
     for (const s of res.body.items) expect(s.steps.length, s.name).toBeGreaterThan(1);
   });
 });
@@ -89,6 +89,23 @@ describe('POST /_sandbox/stories/{name}', () => {
     expect(await tx(h, out.ids.charge!)).toMatchObject({ status: 'completed' });
     const account = await h.control('GET', `/accounts/${A}`);
     expect(account.body.institutions.find((i: any) => i.id === out.ids.institution)).toMatchObject({ status: 'up' });
+  });
+
+  test('monthly-subscription: three months debited on the clock (the second retried), then cancelled by the payer', async () => {
+    const h = await startHarness();
+    const out = await play(h, 'monthly-subscription');
+    expect(out.steps.map((s) => s.title)).toHaveLength(12);
+    const account = h.sb.deps.store.state.accounts[out.accountId]!;
+    const rec = account.recs[out.ids.rec!]!;
+    expect(rec.status).toBe('CANCELADA');
+    expect(rec.encerramento?.cancelamento?.solicitante).toBe('USUARIO_PAGADOR');
+    const cobrs = [out.ids.cobr1!, out.ids.cobr2!, out.ids.cobr3!].map((id) => account.cobrs[id]!);
+    expect(cobrs.map((c) => c.status)).toEqual(['CONCLUIDA', 'CONCLUIDA', 'CONCLUIDA']);
+    expect(cobrs[1]!.tentativas.map((t) => `${t.tipo} ${t.status}`)).toEqual(['AGND REJEITADA', 'NTAG PAGA']);
+    const payments = cobrs.map((c) => account.transactions[c.transactionId!]!);
+    expect(payments.map((t) => [t.status, t.amount])).toEqual([['completed', 2990], ['completed', 2990], ['completed', 2990]]);
+    expect(out.steps.at(-1)!.did).toContain('CANCELADA');
+    await h.sb.close();
   });
 
   test('plays on any tenant: a new account with no institution choice gets its own story, the default account is untouched', async () => {

@@ -73,8 +73,8 @@ test('every operation of the API Pix face is in its own document, /openapi-api-p
     .map((key) => key.split(' ') as [string, string])
     .filter(([method, path]) => {
       if (path === '/api-pix/oauth/token') return !doc.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl.endsWith(path);
-      // The locations the charges carry (/api-pix/qr/v2/...) answer as the document's /qr/... under {api_pix} do.
-      const docPath = toOpenApiPath(path.replace(/^\/api-pix\/qr\/v2/, '/qr').replace(/^\/api-pix\/v2/, '')).replace('{token}', '{pixUrlAccessToken}');
+      // The locations the charges and recurrences carry (/api-pix/qr/v2/...) answer as the document's /qr/... under {api_pix} do.
+      const docPath = toOpenApiPath(path.replace(/^\/api-pix\/qr\/v2/, '/qr').replace(/^\/api-pix\/v2/, '')).replace('/rec/{token}', '/rec/{recUrlAccessToken}').replace('{token}', '{pixUrlAccessToken}');
       return !doc.paths[docPath]?.[method.toLowerCase()];
     });
   expect(missing, missing.join(', ')).toEqual([]);

@@ -204,7 +204,9 @@ const rows = [...chargeRows, ...withdrawalRows];
 
 describe('magic values, on by default', () => {
   test('the table test below covers every row of the magic-value table, and nothing else', () => {
-    expect(rows.map((r) => [r.where, r.value])).toEqual(MAGIC_VALUES.flatMap((m) => m.values.map((v) => [m.where, v])));
+    // Pix Automático's magic debtors are walked by test/api-pix/automatico (their outcomes are a recurrence's).
+    const here = MAGIC_VALUES.filter((m) => m.where !== 'rec.vinculo.devedor');
+    expect(rows.map((r) => [r.where, r.value])).toEqual(here.flatMap((m) => m.values.map((v) => [m.where, v])));
   });
 
   test.each(rows.map((r) => [`${r.where} ${r.value}`, r] as const))('%s: its outcome on the sandbox clock, events delivered, balances right', async (_, row) => {

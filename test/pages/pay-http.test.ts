@@ -29,3 +29,27 @@ test('GET /pay lists every magic value of sandbox.md 4.11 with its outcome', asy
     expect(table).toContain(m.description.replaceAll('"', '&quot;'));
   }
 });
+
+test('GET /pay lists the Pix Automático recurrences waiting for the payer, with Authorise and Refuse; an answered one leaves the list', async () => {
+  const { apiPix } = await import('../helpers/api-pix');
+  const { createRec, recBody, sendSolicRec } = await import('../helpers/api-pix-rec');
+  const h = await startHarness();
+  const empty = await h.api('GET', '/pay');
+  expect(empty.text).toContain('id="no-authorisations"');
+  const idRec = await createRec(h, recBody({ vinculo: { contrato: 'C1', objeto: 'Plano mensal', devedor: { cpf: '45164632481', nome: 'Fulano de Tal' } } }));
+  const id = await sendSolicRec(h, idRec);
+  const page = await h.api('GET', '/pay');
+  expect(page.status).toBe(200);
+  const row = page.text.slice(page.text.indexOf(`<tr data-solicrec="${id}"`));
+  expect(row).toContain('Plano mensal (mensal from 2026-04-01), debtor Fulano de Tal');
+  expect(row).toContain('R$ 35.00');
+  expect(row).toContain(`data-solicrec="${id}" data-answer="accept"`);
+  expect(row).toContain(`data-solicrec="${id}" data-answer="reject"`);
+  // What the buttons call (assets/pay.js): the payer's control route.
+  expect((await h.control('POST', `/api-pix/solicrec/${id}/accept`)).status).toBe(200);
+  expect((await apiPix(h, 'GET', `/rec/${idRec}`)).body.status).toBe('APROVADA');
+  expect((await h.api('GET', '/pay')).text).not.toContain(`data-solicrec="${id}"`);
+  const script = await h.api('GET', '/assets/pay.js');
+  expect(script.text).toContain('/_sandbox/api-pix/solicrec/');
+  await h.sb.close();
+});

@@ -28,6 +28,24 @@ import * as lotePatch from './lotecobv/patch';
 import * as loteGet from './lotecobv/get';
 import * as loteList from './lotecobv/list';
 import { registerPayloadLocations } from './qr';
+import * as recPost from './rec/post';
+import * as recPatch from './rec/patch';
+import * as recGet from './rec/get';
+import * as recList from './rec/list';
+import * as locrecPost from './locrec/post';
+import * as locrecGet from './locrec/get';
+import * as locrecList from './locrec/list';
+import * as locrecUnbind from './locrec/unbind';
+import * as locrecPayload from './locrec/payload';
+import * as solicrecPost from './solicrec/post';
+import * as solicrecGet from './solicrec/get';
+import * as solicrecPatch from './solicrec/patch';
+import * as cobrPut from './cobr/put';
+import * as cobrGet from './cobr/get';
+import * as cobrPatch from './cobr/patch';
+import * as cobrList from './cobr/list';
+import * as cobrRetry from './cobr/retry';
+import { registerAutomaticoWebhooks } from './webhookrec';
 
 export function apiPixRoutes(deps: Deps) {
   const app = createApiPixRouter();
@@ -35,12 +53,15 @@ export function apiPixRoutes(deps: Deps) {
   token.register(app, deps);
   for (const kind of ['cob', 'cobv'] as CobKind[]) for (const operation of [cobPut, cobPatch, cobGet, cobList]) operation.register(app, deps, kind);
   for (const operation of [cobPost, locPost, locList, locGet, locUnbind, pixList, pixGet, devolucaoPut, devolucaoGet, webhookPut, webhookList, webhookGet, webhookDelete, lotePut, lotePatch, loteGet, loteList]) operation.register(app, deps);
+  // Pix Automático (sandbox.md 15).
+  for (const operation of [recPost, recList, recGet, recPatch, locrecPost, locrecList, locrecGet, locrecUnbind, locrecPayload, solicrecPost, solicrecGet, solicrecPatch, cobrPut, cobrList, cobrGet, cobrPatch, cobrRetry]) operation.register(app, deps);
+  registerAutomaticoWebhooks(app, deps);
   registerPayloadLocations(app, deps);
   app.all('*', (c) => {
     throw new Problem(
       'NaoEncontrado',
       404,
-      `No operation ${c.req.method} ${c.req.path} on this face. See /openapi-api-pix.json for what it serves (Pix Automático is not emulated).`,
+      `No operation ${c.req.method} ${c.req.path} on this face. See /openapi-api-pix.json for what it serves.`,
     );
   });
   return app;

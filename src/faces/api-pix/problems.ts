@@ -33,6 +33,21 @@ const TITLES: Record<string, string> = {
   LoteCobVOperacaoInvalida: 'Lote de cobranças inválido.',
   LoteCobVConsultaInvalida: 'Consulta inválida.',
   LoteCobVNaoEncontrado: 'Lote não encontrado.',
+  WebhookNaoEncontrado: 'Webhook não encontrado.',
+  RecNaoEncontrada: 'Recorrência não encontrada.',
+  RecOperacaoInvalida: 'Operação inválida.',
+  RecConsultaInvalida: 'Consulta inválida.',
+  RecPayloadNaoEncontrado: 'Recorrência não encontrada.',
+  RecPayloadOperacaoInvalida: 'Operação inválida.',
+  SolicRecNaoEncontrada: 'Solicitação não encontrada.',
+  SolicRecOperacaoInvalida: 'Operação inválida.',
+  CobRNaoEncontrado: 'Cobrança não encontrada.',
+  CobROperacaoInvalida: 'Operação inválida.',
+  CobRConsultaInvalida: 'Consulta inválida.',
+  PayloadLocationRecNaoEncontrado: 'Location não encontrada.',
+  PayloadLocationRecConsultaInvalida: 'Consulta inválida.',
+  WebhookRecOperacaoInvalida: 'Webhook inválido.',
+  WebhookCobROperacaoInvalida: 'Webhook inválido.',
 };
 export type ProblemName = keyof typeof TITLES;
 
@@ -81,6 +96,14 @@ function notFoundName(err: SandboxError): ProblemName {
       return 'PixDevolucaoNaoEncontrada';
     case 'NOT_FOUND':
       return err.details.resource === 'lotecobv' ? 'LoteCobVNaoEncontrado' : 'NaoEncontrado';
+    case 'REC_NOT_FOUND':
+      return 'RecNaoEncontrada';
+    case 'SOLICREC_NOT_FOUND':
+      return 'SolicRecNaoEncontrada';
+    case 'COBR_NOT_FOUND':
+      return 'CobRNaoEncontrado';
+    case 'PAYLOAD_LOCATION_REC_NOT_FOUND':
+      return 'PayloadLocationRecNaoEncontrado';
     default:
       return 'NaoEncontrado';
   }

@@ -11,7 +11,7 @@ import { CLOCK_RANGE_TEXT, DAY_RANGE_TEXT, inClockRange, inDayRange } from '../.
 
 
 export const money = (what = 'an amount') => z.string({ error: `must be ${what} as a string with 2 decimals, like "10.00"` }).regex(MONEY_TEXT, { error: `must be ${what} as a string with 2 decimals, like "10.00"` });
-const positiveMoney = (what: string) => money(what).refine((v) => Number(v) > 0, { error: 'must be more than zero' });
+export const positiveMoney = (what: string) => money(what).refine((v) => Number(v) > 0, { error: 'must be more than zero' });
 const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && inDayRange(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 export const date = () => z.string({ error: 'must be a date YYYY-MM-DD' }).refine(isDate, { error: `must be a date YYYY-MM-DD from ${DAY_RANGE_TEXT}, like 2026-04-01` });
 
@@ -22,7 +22,7 @@ const nome = z.string({ error: 'is required (at most 200 characters)' }).min(1, 
 const oneDocument = (d: { cpf?: string; cnpj?: string }) => (d.cpf === undefined) !== (d.cnpj === undefined);
 const documentError = { error: 'must have either cpf or cnpj (not both), with nome', path: ['cpf'] };
 
-const Devedor = z.object({ cpf: cpf.optional(), cnpj: cnpj.optional(), nome }).refine(oneDocument, documentError);
+export const Devedor = z.object({ cpf: cpf.optional(), cnpj: cnpj.optional(), nome }).refine(oneDocument, documentError);
 const DevedorV = z
   .object({
     cpf: cpf.optional(),
@@ -134,14 +134,14 @@ export async function body<T extends z.ZodType>(c: Context, schema: T, family: F
   return checkedWithWarnings(c, () => check(schema, data, family));
 }
 
-const dateTime = (name: string) =>
+export const dateTime = (name: string) =>
   z
     .string({ error: `is required: an RFC 3339 date-time, like 2026-03-01T00:00:00Z` })
     .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)), { error: `must be an RFC 3339 date-time, like 2026-03-01T00:00:00Z (${name})`, abort: true })
     // An offset can carry 9999-12-31 into year 10000, so the instant is checked, not the text.
     .refine((v) => inClockRange(Date.parse(v)), { error: `must be an instant from ${CLOCK_RANGE_TEXT} (${name})` });
-const bool = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
-const nat = (min: number, max: number) =>
+export const bool = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+export const nat = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, { error: `must be a whole number from ${min}` })

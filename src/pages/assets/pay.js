@@ -248,4 +248,21 @@
       if (msg.kind === 'transaction' && current?.charge && msg.data?.id === current.charge.id) decode(textarea.value);
     }, null),
   );
+  // Pix Automático: the payer authorises or refuses a recurrence (POST /_sandbox/api-pix/solicrec/{id}/accept|reject).
+  document.querySelectorAll('button.rec-answer').forEach((button) => {
+    button.addEventListener('click', () => {
+      const row = button.closest('tr');
+      const out = row.querySelector('.rec-result');
+      window.sandbox.ready(() => {
+        row.querySelectorAll('button').forEach((b) => (b.disabled = true));
+        window.sandbox.api('POST', `/_sandbox/api-pix/solicrec/${encodeURIComponent(button.dataset.solicrec)}/${button.dataset.answer}`).then((result) => {
+          if (result.ok) out.textContent = ` ${result.data.status === 'ACEITA' ? 'Authorised' : 'Refused'}: the recurrence is ${result.data.rec.status}.`;
+          else {
+            out.textContent = ` ${window.sandbox.errorText(result)}`;
+            row.querySelectorAll('button').forEach((b) => (b.disabled = false));
+          }
+        });
+      });
+    });
+  });
 })();

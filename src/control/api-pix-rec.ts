@@ -1,0 +1,71 @@
+// The payer's side of Pix Automático, played through the control API (sandbox.md 15): answer a recurrence's
+// confirmation request (accept or reject), cancel an approved recurrence from the payer's bank, and make a recurring
+// charge's scheduled debit fail (no funds). Thin routes over the verbs the face and the magic debtors use.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../deps';
+import { answerSolicRec, cancelRecByPayer, locateRec, locateSolicRec } from '../services/recs';
+import { failCobRDebit, locateCobR } from '../services/cobrs';
+import { cobrStatusView, recStatusView } from '../webhooks/api-pix-rec';
+import { controlConflict, controlErrors, controlSecurity, json, pathParam } from '../wire/schemas';
+import type { Router } from '../wire/env';
+
+const History = z.array(z.object({ status: z.string(), data: z.string() }));
+const RecState = z.object({ idRec: z.string(), status: z.string(), atualizacao: History }).passthrough().openapi('ApiPixRecState');
+const SolicRecState = z.object({ idSolicRec: z.string(), status: z.string(), atualizacao: History, rec: RecState }).openapi('ApiPixSolicRecState');
+const CobRState = z.object({ idRec: z.string(), txid: z.string(), status: z.string(), atualizacao: History }).passthrough().openapi('ApiPixCobRState');
+
+const answerRoute = (answer: 'accept' | 'reject') =>
+  createRoute({
+    method: 'post',
+    path: `/api-pix/solicrec/{id}/${answer}`,
+    operationId: answer === 'accept' ? 'acceptApiPixSolicRec' : 'rejectApiPixSolicRec',
+    tags: ['Control API'],
+    security: controlSecurity,
+    summary:
+      answer === 'accept'
+        ? "The payer accepts a recurrence's confirmation request: ACEITA, and the recurrence APROVADA (webhookrec hears of it)"
+        : "The payer rejects a recurrence's confirmation request: REJEITADA, and the recurrence REJEITADA",
+    request: { params: z.object({ id: pathParam('id', 'The idSolicRec', 'SC12345678202603101a2b3c4d5e6') }) },
+    responses: { 200: json(SolicRecState, 'The request and its recurrence, answered'), ...controlErrors, ...controlConflict('The request was already answered, cancelled or expired') },
+  });
+
+const cancelRoute = createRoute({
+  method: 'post',
+  path: '/api-pix/rec/{idRec}/cancel',
+  operationId: 'cancelApiPixRecByPayer',
+  tags: ['Control API'],
+  security: controlSecurity,
+  summary: "The payer cancels a recurrence from their bank: CANCELADA (solicitante USUARIO_PAGADOR), with its charges not yet paid",
+  request: { params: z.object({ idRec: pathParam('idRec', 'The idRec', 'RR12345678202603101a2b3c4d5e6') }) },
+  responses: { 200: json(RecState, 'The recurrence, cancelled'), ...controlErrors, ...controlConflict('The recurrence already ended (rejected, expired or cancelled)') },
+});
+
+const failRoute = createRoute({
+  method: 'post',
+  path: '/api-pix/cobr/{txid}/fail',
+  operationId: 'failApiPixCobR',
+  tags: ['Control API'],
+  security: controlSecurity,
+  summary: "A recurring charge's scheduled debit fails now (no funds): its attempt REJEITADA, then the recurrence's retry policy applies",
+  request: { params: z.object({ txid: pathParam('txid', 'The txid of a cobr', 'assinatura202603abcdefghij01') }) },
+  responses: { 200: json(CobRState, 'The cobr after the failed debit'), ...controlErrors, ...controlConflict('The cobr has no debit scheduled') },
+});
+
+export function registerApiPixRecControl(app: Router, deps: Deps) {
+  for (const answer of ['accept', 'reject'] as const) {
+    app.openapi(answerRoute(answer), (c) => {
+      const { account, solic } = locateSolicRec(deps, c.req.valid('param').id);
+      answerSolicRec(deps, account, solic, answer === 'accept');
+      const rec = account.recs[solic.idRec]!;
+      return c.json({ idSolicRec: solic.id, status: solic.status, atualizacao: solic.atualizacao.map((m) => ({ status: m.status, data: new Date(m.data).toISOString() })), rec: recStatusView(rec) }, 200);
+    });
+  }
+  app.openapi(cancelRoute, (c) => {
+    const { account, rec } = locateRec(deps, c.req.valid('param').idRec);
+    return c.json(recStatusView(cancelRecByPayer(deps, account, rec)), 200);
+  });
+  app.openapi(failRoute, (c) => {
+    const { account, cobr } = locateCobR(deps, c.req.valid('param').txid);
+    return c.json(cobrStatusView(account, failCobRDebit(deps, account, cobr)), 200);
+  });
+}
