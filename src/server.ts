@@ -1,6 +1,6 @@
 // The only place that opens a socket (for createSandbox().listen and the CLI).
 import type { Hono } from 'hono';
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -24,6 +24,16 @@ export interface Listening {
 
 const TLS_HANDSHAKE = 0x16; // first byte of a TLS record carrying a ClientHello
 
+/**
+ * A client may half-close its socket once its request is sent (`curl` with some proxies, `nc -N`, a script's
+ * `socket.end(request)`): node:http then drops the request unless the server allows half-open sockets, and a request
+ * answered later than the same tick (the proxy, a route group loaded at its first request) got no answer at all.
+ * With it, node:http answers and then ends the socket. `httpAllowHalfOpen` is node:http's own switch, untyped.
+ */
+export function answerHalfClosed<S extends HttpServer>(server: S): S {
+  return Object.assign(server, { httpAllowHalfOpen: true });
+}
+
 /** The answer to a plain-HTTP request that reached the HTTPS listener: the service's envelope, then close. */
 function httpsRequired(port: number) {
   const message = `This port speaks HTTPS only: send the request to https://localhost:${port} (the same path), trusting the sandbox's CA (pix-sandbox ca prints its path).`;
@@ -39,22 +49,26 @@ const absoluteForm = (req: IncomingMessage) => req.url !== undefined && req.url[
  * HTTPS server.
  */
 function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hono<any>, port: number, host: string, tls: HttpsOptions, ready: (info: AddressInfo) => void, proxy?: ProxyHandlers): Server {
-  const https = createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: tls });
+  const https = answerHalfClosed(createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: tls }) as HttpServer);
   // Plain HTTP on this port: the proxy (CONNECT, http:// targets) as on a plain listener, else the 400 saying HTTPS.
-  const plain = createHttpServer((req, res) => {
+  const plain = answerHalfClosed(createHttpServer((req, res) => {
     if (proxy && absoluteForm(req)) return proxy.request(req, res);
     res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(httpsRequired((front.address() as AddressInfo).port));
-  });
+  }));
   if (proxy) {
     plain.on('connect', proxy.connect);
     https.on('connect', proxy.connect);
   }
   const sockets = new Set<Socket>();
-  const front = createNetServer((socket) => {
+  // Half-open allowed, as node:http's own listener does, so the server it hands a socket to sees the client's end.
+  const front = createNetServer({ allowHalfOpen: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.once('error', () => socket.destroy());
+    const silent = () => socket.destroy(); // ended before its first byte: nobody to hand it to
+    socket.once('end', silent);
     socket.once('data', (chunk: Buffer) => {
+      socket.off('end', silent);
       socket.pause();
       socket.unshift(chunk);
       if (chunk[0] === TLS_HANDSHAKE) https.emit('connection', socket);
@@ -112,7 +126,7 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
     startLoading();
     return loaded;
   };
-  const server = createHttpServer((req, res) => {
+  const server = answerHalfClosed(createHttpServer((req, res) => {
     if (proxy && absoluteForm(req)) return proxy.request(req, res);
     if (serveRequest) return serveRequest(req, res);
     if (early?.(req, res)) {
@@ -121,7 +135,7 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
     }
     waiting.push([req, res]);
     void loadAdapter();
-  });
+  }));
   if (proxy) server.on('connect', proxy.connect);
   server.listen(port, host, () => {
     const info = server.address() as AddressInfo;

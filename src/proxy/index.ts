@@ -17,6 +17,7 @@ import { issueServerCertificate, loadOrCreateCa } from '../tls';
 import { facePath, type Face } from './hosts';
 import { readHello } from './hello';
 import { markProxied } from './marks';
+import { answerHalfClosed } from '../server';
 
 export interface ProxyOptions {
   /** Service host name (lower case) -> the face it is served on. */
@@ -82,11 +83,11 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
 
   // Tunnels to a service name: their sockets (TLS or plain) and the name they were opened for.
   const tunnels = new WeakMap<object, string>();
-  const inner = createHttpServer((req, res) => {
+  const inner = answerHalfClosed(createHttpServer((req, res) => {
     const name = tunnels.get(req.socket)!;
     const target = req.url ?? '/';
     serveFace(req, res, name, target.startsWith('/') ? target : pathOf(target));
-  });
+  }));
   inner.on('clientError', (_err, socket: Duplex) => socket.destroy());
 
   let ca: ReturnType<typeof loadOrCreateCa> | undefined;
