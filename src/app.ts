@@ -34,7 +34,7 @@ import { registerWithdrawalJobs } from './services/withdrawals';
 import { registerMagicJobs } from './services/magic';
 import { registerPaymentLinkJobs } from './services/payment-links';
 import { registerStaticQrActions } from './services/static-qr';
-import { lanUrls, listen, type Listening } from './server';
+import { lanUrls, listen, listenServiceTls, type Listening } from './server';
 import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 import { RequestUnitRouter } from './wire/request-unit';
@@ -83,6 +83,8 @@ export interface Sandbox {
    * PEM itself); undefined with a brought certificate (tlsCertFile/tlsKeyFile) or without `https`.
    */
   readonly ca: { path: string; pem: string } | undefined;
+  /** With `servicePort`, once listening: the service port's address (https://host:port), else undefined. */
+  readonly serviceUrl: string | undefined;
   /** Back to the fixtures (same as POST /_sandbox/reset); the clock is kept unless `clock: true`. */
   reset(opts?: { clock?: boolean }): Promise<void>;
   /**
@@ -312,6 +314,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   } else await groups.all();
 
   let server: Listening | null = null;
+  let serviceServer: Listening | null = null;
   let ca: Sandbox['ca'];
   const releaseQrThread = holdQrThread();
   const sandbox: Sandbox = {
@@ -323,6 +326,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     get ca() {
       return ca;
+    },
+    get serviceUrl() {
+      return serviceServer?.url;
     },
     async listen(opts = {}) {
       if (server) return server.url;
@@ -353,8 +359,21 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         log,
       );
       server = await listen(app, opts.port ?? 4747, host, tlsOptions, earlyAnswer, proxy);
-      // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them).
-      deps.settings.lanUrls = lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
+      if (options.servicePort !== undefined) {
+        try {
+          serviceServer = await listenServiceTls(options.servicePort, host, proxy.service);
+          // The CA and the bundle of the system's CAs with it, made now: a container that trusts them reads them from
+          // a shared volume (PIX_SANDBOX_HOME) before its first call.
+          await (await import('./proxy/bundle')).writeCaBundle(deps.settings.home);
+        } catch (err) {
+          await server.close();
+          server = null;
+          throw err;
+        }
+      }
+      // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them); none in a
+      // container, whose own addresses are not the LAN's.
+      deps.settings.lanUrls = options.container ? [] : lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
       scheduler.start();
       return server.url;
     },
@@ -364,6 +383,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       scheduler.stop();
       await deliveries.close();
       releaseQrThread();
+      if (serviceServer) await serviceServer.close();
+      serviceServer = null;
       if (server) await server.close();
       server = null;
       await store.atomically('system', () => {}).durable;

@@ -17,6 +17,28 @@ export function lanUrls(host: string, port: number, scheme: 'http' | 'https' = '
   return out;
 }
 
+/**
+ * The banner's addresses for a listener on `url` (sandbox.md 13, containers). Outside a container, or on a given
+ * address, they are the listener's own. In the image listening on every interface, 0.0.0.0 and the container's own
+ * addresses open nothing from the host: `base` is localhost (the port published as is), `lines` name what reaches it
+ * from the host and from the containers on its network, and `warning` (with no admin token) says who can read the
+ * secrets there.
+ */
+export function reachOf(url: string, o: { host: string; loopback: boolean; container: boolean; adminToken: boolean; hostname: string; interfaces?: ReturnType<typeof networkInterfaces> }): { base: string; lines: string[]; warning?: string } {
+  const { protocol, port } = new URL(url);
+  const scheme = protocol === 'https:' ? 'https' : 'http';
+  const everywhere = o.host === '0.0.0.0' || o.host === '::';
+  if (!o.container || !everywhere) {
+    const warning = o.loopback || o.adminToken ? undefined : `listening on ${o.host} with no admin token: anyone on the network can read every secret and reset the sandbox; start it with SANDBOX_ADMIN_TOKEN=<a secret>`;
+    return { base: url, lines: [], ...(warning ? { warning } : {}) };
+  }
+  const base = `${scheme}://localhost:${port}`;
+  const own = [`${scheme}://${o.hostname}:${port}`, ...lanUrls(o.host, Number(port), scheme, o.interfaces)];
+  const lines = [`  from host   ${base} when the port is published as is (-p 127.0.0.1:${port}:${port}); the addresses below assume it`, `  containers  on its network: ${own.join(', ')} (or its compose service name)`];
+  const warning = o.adminToken ? undefined : `no admin token: whoever reaches this container's port (through a published port, or from a container on its network) can read every secret and reset the sandbox; publish it on 127.0.0.1 only, or set SANDBOX_ADMIN_TOKEN=<a secret>`;
+  return { base, lines, ...(warning ? { warning } : {}) };
+}
+
 export interface Listening {
   url: string;
   close(): Promise<void>;
@@ -145,6 +167,38 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
     loaded.then(() => ready(info), failed);
   });
   return server;
+}
+
+/**
+ * The service port (sandbox.md 13, containers): TLS only, each connection handed to `take` (the proxy, which reads
+ * the client's hello and serves the name it asks for). A port below 1024 refused to an unprivileged user says how
+ * a container allows it.
+ */
+export async function listenServiceTls(port: number, host: string, take: (socket: Socket) => void): Promise<Listening> {
+  const sockets = new Set<Socket>();
+  const server = createNetServer({ allowHalfOpen: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    take(socket);
+  });
+  const info = await new Promise<AddressInfo>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EACCES')
+        return reject(new Error(`the service port ${port} on ${host} is refused to this user (ports below 1024 need a privilege). In a container, allow them: the sysctl net.ipv4.ip_unprivileged_port_start=0 (compose: sysctls), which Docker sets by default and podman does not, or --cap-add NET_BIND_SERVICE; else pick --service-port 8443 (SANDBOX_SERVICE_PORT).`));
+      if (err.code === 'EADDRINUSE') return reject(new Error(`the service port ${port} on ${host} is already in use: stop what listens there, or pick another with --service-port N (SANDBOX_SERVICE_PORT).`));
+      reject(err);
+    });
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+  const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+  return {
+    url: `https://${shownHost}:${info.port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => done());
+      }),
+  };
 }
 
 /**
