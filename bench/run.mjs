@@ -222,6 +222,7 @@ const readResult = (name) => {
 const webhooks = readResult('webhooks');
 const stream = readResult('stream');
 const peer = readResult('peer'); // npm run bench:peer: beside vercel-labs emulate's Stripe emulator
+const proxy = readResult('proxy'); // npm run bench:proxy: requests through the proxy's tunnels (sandbox.md 13)
 const at100k = storage.rows.find((r) => r.storedCharges === 100000) ?? storage.rows.at(-1);
 const ratios = results.throughput.ratios;
 const t = results.tenants;
@@ -244,6 +245,12 @@ const targets = [
         [`webhook fan-out, 5 endpoints (bench:webhooks, ${day(webhooks)})`, `${webhooks.fanOut5Endpoints.deliveriesPerSecond} deliveries/s`, '>= 2000', webhooks.fanOut5Endpoints.deliveriesPerSecond >= 2000],
       ]
     : [['webhook fan-out', 'not measured: npm run bench:webhooks', '>= 2000', false]]),
+  ...(proxy
+    ? [
+        [`\`GET /v1/account\` through kept-alive CONNECT tunnels (TLS) / the own port (bench:proxy, ${day(proxy)})`, `${proxy.throughput.proxiedReqPerSec} / ${proxy.throughput.directReqPerSec} req/s = ${proxy.throughput.ratio}`, '>= 0.90', proxy.throughput.ratio >= 0.9],
+        [`opening a tunnel and its TLS session (bench:proxy, ${day(proxy)})`, `${proxy.tunnelOpen.medianMs} ms (p90 ${proxy.tunnelOpen.p90Ms})`, '<= 20 ms', proxy.tunnelOpen.medianMs <= 20],
+      ]
+    : [['requests through the proxy', 'not measured: npm run bench:proxy', '>= 0.90, <= 20 ms', false]]),
   ...(peer ? peer.targets.map((r) => [`${r.what} (bench:peer, ${day(peer)})`, r.figure, r.target, r.met]) : [['beside emulate (create >= 1.2x, reads >= 2x, start no slower)', 'not measured: EMULATE_DIR=... npm run bench:peer', '>= 1.2, >= 2, <= 1', false]]),
 ];
 results.targets = targets.map(([what, figure, target, met]) => ({ what, figure, target, met }));

@@ -85,6 +85,8 @@ export interface Sandbox {
   readonly ca: { path: string; pem: string } | undefined;
   /** With `servicePort`, once listening: the service port's address (https://host:port), else undefined. */
   readonly serviceUrl: string | undefined;
+  /** With `servicePort`, when it could not be listened on: why (the sandbox serves on without it). */
+  readonly serviceError: string | undefined;
   /** Back to the fixtures (same as POST /_sandbox/reset); the clock is kept unless `clock: true`. */
   reset(opts?: { clock?: boolean }): Promise<void>;
   /**
@@ -315,6 +317,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   let server: Listening | null = null;
   let serviceServer: Listening | null = null;
+  let serviceError: string | undefined;
   let ca: Sandbox['ca'];
   const releaseQrThread = holdQrThread();
   const sandbox: Sandbox = {
@@ -329,6 +332,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     get serviceUrl() {
       return serviceServer?.url;
+    },
+    get serviceError() {
+      return serviceError;
     },
     async listen(opts = {}) {
       if (server) return server.url;
@@ -360,15 +366,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       );
       server = await listen(app, opts.port ?? 4747, host, tlsOptions, earlyAnswer, proxy);
       if (options.servicePort !== undefined) {
+        // The API on its own port stands without it: a service port refused (443 to an unprivileged user, a port in
+        // use) is said in the banner (serviceError), not a failed start (the image asks for 443 wherever it runs).
         try {
           serviceServer = await listenServiceTls(options.servicePort, host, proxy.service);
           // The CA and the bundle of the system's CAs with it, made now: a container that trusts them reads them from
           // a shared volume (PIX_SANDBOX_HOME) before its first call.
           await (await import('./proxy/bundle')).writeCaBundle(deps.settings.home);
         } catch (err) {
-          await server.close();
-          server = null;
-          throw err;
+          serviceError = (err as Error).message;
         }
       }
       // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them); none in a

@@ -72,6 +72,7 @@ async function main() {
     // sandbox.md 13: the same port is a proxy that serves the service's own names.
     `  proxy       HTTPS_PROXY=${proxyUrlOf(shown)} reaches ${Object.entries(config.options.serviceHosts ?? {}).map(([name, face]) => `https://${name} (${face})`).join(', ')}; pix-sandbox env prints the rest`,
     ...(sandbox.serviceUrl ? [serviceLine(sandbox.serviceUrl, Object.keys(config.options.serviceHosts ?? {}), sandbox.ca?.path ?? join(home, 'ca.pem'))] : []),
+    ...(sandbox.serviceError ? [`  service TLS not served: ${sandbox.serviceError}`] : []),
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
     recordsLine(recordsHeld(sandbox.deps), config.options.maxRecords !== undefined),
   ];
@@ -125,8 +126,8 @@ main().catch((err) => {
 
 /** The service port's line: the names it serves (at their own URLs when it is 443) and the CA their clients trust. */
 function serviceLine(serviceUrl: string, names: string[], ca: string): string {
-  const port = new URL(serviceUrl).port;
-  const urls = names.map((n) => `https://${n}${port === '443' || port === '' ? '' : `:${port}`}`).join(', ');
+  const port = new URL(serviceUrl).port || '443'; // URL leaves out https' own port
+  const urls = names.map((n) => `https://${n}${port === '443' ? '' : `:${port}`}`).join(', ');
   return `  service TLS port ${port} serves ${urls} by the name each client asks for; resolve the names to this sandbox (compose: network aliases) and trust ${ca}`;
 }
 

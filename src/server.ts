@@ -5,6 +5,7 @@ import type { ServerOptions as HttpsOptions } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { ProxyHandlers } from './proxy/lazy';
+import { answerHalfClosed } from './lib/half-open';
 
 /**
  * The addresses a phone on the same network can open when the server listens on every interface (0.0.0.0 or ::):
@@ -46,15 +47,6 @@ export interface Listening {
 
 const TLS_HANDSHAKE = 0x16; // first byte of a TLS record carrying a ClientHello
 
-/**
- * A client may half-close its socket once its request is sent (`curl` with some proxies, `nc -N`, a script's
- * `socket.end(request)`): node:http then drops the request unless the server allows half-open sockets, and a request
- * answered later than the same tick (the proxy, a route group loaded at its first request) got no answer at all.
- * With it, node:http answers and then ends the socket. `httpAllowHalfOpen` is node:http's own switch, untyped.
- */
-export function answerHalfClosed<S extends HttpServer>(server: S): S {
-  return Object.assign(server, { httpAllowHalfOpen: true });
-}
 
 /** The answer to a plain-HTTP request that reached the HTTPS listener: the service's envelope, then close. */
 function httpsRequired(port: number) {
@@ -184,7 +176,7 @@ export async function listenServiceTls(port: number, host: string, take: (socket
   const info = await new Promise<AddressInfo>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EACCES')
-        return reject(new Error(`the service port ${port} on ${host} is refused to this user (ports below 1024 need a privilege). In a container, allow them: the sysctl net.ipv4.ip_unprivileged_port_start=0 (compose: sysctls), which Docker sets by default and podman does not, or --cap-add NET_BIND_SERVICE; else pick --service-port 8443 (SANDBOX_SERVICE_PORT).`));
+        return reject(new Error(`the service port ${port} is refused to this user (ports below 1024 need a privilege). In a container, allow them: the sysctl net.ipv4.ip_unprivileged_port_start=0 (compose: sysctls), which Docker sets by default and podman does not, or --cap-add NET_BIND_SERVICE; else pick --service-port 8443 (SANDBOX_SERVICE_PORT).`));
       if (err.code === 'EADDRINUSE') return reject(new Error(`the service port ${port} on ${host} is already in use: stop what listens there, or pick another with --service-port N (SANDBOX_SERVICE_PORT).`));
       reject(err);
     });

@@ -17,7 +17,7 @@ import { issueServerCertificate, loadOrCreateCa } from '../tls';
 import { facePath, type Face } from './hosts';
 import { readHello } from './hello';
 import { markProxied } from './marks';
-import { answerHalfClosed } from '../server';
+import { answerHalfClosed } from '../lib/half-open';
 
 export interface ProxyOptions {
   /** Service host name (lower case) -> the face it is served on. */

@@ -84,6 +84,18 @@ test('plain HTTP on the service port answers 400 HTTPS_REQUIRED, and the port ke
   expect((await curl('api.pague.dev', '/v1/account', [`X-API-Key: ${DEFAULT.apiKey}`])).status).toBe('200');
 });
 
+test('a service port in use is said (serviceError) and the sandbox serves on its own port without it', async () => {
+  const other = await createSandbox({ home, servicePort: port });
+  try {
+    const url = await other.listen({ port: 0 });
+    expect(other.serviceUrl).toBeUndefined();
+    expect(other.serviceError).toContain(`the service port ${port} on 127.0.0.1 is already in use`);
+    expect((await fetch(`${url}/_sandbox/health`)).status).toBe(200);
+  } finally {
+    await other.close();
+  }
+});
+
 test.each([
   [['--service-port', '443'], {}, 443],
   [[], { SANDBOX_SERVICE_PORT: '8443' }, 8443],
