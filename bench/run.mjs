@@ -224,6 +224,7 @@ const stream = readResult('stream');
 const peer = readResult('peer'); // npm run bench:peer: beside vercel-labs emulate's Stripe emulator
 const clocks = readResult('clocks'); // npm run bench:clocks: one tenant's clock beside 10,000 others
 const automatico = readResult('automatico'); // npm run bench:automatico: a year of Pix Automático
+const proxy = readResult('proxy'); // npm run bench:proxy: requests through the proxy's tunnels (sandbox.md 13)
 const at100k = storage.rows.find((r) => r.storedCharges === 100000) ?? storage.rows.at(-1);
 const ratios = results.throughput.ratios;
 const t = results.tenants;
@@ -252,6 +253,12 @@ const targets = [
   ...(automatico
     ? [[`Pix Automático: ${automatico.recs} monthly recurrences approved and walked over a year (${automatico.cobrsCreated} charges made, ${automatico.cobrsConcluded} debited) (bench:automatico, ${day(automatico)})`, `${(automatico.totalMs / 1000).toFixed(1)} s (approving ${(automatico.approveMs / 1000).toFixed(1)} s)`, '< 30 s', automatico.met]]
     : [['Pix Automático, a year of 1,000 monthly recurrences', 'not measured: npm run bench:automatico', '< 30 s', false]]),
+  ...(proxy
+    ? [
+        [`\`GET /v1/account\` through kept-alive CONNECT tunnels (TLS) / the own port (bench:proxy, ${day(proxy)})`, `${proxy.throughput.proxiedReqPerSec} / ${proxy.throughput.directReqPerSec} req/s = ${proxy.throughput.ratio}`, '>= 0.90', proxy.throughput.ratio >= 0.9],
+        [`opening a tunnel and its TLS session (bench:proxy, ${day(proxy)})`, `${proxy.tunnelOpen.medianMs} ms (p90 ${proxy.tunnelOpen.p90Ms})`, '<= 20 ms', proxy.tunnelOpen.medianMs <= 20],
+      ]
+    : [['requests through the proxy', 'not measured: npm run bench:proxy', '>= 0.90, <= 20 ms', false]]),
   ...(peer ? peer.targets.map((r) => [`${r.what} (bench:peer, ${day(peer)})`, r.figure, r.target, r.met]) : [['beside emulate (create >= 1.2x, reads >= 2x, start no slower)', 'not measured: EMULATE_DIR=... npm run bench:peer', '>= 1.2, >= 2, <= 1', false]]),
 ];
 results.targets = targets.map(([what, figure, target, met]) => ({ what, figure, target, met }));

@@ -37,7 +37,7 @@ import { registerWithdrawalJobs } from './services/withdrawals';
 import { registerMagicJobs } from './services/magic';
 import { registerPaymentLinkJobs } from './services/payment-links';
 import { registerStaticQrActions } from './services/static-qr';
-import { lanUrls, listen, type Listening } from './server';
+import { lanUrls, listen, listenServiceTls, type Listening } from './server';
 import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 import { RequestUnitRouter } from './wire/request-unit';
@@ -86,6 +86,10 @@ export interface Sandbox {
    * PEM itself); undefined with a brought certificate (tlsCertFile/tlsKeyFile) or without `https`.
    */
   readonly ca: { path: string; pem: string } | undefined;
+  /** With `servicePort`, once listening: the service port's address (https://host:port), else undefined. */
+  readonly serviceUrl: string | undefined;
+  /** With `servicePort`, when it could not be listened on: why (the sandbox serves on without it). */
+  readonly serviceError: string | undefined;
   /** Back to the fixtures (same as POST /_sandbox/reset); the clock is kept unless `clock: true`. */
   reset(opts?: { clock?: boolean }): Promise<void>;
   /**
@@ -318,6 +322,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   } else await groups.all();
 
   let server: Listening | null = null;
+  let serviceServer: Listening | null = null;
+  let serviceError: string | undefined;
   let ca: Sandbox['ca'];
   const releaseQrThread = holdQrThread();
   const sandbox: Sandbox = {
@@ -329,6 +335,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     get ca() {
       return ca;
+    },
+    get serviceUrl() {
+      return serviceServer?.url;
+    },
+    get serviceError() {
+      return serviceError;
     },
     async listen(opts = {}) {
       if (server) return server.url;
@@ -359,8 +371,21 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         log,
       );
       server = await listen(app, opts.port ?? 4747, host, tlsOptions, earlyAnswer, proxy);
-      // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them).
-      deps.settings.lanUrls = lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
+      if (options.servicePort !== undefined) {
+        // The API on its own port stands without it: a service port refused (443 to an unprivileged user, a port in
+        // use) is said in the banner (serviceError), not a failed start (the image asks for 443 wherever it runs).
+        try {
+          serviceServer = await listenServiceTls(options.servicePort, host, proxy.service);
+          // The CA and the bundle of the system's CAs with it, made now: a container that trusts them reads them from
+          // a shared volume (PIX_SANDBOX_HOME) before its first call.
+          await (await import('./proxy/bundle')).writeCaBundle(deps.settings.home);
+        } catch (err) {
+          serviceError = (err as Error).message;
+        }
+      }
+      // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them); none in a
+      // container, whose own addresses are not the LAN's.
+      deps.settings.lanUrls = options.container ? [] : lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
       scheduler.start();
       return server.url;
     },
@@ -370,6 +395,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       scheduler.stop();
       await deliveries.close();
       releaseQrThread();
+      if (serviceServer) await serviceServer.close();
+      serviceServer = null;
       if (server) await server.close();
       server = null;
       await store.atomically('system', () => {}).durable;

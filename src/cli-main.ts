@@ -2,7 +2,10 @@
 // listen, print the banner.
 import { readCliConfig } from './config';
 import { createSandbox, VERSION } from './app';
+import { reachOf } from './server';
 import { isLoopback } from './wire/middleware/doors';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { proxyUrlOf, removeReadyFile, writeReadyFile } from './proxy/ready-file';
 import { recordsHeld } from './services/capacity';
 
@@ -48,22 +51,28 @@ async function main() {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const url = await sandbox.listen({ port: config.port, host: config.host });
+  // The addresses that reach it: the listener's own, or in the image what reaches a container (server.ts reachOf).
+  const reach = reachOf(url, { host: config.host, loopback: isLoopback(config.host), container: !!config.options.container, adminToken: !!config.options.adminToken, hostname: hostname() });
+  const shown = reach.base;
   const account = Object.values(sandbox.deps.store.state.accounts)[0];
   const tlsLines = !config.options.https ? [] : sandbox.ca ? trustLines(sandbox.ca.path) : [`  TLS         certificate ${config.options.tlsCertFile} (brought with --cert; clients trust its issuer)`];
   const lines = [
     `pix-sandbox listening on ${url}`,
     `  version     ${VERSION}`,
-    `  v2 API      ${url}/v2`,
-    `  v1 API      ${url}/v1`,
-    `  control     ${url}/_sandbox`,
-    `  docs        ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
-    `  console     ${url}/  (pay page: ${url}/pay)`,
-    `  JWKS        ${url}/.well-known/jwks.json`,
+    ...reach.lines,
+    `  v2 API      ${shown}/v2`,
+    `  v1 API      ${shown}/v1`,
+    `  control     ${shown}/_sandbox`,
+    `  docs        ${shown}/docs  (OpenAPI: ${shown}/openapi.json)`,
+    `  console     ${shown}/  (pay page: ${shown}/pay)`,
+    `  JWKS        ${shown}/.well-known/jwks.json`,
     // The code's host is a name for validators; the path is served here (a phone that must fetch it: --public-host).
-    `  BR Codes    point at ${sandbox.deps.settings.publicHost}/pix/qr/<id>, served here at ${url}/pix/qr/<id>`,
+    `  BR Codes    point at ${sandbox.deps.settings.publicHost}/pix/qr/<id>, served here at ${shown}/pix/qr/<id>`,
     ...tlsLines,
     // sandbox.md 13: the same port is a proxy that serves the service's own names.
-    `  proxy       HTTPS_PROXY=${proxyUrlOf(url)} reaches ${Object.entries(config.options.serviceHosts ?? {}).map(([name, face]) => `https://${name} (${face})`).join(', ')}; pix-sandbox env prints the rest`,
+    `  proxy       HTTPS_PROXY=${proxyUrlOf(shown)} reaches ${Object.entries(config.options.serviceHosts ?? {}).map(([name, face]) => `https://${name} (${face})`).join(', ')}; pix-sandbox env prints the rest`,
+    ...(sandbox.serviceUrl ? [serviceLine(sandbox.serviceUrl, Object.keys(config.options.serviceHosts ?? {}), sandbox.ca?.path ?? join(home, 'ca.pem'))] : []),
+    ...(sandbox.serviceError ? [`  service TLS not served: ${sandbox.serviceError}`] : []),
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
     recordsLine(recordsHeld(sandbox.deps), config.options.maxRecords !== undefined),
   ];
@@ -76,8 +85,7 @@ async function main() {
   // --host 0.0.0.0: the addresses a phone on the same network opens (the pages name the first one too).
   for (const lan of sandbox.deps.settings.lanUrls ?? []) lines.push(`  phones      ${lan}/  (pay page: ${lan}/pay)`);
   // sandbox.md 11: on the network without an admin token, everyone who reaches the port can read every secret.
-  if (!isLoopback(config.host) && !config.options.adminToken)
-    lines.push(`  WARNING     listening on ${config.host} with no admin token: anyone on the network can read every secret and reset the sandbox; start it with SANDBOX_ADMIN_TOKEN=<a secret>`);
+  if (reach.warning) lines.push(`  WARNING     ${reach.warning}`);
   // With --ready-json, stdout carries exactly one line a harness in any language can parse; people read stderr.
   (config.readyJson ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
   const proxyUrl = proxyUrlOf(url);
@@ -115,6 +123,13 @@ main().catch((err) => {
   process.stderr.write(`pix-sandbox could not start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });
+
+/** The service port's line: the names it serves (at their own URLs when it is 443) and the CA their clients trust. */
+function serviceLine(serviceUrl: string, names: string[], ca: string): string {
+  const port = new URL(serviceUrl).port || '443'; // URL leaves out https' own port
+  const urls = names.map((n) => `https://${n}${port === '443' ? '' : `:${port}`}`).join(', ');
+  return `  service TLS port ${port} serves ${urls} by the name each client asks for; resolve the names to this sandbox (compose: network aliases) and trust ${ca}`;
+}
 
 /** The banner's records line: held against the limit, and what happens at it. */
 function recordsLine(room: { held: number; limit: number; full: boolean }, given: boolean): string {

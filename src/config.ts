@@ -90,6 +90,17 @@ export interface SandboxOptions {
    * face as if sent to the sandbox's own port. Default api.pague.dev -> v1, api-gateway.pague.dev -> v2.
    */
   serviceHosts?: Readonly<Record<string, Face>>;
+  /**
+   * A second listener, TLS only, on this port of the listen address, that serves the service hosts by the name the
+   * client's TLS hello asks for (SNI), as the proxy serves them in a tunnel (sandbox.md 13, containers): the image
+   * sets 443, so containers that resolve api.pague.dev to the sandbox (network aliases) reach it at the service's URL.
+   */
+  servicePort?: number;
+  /**
+   * Running in the image (SANDBOX_CONTAINER=1, set by the Dockerfile): the banner names the addresses that reach a
+   * container and no phone addresses (a container's own addresses are not the LAN's).
+   */
+  container?: boolean;
 }
 
 export interface FixturesFile {
@@ -139,10 +150,13 @@ Usage: pix-sandbox [options]
   --service-host NAME=FACE
                        serve NAME through the proxy on FACE (v1, v2 or api-pix), repeatable (SANDBOX_SERVICE_HOSTS,
                        comma-separated); api.pague.dev=v1 and api-gateway.pague.dev=v2 always are
+  --service-port PORT  also serve the service hosts over TLS on PORT, by the name each client asks for (SNI),
+                       with the local CA (SANDBOX_SERVICE_PORT; the container image: 443)
   --version, -v        print the version and exit
   --help               this text
 
 SANDBOX_ADMIN_TOKEN  when set, /_sandbox calls need header X-Sandbox-Token
+SANDBOX_CONTAINER=1  set by the container image: the banner names what reaches a container
 `;
 
 export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig | { help: string } | { version: true } | { error: string } | { ca: string } | { envCommand: string[]; home: string } {
@@ -172,6 +186,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         'allowed-origin': { type: 'string', multiple: true },
         mtls: { type: 'boolean' },
         'service-host': { type: 'string', multiple: true },
+        'service-port': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -195,6 +210,10 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const headerWord = values['webhook-header-word'] ?? env.SANDBOX_WEBHOOK_HEADER_WORD;
   if (headerWord !== undefined && !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(headerWord))
     return { error: `--webhook-header-word must be 1 to 32 letters, digits and dashes starting with a letter (it names headers like X-WORD-Event), got '${headerWord}'` };
+  const servicePortText = values['service-port'] ?? env.SANDBOX_SERVICE_PORT;
+  const servicePort = servicePortText === undefined || servicePortText === '' ? undefined : Number(servicePortText);
+  if (servicePort !== undefined && !(Number.isInteger(servicePort) && servicePort >= 0 && servicePort <= 65535))
+    return { error: `--service-port must be a whole number from 0 to 65535 (443 serves https://api.pague.dev as is), got '${servicePortText}'` };
   const serviceHosts = parseServiceHosts(listOption(values['service-host'], env.SANDBOX_SERVICE_HOSTS));
   if ('error' in serviceHosts) return serviceHosts;
   const options: SandboxOptions = {
@@ -216,6 +235,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     ...(headerWord ? { webhookHeaderWord: headerWord } : {}),
     mtls: values.mtls ?? env.SANDBOX_MTLS === '1',
     serviceHosts: serviceHosts.hosts,
+    ...(servicePort !== undefined ? { servicePort } : {}),
+    container: env.SANDBOX_CONTAINER === '1',
   };
   if (!options.https && (options.tlsCertFile || options.tlsKeyFile || options.tlsNames?.length))
     return { error: '--cert, --key and --tls-name only apply with --https (SANDBOX_HTTPS=1): add --https.' };

@@ -1,10 +1,11 @@
 // The only place that opens a socket (for createSandbox().listen and the CLI).
 import type { Hono } from 'hono';
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { ServerOptions as HttpsOptions } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { ProxyHandlers } from './proxy/lazy';
+import { answerHalfClosed } from './lib/half-open';
 
 /**
  * The addresses a phone on the same network can open when the server listens on every interface (0.0.0.0 or ::):
@@ -17,12 +18,35 @@ export function lanUrls(host: string, port: number, scheme: 'http' | 'https' = '
   return out;
 }
 
+/**
+ * The banner's addresses for a listener on `url` (sandbox.md 13, containers). Outside a container, or on a given
+ * address, they are the listener's own. In the image listening on every interface, 0.0.0.0 and the container's own
+ * addresses open nothing from the host: `base` is localhost (the port published as is), `lines` name what reaches it
+ * from the host and from the containers on its network, and `warning` (with no admin token) says who can read the
+ * secrets there.
+ */
+export function reachOf(url: string, o: { host: string; loopback: boolean; container: boolean; adminToken: boolean; hostname: string; interfaces?: ReturnType<typeof networkInterfaces> }): { base: string; lines: string[]; warning?: string } {
+  const { protocol, port } = new URL(url);
+  const scheme = protocol === 'https:' ? 'https' : 'http';
+  const everywhere = o.host === '0.0.0.0' || o.host === '::';
+  if (!o.container || !everywhere) {
+    const warning = o.loopback || o.adminToken ? undefined : `listening on ${o.host} with no admin token: anyone on the network can read every secret and reset the sandbox; start it with SANDBOX_ADMIN_TOKEN=<a secret>`;
+    return { base: url, lines: [], ...(warning ? { warning } : {}) };
+  }
+  const base = `${scheme}://localhost:${port}`;
+  const own = [`${scheme}://${o.hostname}:${port}`, ...lanUrls(o.host, Number(port), scheme, o.interfaces)];
+  const lines = [`  from host   ${base} when the port is published as is (-p 127.0.0.1:${port}:${port}); the addresses below assume it`, `  containers  on its network: ${own.join(', ')} (or its compose service name)`];
+  const warning = o.adminToken ? undefined : `no admin token: whoever reaches this container's port (through a published port, or from a container on its network) can read every secret and reset the sandbox; publish it on 127.0.0.1 only, or set SANDBOX_ADMIN_TOKEN=<a secret>`;
+  return { base, lines, ...(warning ? { warning } : {}) };
+}
+
 export interface Listening {
   url: string;
   close(): Promise<void>;
 }
 
 const TLS_HANDSHAKE = 0x16; // first byte of a TLS record carrying a ClientHello
+
 
 /** The answer to a plain-HTTP request that reached the HTTPS listener: the service's envelope, then close. */
 function httpsRequired(port: number) {
@@ -39,22 +63,26 @@ const absoluteForm = (req: IncomingMessage) => req.url !== undefined && req.url[
  * HTTPS server.
  */
 function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hono<any>, port: number, host: string, tls: HttpsOptions, ready: (info: AddressInfo) => void, proxy?: ProxyHandlers): Server {
-  const https = createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: tls });
+  const https = answerHalfClosed(createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: tls }) as HttpServer);
   // Plain HTTP on this port: the proxy (CONNECT, http:// targets) as on a plain listener, else the 400 saying HTTPS.
-  const plain = createHttpServer((req, res) => {
+  const plain = answerHalfClosed(createHttpServer((req, res) => {
     if (proxy && absoluteForm(req)) return proxy.request(req, res);
     res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(httpsRequired((front.address() as AddressInfo).port));
-  });
+  }));
   if (proxy) {
     plain.on('connect', proxy.connect);
     https.on('connect', proxy.connect);
   }
   const sockets = new Set<Socket>();
-  const front = createNetServer((socket) => {
+  // Half-open allowed, as node:http's own listener does, so the server it hands a socket to sees the client's end.
+  const front = createNetServer({ allowHalfOpen: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.once('error', () => socket.destroy());
+    const silent = () => socket.destroy(); // ended before its first byte: nobody to hand it to
+    socket.once('end', silent);
     socket.once('data', (chunk: Buffer) => {
+      socket.off('end', silent);
       socket.pause();
       socket.unshift(chunk);
       if (chunk[0] === TLS_HANDSHAKE) https.emit('connection', socket);
@@ -112,7 +140,7 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
     startLoading();
     return loaded;
   };
-  const server = createHttpServer((req, res) => {
+  const server = answerHalfClosed(createHttpServer((req, res) => {
     if (proxy && absoluteForm(req)) return proxy.request(req, res);
     if (serveRequest) return serveRequest(req, res);
     if (early?.(req, res)) {
@@ -121,7 +149,7 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
     }
     waiting.push([req, res]);
     void loadAdapter();
-  });
+  }));
   if (proxy) server.on('connect', proxy.connect);
   server.listen(port, host, () => {
     const info = server.address() as AddressInfo;
@@ -131,6 +159,38 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
     loaded.then(() => ready(info), failed);
   });
   return server;
+}
+
+/**
+ * The service port (sandbox.md 13, containers): TLS only, each connection handed to `take` (the proxy, which reads
+ * the client's hello and serves the name it asks for). A port below 1024 refused to an unprivileged user says how
+ * a container allows it.
+ */
+export async function listenServiceTls(port: number, host: string, take: (socket: Socket) => void): Promise<Listening> {
+  const sockets = new Set<Socket>();
+  const server = createNetServer({ allowHalfOpen: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    take(socket);
+  });
+  const info = await new Promise<AddressInfo>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EACCES')
+        return reject(new Error(`the service port ${port} is refused to this user (ports below 1024 need a privilege). In a container, allow them: the sysctl net.ipv4.ip_unprivileged_port_start=0 (compose: sysctls), which Docker sets by default and podman does not, or --cap-add NET_BIND_SERVICE; else pick --service-port 8443 (SANDBOX_SERVICE_PORT).`));
+      if (err.code === 'EADDRINUSE') return reject(new Error(`the service port ${port} on ${host} is already in use: stop what listens there, or pick another with --service-port N (SANDBOX_SERVICE_PORT).`));
+      reject(err);
+    });
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+  const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+  return {
+    url: `https://${shownHost}:${info.port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => done());
+      }),
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import { issueServerCertificate, loadOrCreateCa } from '../tls';
 import { facePath, type Face } from './hosts';
 import { readHello } from './hello';
 import { markProxied } from './marks';
+import { answerHalfClosed } from '../lib/half-open';
 
 export interface ProxyOptions {
   /** Service host name (lower case) -> the face it is served on. */
@@ -35,6 +36,11 @@ export interface ProxyHandlers {
   connect(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** A request whose target is in absolute form (http://host/path). */
   request(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * A connection to the service port (--service-port): TLS for whichever service host the client's hello names,
+   * served as a tunnel to that name would be.
+   */
+  service(socket: Socket): void;
   /** Ends every tunnel (the listener's close waits for its sockets, and a kept-alive tunnel would hold it). */
   close(): void;
 }
@@ -82,11 +88,11 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
 
   // Tunnels to a service name: their sockets (TLS or plain) and the name they were opened for.
   const tunnels = new WeakMap<object, string>();
-  const inner = createHttpServer((req, res) => {
+  const inner = answerHalfClosed(createHttpServer((req, res) => {
     const name = tunnels.get(req.socket)!;
     const target = req.url ?? '/';
     serveFace(req, res, name, target.startsWith('/') ? target : pathOf(target));
-  });
+  }));
   inner.on('clientError', (_err, socket: Duplex) => socket.destroy());
 
   let ca: ReturnType<typeof loadOrCreateCa> | undefined;
@@ -102,8 +108,12 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
     return ctx;
   };
 
-  /** The tunnel to a service name, once 200 is sent: its first bytes say TLS (the usual) or plain HTTP. */
-  const openTunnel = (socket: Socket, head: Buffer, name: string, target: string) => {
+  /**
+   * The tunnel to a service name, once 200 is sent: its first bytes say TLS (the usual) or plain HTTP. With `name`
+   * null (the service port), the name is the one the TLS hello asks for, and it must be a service host.
+   */
+  const openTunnel = (socket: Socket, head: Buffer, opened: string | null, target: string) => {
+    let name = opened ?? '';
     let buffered = head;
     const onData = (chunk: Buffer) => {
       buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
@@ -130,9 +140,18 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
         if (buffered.length > MAX_HELLO) refuse('its first bytes are no TLS hello that ends.');
         return;
       }
-      if (hello.kind === 'not-tls') return handOver(socket);
+      if (hello.kind === 'not-tls') {
+        if (opened) return handOver(socket);
+        socket.off('data', onData);
+        return answerSocket(socket, 400, 'HTTPS_REQUIRED', `This port serves the service's hosts over TLS only: call https://${Object.keys(serviceHosts)[0]}/... (the name resolved to this address), trusting the sandbox's CA.`);
+      }
       if (hello.serverName === null)
         return refuse(`the client's TLS hello names no server (SNI). The sandbox signs a certificate for the name a client asks for: use a client that sends SNI (every current one does), or call the sandbox's own port.`);
+      if (!opened) {
+        if (!serviceHosts[hello.serverName])
+          return refuse(`the client's TLS hello asks for '${hello.serverName}', which this port does not serve: it serves ${Object.keys(serviceHosts).join(', ')} (--service-host NAME=FACE adds one).`);
+        name = hello.serverName;
+      }
       if (hello.serverName !== name)
         return refuse(`the client's TLS hello asks for '${hello.serverName}' inside a tunnel opened to ${name}: the two must be the same name.`);
       socket.off('data', onData);
@@ -210,6 +229,13 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
       }
       if (url.protocol !== 'http:') return answer(res, 400, 'BAD_REQUEST_TARGET', `A proxy forwards http:// URLs; for ${url.origin} the client opens a tunnel (CONNECT ${host}:${port}).`);
       forward(req, res, url, host, port);
+    },
+
+    service(socket) {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+      socket.on('error', () => socket.destroy());
+      openTunnel(socket, Buffer.alloc(0), null, `the service port (${socket.localPort})`);
     },
 
     close() {

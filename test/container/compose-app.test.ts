@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
 import { CLI, freePort, http, killLeftovers, ROOT, spawnNode } from '../foundation/process';
+import { join } from 'node:path';
 
 const compose = readFileSync(`${ROOT}compose.yaml`, 'utf8');
 afterEach(killLeftovers);
@@ -50,4 +51,23 @@ test('the compose app waits for a sandbox that is not up yet (podman-compose sta
   await app.waitFor(/^waiting for the sandbox at /m);
   spawnNode([CLI, '--port', String(sandboxPort)], {});
   await app.waitFor(/^charge (\S+) pending; pay it: /m);
+});
+
+test("compose's unmodified-app reaches the sandbox by the service's names: aliases, 443 allowed, the CA shared", () => {
+  expect(compose).toMatch(/aliases: \[api\.pague\.dev, api-gateway\.pague\.dev\]/);
+  expect(compose).toContain('net.ipv4.ip_unprivileged_port_start=0');
+  expect(compose).toMatch(/- pix-ca:\/ca #/);
+  expect(compose).toMatch(/- pix-ca:\/ca:ro/);
+  expect(setting('NODE_EXTRA_CA_CERTS')).toBe('/ca/ca.pem');
+  expect(setting('SSL_CERT_FILE')).toBe('/ca/ca-bundle.pem');
+});
+
+// The app itself, naming nothing of the sandbox, run here under the register hook in place of compose's aliases
+// (test/container/container.test.ts runs it in a container against the image's port 443).
+test('the unmodified app creates a charge at https://api.pague.dev/v1 and takes a token at https://api-gateway.pague.dev/v2', async () => {
+  const sandbox = spawnNode([CLI, '--port', '0', '--ready-json'], {});
+  const ready = JSON.parse((await sandbox.waitFor(/^\{.*\}$/m))[0]) as { url: string };
+  const app = spawnNode(['--import', join(CLI, '..', 'register.js'), 'examples/compose/unmodified-app.mjs'], { PIX_SANDBOX_URL: ready.url, PDEV_API_KEY: setting('PDEV_API_KEY') });
+  await app.waitFor(/^charge \S+ pending at https:\/\/api\.pague\.dev\/v1$/m);
+  await app.waitFor(/^token Bearer from https:\/\/api-gateway\.pague\.dev\/v2$/m);
 });

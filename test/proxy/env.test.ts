@@ -1,6 +1,6 @@
 // `pix-sandbox env` and the register hook (sandbox.md 13) as a client app's suite uses them: the built CLI on a real
 // port of 127.0.0.1, then a client process whose environment is only what `env` printed, calling the service's
-// production URL. curl, Python and Go honour the proxy variables and the CA bundle; a Node process loads the register
+// production URL. curl, Python, Go and PHP's curl honour the proxy variables and the CA bundle; a Node process loads the register
 // hook. A missing toolchain skips its test and says so, unless RECIPES_REQUIRED=1 (as test/recipes does).
 import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -170,6 +170,39 @@ func main() {
     expect(res.out).toMatch(/^200 /);
     expect(res.out).toContain(DEFAULT.accountId);
   });
+
+  // PHP's curl as the PHP SDK 2.x uses it (X-API-Key, JSON in and out, its production base), given only the proxy and
+  // the sandbox's CA: HTTPS_PROXY in the environment (PHP's curl reads it) and CURLOPT_CAINFO.
+  test.skipIf(missing('PHP with curl', ['php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']], 'apt-get install php-cli php-curl'))(
+    "PHP's curl through HTTPS_PROXY creates a charge at https://api.pague.dev/v1/pix",
+    async () => {
+      const script = join(tmp.dir, 'client.php');
+      writeFileSync(
+        script,
+        `<?php
+$ch = curl_init('https://api.pague.dev/v1/pix');
+curl_setopt_array($ch, [
+    CURLOPT_RETURNTRANSFER => true,
+    CURLOPT_POST => true,
+    CURLOPT_POSTFIELDS => json_encode(['amount' => 49.9, 'description' => 'Pedido 1']),
+    CURLOPT_HTTPHEADER => ['X-API-Key: ' . getenv('PDEV_API_KEY'), 'Content-Type: application/json', 'Accept: application/json', 'User-Agent: pague-dev-php-sdk'],
+    CURLOPT_CAINFO => getenv('PIX_SANDBOX_CA'),
+    CURLOPT_TIMEOUT => 20,
+]);
+$body = curl_exec($ch);
+if ($body === false) { fwrite(STDERR, 'curl error: ' . curl_error($ch) . "\n"); exit(1); }
+echo curl_getinfo($ch, CURLINFO_RESPONSE_CODE), ' ', $body, "\n";
+`,
+      );
+      await variables(); // makes the CA (the proxy would make it at the first tunnel, after PHP reads the file)
+      const proxy = `http://127.0.0.1:${cli.port}`;
+      const res = await run('php', [script], bareEnv({ HTTPS_PROXY: proxy, https_proxy: proxy, PDEV_API_KEY: DEFAULT.apiKey, PIX_SANDBOX_CA: join(home, 'ca.pem') }));
+      expect(res.code, res.out).toBe(0);
+      const [status, ...body] = res.out.trim().split(' ');
+      expect(status, res.out).toBe('201');
+      expect(JSON.parse(body.join(' ')), res.out).toMatchObject({ amount: 49.9, status: 'pending' });
+    },
+  );
 });
 
 describe('the register hook (node --import pix-sandbox/register)', () => {

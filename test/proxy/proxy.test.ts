@@ -17,6 +17,7 @@ import { createSandbox, type Sandbox } from '../../src/app';
 import { createProxy } from '../../src/proxy';
 import { facePath, parseServiceHosts } from '../../src/proxy/hosts';
 import { DEFAULT } from '../helpers/harness';
+import { startCli } from '../foundation/process';
 
 const home = mkdtempSync(join(tmpdir(), 'pix-sandbox-proxy-'));
 let sb: Sandbox;
@@ -48,11 +49,14 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ cod
   });
 }
 
-/** Raw bytes to the listener and everything it answers until it closes (or `until` matches). */
-function raw(bytes: string, until?: RegExp): Promise<string> {
-  const { port } = new URL(url);
+/**
+ * Raw bytes to the listener and everything it answers until it closes (or `until` matches). `halfClose`: the client
+ * ends its side once the bytes are sent, as some clients do after a request.
+ */
+function raw(bytes: string, until?: RegExp, { halfClose = false, to = url } = {}): Promise<string> {
+  const { port } = new URL(to);
   return new Promise((resolve, reject) => {
-    const socket = netConnect(Number(port), '127.0.0.1', () => socket.write(bytes));
+    const socket = netConnect(Number(port), '127.0.0.1', () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (d: string) => {
@@ -159,6 +163,24 @@ describe('the service hosts through CONNECT', () => {
     expect(status, res.out).toBe('200');
     expect(JSON.parse(body!).account.id, body).toBe(DEFAULT.accountId);
   });
+
+  // The CLI on a real port: the proxy and the route group load at this first request, so the answer comes after the
+  // client's end (in process they are loaded already and the answer beats it).
+  test.each([['plain HTTP', []], ['--https (plain HTTP on the same port)', ['--https']]])(
+    'a client that half-closes its socket after an absolute-form request still gets the answer, on %s',
+    async (_, flags) => {
+      const ownHome = mkdtempSync(join(tmpdir(), 'pix-sandbox-proxy-half-'));
+      const cli = await startCli(['--port', '0', ...flags], { PIX_SANDBOX_HOME: ownHome });
+      try {
+        const answer = await raw(`GET http://api.pague.dev/v1/account HTTP/1.1\r\nHost: api.pague.dev\r\nX-API-Key: ${DEFAULT.apiKey}\r\n\r\n`, undefined, { halfClose: true, to: cli.url });
+        expect(answer).toMatch(/^HTTP\/1\.1 200/);
+        expect(answer).toContain(DEFAULT.accountId);
+      } finally {
+        await cli.stop();
+        rmSync(ownHome, { recursive: true, force: true });
+      }
+    },
+  );
 
   test("the service's names are no Host of the sandbox's own port: only the proxy makes them so", async () => {
     const answer = await raw(`GET /v1/account HTTP/1.1\r\nHost: api.pague.dev\r\nX-API-Key: ${DEFAULT.apiKey}\r\nConnection: close\r\n\r\n`);
