@@ -24,6 +24,7 @@ import * as webhookGet from './webhook/get';
 import * as webhookDelete from './webhook/delete';
 import * as webhookList from './webhook/list';
 import { registerPayloadLocations } from './qr';
+import { faceRoutes, lessonText, routeLesson, type RouteLike } from '../../wire/route-lessons';
 
 export function apiPixRoutes(deps: Deps) {
   const app = createApiPixRouter();
@@ -32,12 +33,17 @@ export function apiPixRoutes(deps: Deps) {
   for (const kind of ['cob', 'cobv'] as CobKind[]) for (const operation of [cobPut, cobPatch, cobGet, cobList]) operation.register(app, deps, kind);
   for (const operation of [cobPost, locPost, locList, locGet, locUnbind, pixList, pixGet, devolucaoPut, devolucaoGet, webhookPut, webhookList, webhookGet, webhookDelete]) operation.register(app, deps);
   registerPayloadLocations(app, deps);
+  // A miss is taught as on the other faces (wire/route-lessons.ts), in this face's problem+json.
+  let routes: RouteLike[] | undefined;
   app.all('*', (c) => {
-    throw new Problem(
-      'NaoEncontrado',
-      404,
-      `No operation ${c.req.method} ${c.req.path} on this face. See /openapi-api-pix.json for what it serves (lotecobv and Pix Automático are not emulated).`,
-    );
+    routes ??= faceRoutes(app.routes, '').map((r) => ({ method: r.method, path: `/api-pix${r.path}` }));
+    const lesson = routeLesson(routes, c.req.method, c.req.path);
+    if ('allow' in lesson) {
+      c.header('Allow', lesson.allow.join(', '));
+      throw new Problem('MetodoNaoPermitido', 405, lessonText(lesson, c.req.method, c.req.path, '/openapi-api-pix.json'));
+    }
+    const near = lesson.nearest.length ? ` Did you mean ${lesson.nearest.join(' or ')}?` : '';
+    throw new Problem('NaoEncontrado', 404, `No operation ${c.req.method} ${c.req.path} on this face.${near} See /openapi-api-pix.json for what it serves (lotecobv and Pix Automático are not emulated).`);
   });
   return app;
 }
