@@ -24,7 +24,6 @@ import { earlyHealth } from './control/early-health';
 import { headerRecordFromNode } from './wire/middleware/headers';
 import { errorName, sendError, toSandboxError } from './wire/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { SandboxError } from './domain/errors';
 import type { Env } from './wire/env';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { registerRecJobs } from './services/recs';
@@ -42,6 +41,7 @@ import { sandboxHome } from './tls/home';
 import { registerDeliveryJobs } from './webhooks/dispatcher';
 import { RequestUnitRouter } from './wire/request-unit';
 import { mountRouteGroups } from './route-groups';
+import { routeMiss } from './wire/route-lessons';
 import { healthAnswer } from './control/health';
 import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
 import { globalFetch } from './webhooks/transport';
@@ -206,6 +206,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       home: options.home ?? sandboxHome(),
       mtls: !!(options.https && options.mtls),
       ...(options.maxRecords !== undefined ? { maxRecords: options.maxRecords } : {}),
+      ...(options.strict ? { strict: true } : {}),
     },
   };
   registerChargeJobs(deps);
@@ -260,7 +261,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return sendError(c, error, timestamp, c.get('traceId') ?? randomUUID());
   });
   app.notFound((c) => {
-    const err = new SandboxError('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}. See /docs (or /openapi.json) for the routes this sandbox serves.`, { resource: 'route', id: `${c.req.method} ${c.req.path}` });
+    // The face's nearest routes, or the methods its path takes (wire/route-lessons.ts; sandbox.md 14).
+    const err = routeMiss(app.routes, c.req.method, c.req.path);
+    if (Array.isArray(err.details.allow)) c.header('Allow', err.details.allow.join(', '));
     return sendError(c, err, clock.iso(), c.get('traceId') ?? randomUUID());
   });
 

@@ -50,6 +50,11 @@ export interface SandboxOptions {
    * Default: from the heap limit (three quarters of it at 2 KB a record).
    */
   maxRecords?: number;
+  /**
+   * Refuse an unknown field of a request to the service's faces with a 400 naming it and the field meant, rather than
+   * ignore it with a Sandbox-Warning header (sandbox.md 14; a tenant can ask for it alone with `strict: true`).
+   */
+  strict?: boolean;
   /** With a data file: fold the journal into the snapshot once it passes this many bytes. Default 8 MiB. */
   compactAfterBytes?: number;
   /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
@@ -126,6 +131,8 @@ Usage: pix-sandbox [options]
   --data FILE          keep state in FILE and resume from it (SANDBOX_DATA)
   --max-records N      records (stored transactions) held before creates answer 507 STORAGE_FULL
                        (SANDBOX_MAX_RECORDS; default from the heap limit, see docs/data.md)
+  --strict             answer an unknown request field with 400 naming it, rather than a Sandbox-Warning
+                       header (SANDBOX_STRICT=1; per tenant: strict: true)
   --fixtures FILE      load this default world instead of fixtures/default.json (SANDBOX_FIXTURES)
   --seed N             seed ids for a reproducible run (SANDBOX_SEED)
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
@@ -185,6 +192,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         'allowed-host': { type: 'string', multiple: true },
         'allowed-origin': { type: 'string', multiple: true },
         mtls: { type: 'boolean' },
+        strict: { type: 'boolean' },
         'service-host': { type: 'string', multiple: true },
         'service-port': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -219,6 +227,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const options: SandboxOptions = {
     dataFile: values.data ?? env.SANDBOX_DATA,
     ...(maxRecords !== undefined ? { maxRecords } : {}),
+    strict: values.strict ?? env.SANDBOX_STRICT === '1',
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
     seed,
     webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,

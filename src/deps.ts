@@ -23,6 +23,8 @@ export interface Settings {
   mtls: boolean;
   /** --max-records: records held before creates answer 507 STORAGE_FULL; absent: derived from the heap limit (services/capacity.ts). */
   maxRecords?: number;
+  /** --strict: an unknown field of a request to the service's faces is a 400, not a warning (wire/unknown-fields.ts). */
+  strict?: boolean;
 }
 
 export interface Deps {

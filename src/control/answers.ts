@@ -58,6 +58,7 @@ export const AccountDetailSchema = z
     status: z.enum(ACCOUNT_STATUSES),
     createdAt: dateTime(),
     institutionChoice: z.boolean(),
+    strict: z.boolean().openapi({ description: 'Unknown request fields are a 400 for this tenant, not a Sandbox-Warning header (sandbox.md 14)' }),
     fees: FeeScheduleSchema,
     limits: z.object({ withdrawalMax: z.number().nullable(), dailyWithdrawalMax: z.number().nullable() }).openapi({ description: 'BRL; null = no limit' }),
     automation: z.object({ completeAfterSeconds: z.number().int(), autoPayAfterSeconds: z.number().int().nullable() }),

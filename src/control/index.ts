@@ -45,7 +45,7 @@ function tokenMatches(given: string | undefined, expected: string): boolean {
 
 /** `consoleFragment`: the console's sections (the pages' markup) for GET /_sandbox/console. */
 export function controlRoutes(deps: Deps, hooks: ControlHooks, consoleFragment: ConsoleFragment) {
-  const app = createRouter();
+  const app = createRouter(() => 'refuse'); // the sandbox's own API: an unknown field is always a mistake
   const adminToken = deps.settings.adminToken;
   if (adminToken) {
     app.use('*', async (c, next) => {

@@ -8,6 +8,7 @@ import { isValidCnpj, isValidCpf } from '../pix';
 import { CompanySchema } from '../wire/resources/accounts';
 import { EVENT_KINDS } from '../domain/events';
 import { CLOCK_RANGE_TEXT, inClockRange } from '../lib/clock';
+import { warnUnreachable } from '../wire/webhook-urls';
 
 /** The instant a clock is set to (PUT /_sandbox/clock, a tenant's clock): ISO 8601, epoch ms, or null for real time. */
 export const clockNow = z
@@ -35,7 +36,7 @@ const brlNonNegative = (what: string) => brlSigned(what).refine((c) => c >= 0, {
 const status = z.enum(ACCOUNT_STATUSES, { error: `must be one of ${ACCOUNT_STATUSES.join(', ')}` });
 const permissions = z.array(z.enum(PERMISSIONS, { error: `must be one of ${PERMISSIONS.join(', ')}` }));
 const institutionStatus = z.enum(['up', 'down', 'out_of_capacity'], { error: "must be 'up', 'down' or 'out_of_capacity'" });
-const webhookUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, like http://127.0.0.1:3000/webhooks' });
+const webhookUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, like http://127.0.0.1:3000/webhooks' }).refine(warnUnreachable('url'));
 
 export const FeesSchema = z
   .object({
@@ -128,6 +129,7 @@ export const AccountSpecSchema = z
     automation: AutomationSchema.optional(),
     webhookRetrySchedule: retrySchedule.optional(),
     institutionChoice: z.boolean().optional(),
+    strict: z.boolean({ error: 'must be true or false' }).optional().openapi({ description: "true: an unknown field of this tenant's requests to v2, v1 or API Pix is a 400 naming it, not a Sandbox-Warning header (as --strict, for this tenant alone)" }),
     institutions: z.array(z.object({ id: z.string().optional(), name: z.string().min(1), status: institutionStatus.optional(), enabled: z.boolean().optional() })).optional(),
     subAccounts: z.array(SubAccountSpecSchema).optional(),
     projects: z
@@ -167,6 +169,7 @@ export const AccountPatchSchema = z
     limits: LimitsSchema,
     automation: AutomationSchema,
     institutionChoice: z.boolean(),
+    strict: z.boolean({ error: 'must be true or false' }),
     webhookRetrySchedule: retrySchedule,
     bankAccounts: z.array(BankAccountSpecSchema),
     webhookHeaderWord: headerWord.nullable(),

@@ -305,6 +305,8 @@ export interface Account {
   /** City printed in BR Codes (field 60). */
   city: string;
   institutionChoice: boolean;
+  /** Unknown request fields are a 400 for this tenant, not a warning (sandbox.md 14); absent: as --strict says. */
+  strict?: boolean;
   fees: FeeSchedule;
   limits: Limits;
   automation: Automation;

@@ -45,6 +45,7 @@ export interface AccountSpec {
   automation?: Partial<Automation>;
   webhookRetrySchedule?: number[];
   institutionChoice?: boolean;
+  strict?: boolean;
   institutions?: { id?: string; name: string; status?: InstitutionStatus; enabled?: boolean }[];
   subAccounts?: SubAccountSpec[];
   projects?: { id?: string; name: string; color?: string; description?: string; logoUrl?: string; subAccount?: string }[];
@@ -319,6 +320,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     createdAt: now,
     city: spec.city ?? 'Sao Paulo',
     institutionChoice: spec.institutionChoice ?? false,
+    ...(spec.strict ? { strict: true } : {}),
     fees: mergeFees(DEFAULT_FEES, spec.fees),
     limits: { withdrawalMax: null, dailyWithdrawalMax: null, ...spec.limits },
     automation: { ...DEFAULT_AUTOMATION, ...spec.automation },
@@ -384,6 +386,7 @@ export interface AccountPatch {
   limits?: Partial<Limits>;
   automation?: Partial<Automation>;
   institutionChoice?: boolean;
+  strict?: boolean;
   webhookRetrySchedule?: number[];
   /** Replaces the account's bank accounts (ids of the kept ones may be given again). */
   bankAccounts?: BankAccountSpec[];
@@ -400,6 +403,8 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
   if (patch.limits) account.limits = { ...account.limits, ...patch.limits };
   if (patch.automation) account.automation = { ...account.automation, ...patch.automation };
   if (patch.institutionChoice !== undefined) account.institutionChoice = patch.institutionChoice;
+  if (patch.strict === true) account.strict = true;
+  else if (patch.strict === false) delete account.strict;
   if (patch.webhookRetrySchedule) account.webhookRetrySchedule = patch.webhookRetrySchedule;
   if (patch.bankAccounts) {
     const taken = idsInUse(deps);

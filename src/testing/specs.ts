@@ -68,6 +68,8 @@ export interface AccountSpec {
   automation?: AutomationSpec;
   webhookRetrySchedule?: number[];
   institutionChoice?: boolean;
+  /** Unknown request fields are a 400 for this tenant (sandbox.md 14). */
+  strict?: boolean;
   institutions?: ServiceAccountSpec['institutions'];
   subAccounts?: SubAccountSpec[];
   projects?: ServiceAccountSpec['projects'];
@@ -105,6 +107,7 @@ export interface AccountPatch {
   limits?: LimitsSpec;
   automation?: AutomationSpec;
   institutionChoice?: boolean;
+  strict?: boolean;
   webhookRetrySchedule?: number[];
   bankAccounts?: BankAccountSpec[];
   webhookHeaderWord?: string | null;

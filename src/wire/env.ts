@@ -1,9 +1,11 @@
 // Hono environment shared by every router, and the router factory that makes validation failures our envelope.
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
-import type { Handler, MiddlewareHandler } from 'hono';
+import type { Context, Handler, MiddlewareHandler } from 'hono';
 import type { Caller } from '../domain/auth';
 import { zodValidationError } from './errors';
-import { requestValidator, type ValidationFailure } from './validate';
+import { requestValidator, type UnknownFieldPolicy, type ValidationFailure } from './validate';
+import { unknownFieldMessage } from './unknown-fields';
+import { validationError } from '../domain/errors';
 
 /** Set by the v2 guard (bearer token) or the v1 guard (API key); the type is the domain's. */
 export type { Caller };
@@ -15,9 +17,27 @@ export type Env = {
   };
 };
 
-export function createRouter() {
+/**
+ * Whether a face refuses a body's unknown fields (sandbox.md 14): the service's faces take them with a warning unless
+ * --strict or the calling tenant's `strict` says otherwise; the control API, the sandbox's own, always refuses them.
+ */
+export type UnknownFieldMode = (c: Context<Env>) => 'warn' | 'refuse';
+
+/** The service's faces: refuse under --strict or for a strict tenant (known once the face's guard has run). */
+export const serviceFieldMode =
+  (settings: { strict?: boolean }): UnknownFieldMode =>
+  (c) =>
+    settings.strict || (c.get('caller') as Caller | undefined)?.account.strict ? 'refuse' : 'warn';
+
+export function createRouter(unknownFieldMode: UnknownFieldMode = () => 'warn') {
   const fail: ValidationFailure = (error, target, input) => {
     throw zodValidationError(error, target, input);
+  };
+  const policy: UnknownFieldPolicy = {
+    mode: unknownFieldMode as UnknownFieldPolicy['mode'],
+    refuse(fields) {
+      throw validationError(fields.map((f) => ({ field: f.field, message: unknownFieldMessage(f) })));
+    },
   };
   const router = new OpenAPIHono<Env>({ defaultHook: (result) => (result.success ? undefined : fail(result.error, result.target as 'json', (result as { data?: unknown }).data)) });
   // Each route's request is checked by one middleware (validate.ts) instead of zod-openapi's validator per part; the
@@ -26,7 +46,7 @@ export function createRouter() {
   const openapi = router.openapi.bind(router);
   router.openapi = ((route: RouteConfig & { middleware?: MiddlewareHandler | MiddlewareHandler[]; hide?: boolean }, handler: Handler, hook?: unknown) => {
     const { middleware, hide, ...config } = route;
-    const validate = hook ? null : requestValidator(config.request, fail);
+    const validate = hook ? null : requestValidator(config.request, fail, policy);
     if (validate === null) return openapi(route as never, handler as never, hook as never);
     if (!hide) router.openAPIRegistry.registerPath(config);
     const path = config.path.replaceAll(/\/{(.+?)}/g, '/:$1');

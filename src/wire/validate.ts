@@ -10,11 +10,31 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { JSON_TYPE, parsedBody } from './middleware/body';
-import { collectWarnings } from '../lib/warnings';
+import { collectWarnings, warn } from '../lib/warnings';
+import { unknownFields, unknownFieldWarning, type UnknownField } from './unknown-fields';
 
 type Target = 'query' | 'param' | 'header' | 'json';
 type Part = { target: Target; schema: z.ZodType; read: (c: Context) => unknown };
 export type ValidationFailure = (error: ZodError, target: Target, input: unknown) => never;
+/**
+ * What a face does with a body's unknown fields (sandbox.md 14): asked only when there are some. 'warn' takes the
+ * body as the service does and names each in a Sandbox-Warning header; 'refuse' answers 400 through `refuse`.
+ */
+export interface UnknownFieldPolicy {
+  mode(c: Context): 'warn' | 'refuse';
+  refuse(fields: UnknownField[]): never;
+}
+
+/**
+ * Hands a body's unknown fields to the policy: warnings, or the refusal. A body that failed its check is answered by
+ * that failure, and its unknown fields are warnings beside it (`amout` sent, `amount is required`).
+ */
+export function answerUnknownFields(c: Context, policy: UnknownFieldPolicy, schema: unknown, value: unknown, failed = false): void {
+  const found = unknownFields(schema, value);
+  if (!found) return;
+  if (!failed && policy.mode(c) === 'refuse') policy.refuse(found);
+  for (const f of found) warn(unknownFieldWarning(f));
+}
 
 // zod-openapi's tests of a Content-Type (its gate, and which optional bodies it validates); hono's of a media type is
 // body.ts's JSON_TYPE.
@@ -25,7 +45,7 @@ const JSON_LIKE = /^application\/([a-z-.]+\+)?json/i;
  * The validating middleware of a route's `request`, or undefined when it has nothing to check; null when it declares
  * something this does not check (cookies, a body that is not JSON alone), to be left to zod-openapi.
  */
-export function requestValidator(request: RouteConfig['request'], fail: ValidationFailure): MiddlewareHandler | undefined | null {
+export function requestValidator(request: RouteConfig['request'], fail: ValidationFailure, policy: UnknownFieldPolicy): MiddlewareHandler | undefined | null {
   if (!request) return undefined;
   if (request.cookies) return null;
   const parts: Part[] = [];
@@ -54,7 +74,7 @@ export function requestValidator(request: RouteConfig['request'], fail: Validati
       if (type ? !JSON_REQUEST.test(type) : parsed === undefined && (await hasBytes(c))) throw new HTTPException(415, { message: 'Unsupported Media Type' });
       if (body.required || (type && JSON_LIKE.test(type))) {
         const value = !type || !JSON_TYPE.test(type.split(';')[0]!.trim()) ? {} : parsed !== undefined ? parsed : await readJson(c);
-        const later = check(c, 'json', body.schema, value, fail);
+        const later = check(c, 'json', body.schema, value, fail, policy);
         if (later) await later;
       } else c.req.addValidatedData('json', {});
     }
@@ -67,16 +87,29 @@ export function requestValidator(request: RouteConfig['request'], fail: Validati
  * a create's body), and hands the result to the handler or to `fail`; a schema that refines or transforms
  * asynchronously makes safeParse throw $ZodAsyncError, gets the async parse, and then this returns its promise.
  */
-function check(c: Context, target: Target, schema: z.ZodType, value: unknown, fail: ValidationFailure): Promise<void> | undefined {
+function check(c: Context, target: Target, schema: z.ZodType, value: unknown, fail: ValidationFailure, policy?: UnknownFieldPolicy): Promise<void> | undefined {
   const settle = (result: ReturnType<z.ZodType['safeParse']>) => {
     if (!result.success) fail(result.error, target, value);
     c.req.addValidatedData(target, result.data as object);
   };
   try {
-    settle(checkedWithWarnings(c, () => schema.safeParse(value)));
+    settle(
+      checkedWithWarnings(c, () => {
+        const result = schema.safeParse(value);
+        if (policy) answerUnknownFields(c, policy, schema, value, !result.success);
+        return result;
+      }),
+    );
   } catch (err) {
     if (!(err instanceof z.core.$ZodAsyncError)) throw err;
-    return schema.safeParseAsync(value).then(settle);
+    return schema.safeParseAsync(value).then((result) =>
+      settle(
+        checkedWithWarnings(c, () => {
+          if (policy) answerUnknownFields(c, policy, schema, value, !result.success);
+          return result;
+        }),
+      ),
+    );
   }
   return undefined;
 }

@@ -79,6 +79,7 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean; h
     status: a.status,
     createdAt: iso(a.createdAt),
     institutionChoice: a.institutionChoice,
+    strict: a.strict === true,
     fees: a.fees,
     limits: {
       withdrawalMax: a.limits.withdrawalMax === null ? null : toBrl(a.limits.withdrawalMax),

@@ -26,7 +26,7 @@ const CASES: Case[] = [
   { label: 'an unknown v2 route',                method: 'GET',  path: '/v2/nothing-here',    opts: {}, status: 404, code: 'ROUTE_NOT_FOUND' },
   { label: 'an unknown control route',           method: 'GET',  path: '/_sandbox/nothing',   opts: {}, status: 404, code: 'ROUTE_NOT_FOUND', auth: false },
   { label: 'an unknown top-level route',         method: 'GET',  path: '/v3/account',         opts: {}, status: 404, code: 'ROUTE_NOT_FOUND', auth: false },
-  { label: 'a method the route does not serve',  method: 'DELETE', path: '/v2/account',       opts: {}, status: 404, code: 'ROUTE_NOT_FOUND' },
+  { label: 'a method the route does not serve', method: 'DELETE', path: '/v2/account',       opts: {}, status: 405, code: 'METHOD_NOT_ALLOWED' },
   { label: 'a JSON array body',                  method: 'POST', path: '/v2/projects',        opts: { body: [{ name: 'x', color: '#123456' }] }, status: 400, code: 'VALIDATION_ERROR' },
   { label: 'a JSON string body',                 method: 'POST', path: '/v2/projects',        opts: { body: 'project' }, status: 400, code: 'VALIDATION_ERROR' },
   { label: 'a JSON null body',                   method: 'POST', path: '/v2/projects',        opts: { raw: 'null', contentType: 'application/json' }, status: 400, code: 'VALIDATION_ERROR' },

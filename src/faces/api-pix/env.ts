@@ -8,6 +8,8 @@ export type ApiPixEnv = {
     traceId: string;
     caller: Caller;
     family: Family;
+    /** Set by the guard: an unknown body field is a 400 (--strict or a strict tenant), not a warning (sandbox.md 14). */
+    strictFields: boolean;
   };
 };
 

@@ -33,7 +33,7 @@ export function scoped(deps: Deps, scope: ApiPixScope): MiddlewareHandler<ApiPix
         'This sandbox runs with --mtls: /api-pix/v2 needs a client certificate signed by its local CA. Issue one with POST /_sandbox/accounts/{id}/client-certificates and send it with the request (curl --cert client.pem --key client-key.pem).',
       );
     const match = BEARER.exec(c.req.header('authorization') ?? '');
-    if (!match) throw unauthorized('Missing bearer token');
+    if (!match) throw unauthorized(c.req.header('x-api-key') !== undefined ? 'Missing bearer token (X-API-Key is the v1 face\'s header; this face takes none)' : 'Missing bearer token');
     let claims;
     try {
       claims = await deps.tokens.verify(match[1]!);
@@ -56,6 +56,7 @@ export function scoped(deps: Deps, scope: ApiPixScope): MiddlewareHandler<ApiPix
           : `This operation needs the scope ${scope}; the token has '${claims.scope}'. Ask for it in the scope of POST /api-pix/oauth/token.`,
       );
     c.set('caller', { account, credential, wallet: mainWallet(account), subAccount: null });
+    if (deps.settings.strict || account.strict) c.set('strictFields', true);
     await next();
   };
 }

@@ -46,6 +46,7 @@ import * as cobrPatch from './cobr/patch';
 import * as cobrList from './cobr/list';
 import * as cobrRetry from './cobr/retry';
 import { registerAutomaticoWebhooks } from './webhookrec';
+import { faceRoutes, lessonText, routeLesson, type RouteLike } from '../../wire/route-lessons';
 
 export function apiPixRoutes(deps: Deps) {
   const app = createApiPixRouter();
@@ -57,12 +58,17 @@ export function apiPixRoutes(deps: Deps) {
   for (const operation of [recPost, recList, recGet, recPatch, locrecPost, locrecList, locrecGet, locrecUnbind, locrecPayload, solicrecPost, solicrecGet, solicrecPatch, cobrPut, cobrList, cobrGet, cobrPatch, cobrRetry]) operation.register(app, deps);
   registerAutomaticoWebhooks(app, deps);
   registerPayloadLocations(app, deps);
+  // A miss is taught as on the other faces (wire/route-lessons.ts), in this face's problem+json.
+  let routes: RouteLike[] | undefined;
   app.all('*', (c) => {
-    throw new Problem(
-      'NaoEncontrado',
-      404,
-      `No operation ${c.req.method} ${c.req.path} on this face. See /openapi-api-pix.json for what it serves.`,
-    );
+    routes ??= faceRoutes(app.routes, '').map((r) => ({ method: r.method, path: `/api-pix${r.path}` }));
+    const lesson = routeLesson(routes, c.req.method, c.req.path);
+    if ('allow' in lesson) {
+      c.header('Allow', lesson.allow.join(', '));
+      throw new Problem('MetodoNaoPermitido', 405, lessonText(lesson, c.req.method, c.req.path, '/openapi-api-pix.json'));
+    }
+    const near = lesson.nearest.length ? ` Did you mean ${lesson.nearest.join(' or ')}?` : '';
+    throw new Problem('NaoEncontrado', 404, `No operation ${c.req.method} ${c.req.path} on this face.${near} See /openapi-api-pix.json for what it serves.`);
   });
   return app;
 }

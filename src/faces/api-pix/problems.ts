@@ -12,6 +12,8 @@ const TITLES: Record<string, string> = {
   RequisicaoInvalida: 'Requisição inválida.',
   AcessoNegado: 'Acesso Negado',
   NaoEncontrado: 'Não Encontrado',
+  // Not a name of the document, which says nothing of a method a path does not take (docs/reference.md).
+  MetodoNaoPermitido: 'Método não permitido.',
   ErroInternoDoServidor: 'Erro interno do servidor.',
   ServicoIndisponivel: 'Serviço Indisponível',
   CobOperacaoInvalida: 'Cobrança inválida.',

@@ -4,7 +4,9 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { COB_STATUSES, MONEY_TEXT, TXID } from '../../domain/api-pix';
 import { serviceDocument } from '../../wire/documents';
-import { checkedWithWarnings } from '../../wire/validate';
+import { warnUnreachable } from '../../wire/webhook-urls';
+import { answerUnknownFields, checkedWithWarnings, type UnknownFieldPolicy } from '../../wire/validate';
+import { unknownFieldMessage } from '../../wire/unknown-fields';
 import { Problem, type Family, type Violacao } from './problems';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, pathBeyond } from '../../lib/json-limits';
 import { CLOCK_RANGE_TEXT, DAY_RANGE_TEXT, inClockRange, inDayRange } from '../../lib/clock';
@@ -91,7 +93,7 @@ export const DevolucaoBody = z.object({
   descricao: z.string().max(140, { error: 'must be at most 140 characters' }).optional(),
 });
 export const WebhookBody = z.object({
-  webhookUrl: z.string({ error: 'is required: the URL that receives the Pix notices (at {webhookUrl}/pix)' }).refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), { error: 'must be an http(s) URL, like https://example.com/webhook' }),
+  webhookUrl: z.string({ error: 'is required: the URL that receives the Pix notices (at {webhookUrl}/pix)' }).refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), { error: 'must be an http(s) URL, like https://example.com/webhook' }).refine(warnUnreachable('webhookUrl')),
 });
 
 /** zod issues as violacoes: the property with the family's prefix, and what to send instead. */
@@ -131,7 +133,35 @@ export async function body<T extends z.ZodType>(c: Context, schema: T, family: F
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new Problem('RequisicaoInvalida', 400, 'The request body must be a JSON object.');
   // The same depth limit as the other faces (sandbox.md 11), before anything reads it.
   if (pathBeyond(data, MAX_JSON_DEPTH)) throw new Problem('RequisicaoInvalida', 400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays; send the document's flat shape.`);
-  return checkedWithWarnings(c, () => check(schema, data, family));
+  return checkedWithWarnings(c, () => {
+    const result = schema.safeParse(data);
+    answerUnknownFields(c, policyOf(family), schema, data, !result.success);
+    if (!result.success) throw invalid(family, violacoesOf(result.error, family.prefix, data));
+    return result.data as z.output<T>;
+  });
+}
+
+// Unknown fields of a body (sandbox.md 14): warned of, or under --strict and for a strict tenant violacoes of the
+// route's family. One policy per family, made at its first unknown field.
+const policies = new WeakMap<Family, UnknownFieldPolicy>();
+function policyOf(family: Family): UnknownFieldPolicy {
+  let policy = policies.get(family);
+  if (!policy) {
+    policy = {
+      mode: (c) => (c.get('strictFields') === true ? 'refuse' : 'warn'),
+      refuse(fields) {
+        throw invalid(
+          family,
+          fields.map((f) => {
+            const propriedade = family.prefix ? `${family.prefix}.${f.field}` : f.field;
+            return { razao: `${propriedade} ${unknownFieldMessage(f)}`, propriedade };
+          }),
+        );
+      },
+    };
+    policies.set(family, policy);
+  }
+  return policy;
 }
 
 export const dateTime = (name: string) =>

@@ -2,7 +2,7 @@
 // X-API-Key. Its routes translate at the edge and call the verbs v2 calls; payment links and static QR codes are
 // domain objects whose payments are ordinary charges of the core.
 import type { Deps } from '../../deps';
-import { createRouter } from '../../wire/env';
+import { createRouter, serviceFieldMode } from '../../wire/env';
 import * as account from './account/get';
 import * as balanceBlocks from './balance-blocks/list';
 import * as chargeGet from './charges/get';
@@ -21,7 +21,7 @@ import * as withdrawal from './withdrawals/post';
 import { API_KEY_SCHEME } from './schemas';
 
 export function v1Routes(deps: Deps) {
-  const app = createRouter();
+  const app = createRouter(serviceFieldMode(deps.settings));
   app.openAPIRegistry.registerComponent('securitySchemes', API_KEY_SCHEME, { type: 'apiKey', in: 'header', name: 'X-API-Key' });
   for (const route of [pix, pixStatic, customerCreate, customers, projectCreate, projectList, chargeCreate, chargeList, chargeGet, transaction, refund, account, balanceBlocks, withdrawal, metrics]) route.register(app, deps);
   return app;

@@ -21,7 +21,10 @@ export function guard(deps: Deps, opts: GuardOptions): MiddlewareHandler<Env> {
   const needed = [...opts.permissions, 'FULL_ACCESS'].join(' or ');
   return async (c, next) => {
     const match = BEARER.exec(c.req.header('authorization') ?? '');
-    if (!match) throw new SandboxError('UNAUTHORIZED', "Missing bearer token. Get one from POST /v2/auth and send it as 'Authorization: Bearer <access_token>'.");
+    if (!match) {
+      const apiKey = c.req.header('x-api-key') !== undefined ? ' v2 routes do not take X-API-Key: API keys are for the v1 face (/v1/...).' : '';
+      throw new SandboxError('UNAUTHORIZED', `Missing bearer token.${apiKey} Get one from POST /v2/auth and send it as 'Authorization: Bearer <access_token>'.`);
+    }
     const claims = await deps.tokens.verify(match[1]!);
     const account = deps.store.findAccount(claims.accountId);
     const credential = account?.credentials.find((cr) => cr.id === claims.credentialId);

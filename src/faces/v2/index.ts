@@ -1,6 +1,6 @@
 // The emulated v2 API, mounted at /v2.
 import type { Deps } from '../../deps';
-import { createRouter } from '../../wire/env';
+import { createRouter, serviceFieldMode } from '../../wire/env';
 import * as account from './account/get';
 import * as auth from './auth/post';
 import * as pix from './pix/post';
@@ -12,7 +12,7 @@ import { registerProjects } from './projects';
 import { registerSubAccounts } from './sub-accounts';
 
 export function v2Routes(deps: Deps) {
-  const app = createRouter();
+  const app = createRouter(serviceFieldMode(deps.settings));
   auth.register(app, deps);
   account.register(app, deps);
   registerProjects(app, deps);
