@@ -24,6 +24,7 @@ import { registerWithdrawalControl } from './withdrawals';
 import { registerStories } from './stories';
 import { registerApiPixControl } from './api-pix';
 import { healthAnswer } from './health';
+import { registerRequestLog } from './requests';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -66,6 +67,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks, consoleFragment: 
   registerApiPixControl(app, deps);
   registerStream(app, deps, hooks.streamKeepAliveMs);
   registerLists(app, deps);
+  registerRequestLog(app, deps);
   registerConsoleFragment(app, consoleFragment);
   registerPaymentLinkControl(app, deps);
   registerWithdrawalControl(app, deps);
