@@ -3,7 +3,9 @@
 // - bounded: one ring of `capacity` entries per account and one sandbox-wide ring (requests no account could be named
 //   for, and every control API request); an entry's bodies are capped before they get here (wire/middleware/request-log.ts);
 // - an entry is in at most two rings (a control request naming an account: its ring and the sandbox's), the same object
-//   in both, and is found by id while a ring holds it;
+//   in both, and is found by id while a ring holds it: its id is its sequence number, and each ring is in that order,
+//   so a look-up is a binary search per ring. No index by id: a map of every entry costs each request more (it points
+//   from old objects to new ones, which the young generation's collector then walks) than look-ups ever would;
 // - reset forgets everything; deleting an account forgets its ring. Ids keep counting, so an old id or cursor never
 //   names a newer entry.
 import type { Store } from '../store/store';
@@ -24,8 +26,7 @@ export type LoggedBody =
 export interface RequestEntry {
   id: string;
   seq: number;
-  /** On the clock of the account it is logged under (the sandbox clock for the others). */
-  at: string;
+  /** On the clock of the account it is logged under (the sandbox clock for the others), epoch ms. */
   atMs: number;
   /** Real time, epoch ms. */
   wallMs: number;
@@ -42,15 +43,13 @@ export interface RequestEntry {
   idempotencyKey: string | null;
   replayed: boolean;
   traceId: string | null;
-  /** The request's headers, lower-case names, secrets masked. */
-  headers: Record<string, string>;
+  /** Some of the request's headers as [name, value, ...], lower-case names, secrets masked. */
+  headers: string[];
   request: LoggedBody;
   answer: LoggedBody;
   /** Ids of what it created or changed: the id of a 2xx answer, its Location's last segment. */
   ids: string[];
   warnings: string[];
-  /** Rings holding it (internal). */
-  holders: number;
 }
 
 export interface RequestFilter {
@@ -81,6 +80,20 @@ class Ring {
     if (this.size < this.capacity) this.size++;
     return out;
   }
+  /** The entry of sequence number `seq`, if this ring holds it. */
+  find(seq: number): RequestEntry | undefined {
+    let lo = 0;
+    let hi = this.size - 1; // positions from the oldest
+    const oldest = (this.next - this.size + this.capacity) % this.capacity;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const e = this.items[(oldest + mid) % this.capacity]!;
+      if (e.seq === seq) return e;
+      if (e.seq < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
   /** Newest first. */
   *newest(): Generator<RequestEntry> {
     for (let i = 1; i <= this.size; i++) yield this.items[(this.next - i + this.capacity) % this.capacity]!;
@@ -95,7 +108,7 @@ export interface RequestLog {
   /** The next entry's id and seq (taken when the request starts, so entries are ordered by arrival). */
   nextSeq(): number;
   /** Keeps `entry` under its account (when that account still exists) and, if `sandboxWide`, in the sandbox ring. */
-  record(entry: Omit<RequestEntry, 'holders'>, sandboxWide: boolean): RequestEntry | undefined;
+  record(entry: RequestEntry, sandboxWide: boolean): RequestEntry | undefined;
   get(id: string): RequestEntry | undefined;
   /** The entries of an account (null: the sandbox ring), newest first, filtered, `limit` after the `cursor` entry. */
   list(accountId: string | null, filter: RequestFilter, page: { limit: number; cursor?: string }): { items: RequestEntry[]; nextCursor: string | null };
@@ -125,33 +138,33 @@ export function createRequestLog(store: Pick<Store, 'findAccount'>, capacity = D
   let seq = 0;
   let rings = new Map<string, Ring>();
   let sandbox = new Ring(Math.max(capacity, 1));
-  let byId = new Map<string, RequestEntry>();
-  const drop = (out: RequestEntry | undefined) => {
-    if (out && --out.holders === 0) byId.delete(out.id);
-  };
   return {
     capacity,
     nextSeq: () => ++seq,
-    record(fields, sandboxWide) {
+    record(entry, sandboxWide) {
       if (capacity === 0) return undefined;
-      const entry: RequestEntry = { ...fields, holders: 0 };
       if (entry.accountId !== null) {
         // A request that deleted its account (or came after) starts no ring for it.
         if (store.findAccount(entry.accountId)) {
           let ring = rings.get(entry.accountId);
           if (!ring) rings.set(entry.accountId, (ring = new Ring(capacity)));
-          entry.holders++;
-          drop(ring.push(entry));
+          ring.push(entry);
         } else entry.accountId = null;
       }
-      if (sandboxWide || entry.accountId === null) {
-        entry.holders++;
-        drop(sandbox.push(entry));
-      }
-      byId.set(entry.id, entry);
+      if (sandboxWide || entry.accountId === null) sandbox.push(entry);
       return entry;
     },
-    get: (id) => byId.get(id),
+    get(id) {
+      const at = seqOf(id);
+      if (at === undefined) return undefined;
+      const found = sandbox.find(at);
+      if (found) return found;
+      for (const ring of rings.values()) {
+        const e = ring.find(at);
+        if (e) return e;
+      }
+      return undefined;
+    },
     list(accountId, filter, { limit, cursor }) {
       const ring = accountId === null ? sandbox : rings.get(accountId);
       let before = Infinity;
@@ -175,18 +188,16 @@ export function createRequestLog(store: Pick<Store, 'findAccount'>, capacity = D
       return { items, nextCursor: more ? items[items.length - 1]!.id : null };
     },
     forgetAccount(accountId) {
-      const ring = rings.get(accountId);
-      if (!ring) return;
       rings.delete(accountId);
-      for (const e of ring.newest()) drop(e);
     },
     clear() {
       rings = new Map();
       sandbox = new Ring(Math.max(capacity, 1));
-      byId = new Map();
     },
     get held() {
-      return byId.size;
+      const seqs = new Set<number>();
+      for (const ring of [sandbox, ...rings.values()]) for (const e of ring.newest()) seqs.add(e.seq);
+      return seqs.size;
     },
   };
 }

@@ -9,10 +9,16 @@ export function loggedBodyView(body: LoggedBody): { contentType: string; size: n
   return { contentType: body.contentType, size: body.size < 0 ? null : body.size, omitted: body.reason };
 }
 
+function headersOf(list: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < list.length; i += 2) out[list[i]!] = list[i + 1]!;
+  return out;
+}
+
 export function requestView(e: RequestEntry) {
   return {
     id: e.id,
-    at: e.at,
+    at: isoTime(e.atMs),
     wallAt: isoTime(e.wallMs),
     face: e.face,
     method: e.method,
@@ -25,7 +31,7 @@ export function requestView(e: RequestEntry) {
     idempotencyKey: e.idempotencyKey,
     replayed: e.replayed,
     traceId: e.traceId,
-    headers: { ...e.headers },
+    headers: headersOf(e.headers),
     request: loggedBodyView(e.request),
     answer: loggedBodyView(e.answer),
     ids: [...e.ids],

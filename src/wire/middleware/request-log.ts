@@ -2,9 +2,11 @@
 // Mounted first, so it sees the answer every other layer made (errors, faults, a failed commit). Per request it costs
 // a few property reads: bodies are the strings the body middleware read and the route answered (never serialised
 // again; a body over the cap is not looked at), and JSON is parsed only when it may hold a secret to mask.
+import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps';
-import { isoOf, nowOf } from '../../services/clocks';
+import { nowOf } from '../../services/clocks';
+import { isoTime } from '../../lib/iso';
 import { credentialOfClientId, findApiKey } from '../../services/secrets';
 import { requestIdOf, type LoggedBody, type RequestFace, type RequestLog } from '../../services/request-log';
 import type { Caller } from '../env';
@@ -53,9 +55,9 @@ function maskValue(value: unknown): unknown {
   return value;
 }
 
-/** JSON text with its secrets masked; undefined when it is not valid JSON. */
-function maskedJson(text: string, known?: unknown): string | undefined {
-  if (!MAY_HOLD_SECRET.test(text)) return known !== undefined || isJson(text) ? text : undefined;
+/** JSON text with its secrets masked; undefined when it is not valid JSON. `valid`: known to be JSON (parsed already, or made by the app). */
+function maskedJson(text: string, valid: boolean): string | undefined {
+  if (!MAY_HOLD_SECRET.test(text)) return valid || isJson(text) ? text : undefined;
   try {
     return JSON.stringify(maskValue(JSON.parse(text)));
   } catch {
@@ -73,12 +75,12 @@ function isJson(text: string): boolean {
 }
 
 /** A body as the log keeps it: masked JSON under the cap, else its size and type. */
-function loggedBody(contentType: string, text: string | undefined, size: number, cap: number, known?: unknown): LoggedBody {
-  if (size === 0 && !text) return { kind: 'none' };
+function loggedBody(contentType: string, text: string | undefined, size: number, cap: number, valid: boolean): LoggedBody {
+  if (size === 0 && !text) return NONE;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (!JSON_TYPE.test(type) || text === undefined) return { kind: 'omitted', contentType: type || 'none', size, reason: JSON_TYPE.test(type) ? 'not read' : 'not JSON' };
   if (size > cap) return { kind: 'omitted', contentType: type, size, reason: `over the ${Math.round(cap / 1024)} KB cap` };
-  const masked = maskedJson(text, known);
+  const masked = maskedJson(text, valid);
   return masked === undefined ? { kind: 'omitted', contentType: type, size, reason: 'not valid JSON' } : { kind: 'json', contentType: type, size, text: masked };
 }
 
@@ -102,8 +104,10 @@ function nodeCache(res: Response): [number, unknown, unknown] | undefined {
   return nodeCacheKey ? ((res as unknown as Record<symbol, [number, unknown, unknown]>)[nodeCacheKey] ?? undefined) : undefined;
 }
 
-/** The answer's body text (JSON under the cap only), content type and the headers the log reads. */
-async function answerParts(res: Response, cap: number): Promise<{ type: string; text: string | undefined; size: number; header: (name: string) => string | undefined }> {
+type AnswerParts = { type: string; text: string | undefined; size: number; header: (name: string) => string | undefined };
+
+/** The answer's body text (JSON under the cap only), content type and the headers the log reads: at once on a real port. */
+function answerParts(res: Response, cap: number): AnswerParts | Promise<AnswerParts> {
   const cache = nodeCache(res);
   if (cache) {
     const header = (name: string) => headerIn(cache[2], name);
@@ -113,6 +117,11 @@ async function answerParts(res: Response, cap: number): Promise<{ type: string; 
     if (body instanceof Uint8Array) return { type, text: undefined, size: body.byteLength, header };
     return { type, text: undefined, size: body === null ? 0 : -1, header };
   }
+  return answerPartsOf(res, cap);
+}
+
+/** The same from a WHATWG Response (in process): its body read from a clone. */
+async function answerPartsOf(res: Response, cap: number): Promise<AnswerParts> {
   const header = (name: string) => res.headers.get(name) ?? undefined;
   const type = header('content-type') ?? '';
   if (res.body === null) return { type, text: undefined, size: 0, header };
@@ -136,18 +145,22 @@ async function requestText(c: Context, size: number, cap: number): Promise<strin
   }
 }
 
+const NO_WARNINGS: string[] = [];
+const NO_IDS: string[] = [];
+const NONE: LoggedBody = { kind: 'none' };
+
 const FIRST_ID = /^\s*\{\s*"(?:id|txid)"\s*:\s*"([^"\\]{1,120})"/;
 const TXID = /"txid"\s*:\s*"([^"\\]{1,120})"/;
 
 /** Ids a 2xx answer names: its own id (first field, or txid on API Pix) and its Location's last segment. */
 function idsOf(face: RequestFace, status: number, text: string | undefined, location: string | undefined): string[] {
-  if (status < 200 || status > 299) return [];
+  if (status < 200 || status > 299) return NO_IDS;
   const ids: string[] = [];
   const own = text && (FIRST_ID.exec(text) ?? (face === 'api-pix' ? TXID.exec(text) : null));
   if (own) ids.push(own[1]!);
   const last = location?.split('?')[0]!.split('/').pop();
   if (last && !ids.includes(last)) ids.push(decodeURIComponent(last));
-  return ids;
+  return ids.length === 0 ? NO_IDS : ids;
 }
 
 function maskedQuery(url: string): string {
@@ -157,13 +170,21 @@ function maskedQuery(url: string): string {
   return /token|secret|key/i.test(query) ? query.replace(/([?&](?:[^=&]*(?:token|secret|key)[^=&]*)=)[^&]*/gi, `$1${MASK}`) : query;
 }
 
-function maskedHeaders(c: Context): Record<string, string> {
-  const all = c.req.header() as Record<string, string>;
-  const out: Record<string, string> = {};
-  for (const name of Object.keys(all)) {
-    const lower = name.toLowerCase();
-    out[lower] = SECRET_HEADERS.has(lower) ? MASK : all[name]!;
+/**
+ * The headers an entry keeps, as [name, value, name, value...]: what says how the request was made (type, client,
+ * idempotency, sub-account) and which credential header it carried, masked. Connection-level ones (host, accept-encoding,
+ * content-length...) are left out: every entry is held until its ring turns, and each kept string costs the collector.
+ */
+const KEPT_HEADERS = ['content-type', 'accept', 'user-agent', 'idempotency-key', 'x-sub-account', 'origin'];
+function keptHeaders(c: Context): string[] {
+  // On a real port, Node's own parsed record (a WHATWG Headers' get() costs about a microsecond a name); in process, hono's.
+  const parsed = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers;
+  const out: string[] = [];
+  for (const name of KEPT_HEADERS) {
+    const value = parsed ? parsed[name] : c.req.header(name);
+    if (value !== undefined) out.push(name, Array.isArray(value) ? value.join(', ') : value);
   }
+  for (const name of SECRET_HEADERS) if ((parsed ? parsed[name] : c.req.header(name)) !== undefined) out.push(name, MASK);
   return out;
 }
 
@@ -231,7 +252,7 @@ export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Conte
       const account = accountId === null ? undefined : deps.store.findAccount(accountId);
       const atMs = account ? nowOf(deps, account) : deps.clock.nowMs();
       const method = c.req.method;
-      let request: LoggedBody = { kind: 'none' };
+      let request: LoggedBody = NONE;
       if (method !== 'GET' && method !== 'HEAD') {
         const declared = c.req.header('content-length');
         const size = declared === undefined ? -1 : Number(declared);
@@ -241,15 +262,15 @@ export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Conte
         if (size > 0 || (size < 0 && (cached.text !== undefined || cached.json !== undefined || c.req.raw.body !== null))) {
           // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
           const text = JSON_TYPE.test(type.split(';')[0]!.trim()) ? await requestText(c, size, cap) : size < 0 && cached.text !== undefined ? await requestText(c, size, cap) : undefined;
-          request = loggedBody(type, text, text === undefined ? size : Buffer.byteLength(text), cap, parsedBody(c.req));
+          request = loggedBody(type, text, text === undefined ? size : Buffer.byteLength(text), cap, parsedBody(c.req) !== undefined);
         }
       }
-      const answer = await answerParts(res, cap);
+      const parts = answerParts(res, cap);
+      const answer = parts instanceof Promise ? await parts : parts;
       const entry = log.record(
         {
           id: requestIdOf(seq),
           seq,
-          at: account ? isoOf(deps, account) : deps.clock.iso(),
           atMs,
           wallMs: Date.now(),
           face,
@@ -263,16 +284,18 @@ export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Conte
           idempotencyKey: c.req.header('idempotency-key') ?? null,
           replayed: answer.header('idempotent-replayed') === 'true',
           traceId: (c.get('traceId') as string | undefined) ?? null,
-          headers: maskedHeaders(c),
+          headers: keptHeaders(c),
           request,
-          answer: loggedBody(answer.type, answer.text, answer.size, cap),
+          // The app's own JSON answers are JSON: not parsed again to know it.
+          answer: loggedBody(answer.type, answer.text, answer.size, cap, true),
           ids: idsOf(face, status, answer.text, answer.header('location')),
-          warnings: warningsOf(c) ?? [],
+          warnings: warningsOf(c) ?? NO_WARNINGS,
         },
         face === 'control',
       );
       if (entry) {
-        const { id, method: m, path, status: s, durationMs: d, at } = entry;
+        const { id, method: m, path, status: s, durationMs: d } = entry;
+        const at = isoTime(atMs);
         deps.bus.publish(entry.accountId === null ? { kind: 'request', id, face, method: m, path, status: s, durationMs: d, at } : { kind: 'request', accountId: entry.accountId, id, face, method: m, path, status: s, durationMs: d, at });
       }
     } catch (err) {
