@@ -221,6 +221,7 @@ const readResult = (name) => {
 };
 const webhooks = readResult('webhooks');
 const stream = readResult('stream');
+const requestLog = readResult('request-log'); // npm run bench:requests
 const peer = readResult('peer'); // npm run bench:peer: beside vercel-labs emulate's Stripe emulator
 const clocks = readResult('clocks'); // npm run bench:clocks: one tenant's clock beside 10,000 others
 const automatico = readResult('automatico'); // npm run bench:automatico: a year of Pix Automático
@@ -244,6 +245,13 @@ const targets = [
   [`\`POST /v2/pix\` p99 during a fold / steady, at ${at100k.storedCharges}`, `${at100k.p99WhileFoldingMs} / ${at100k.p99WithDataMs} ms = ${(at100k.p99WhileFoldingMs / at100k.p99WithDataMs).toFixed(2)}`, '<= 2', at100k.p99WhileFoldingMs <= 2 * at100k.p99WithDataMs],
   [`RSS per stored charge at ${at100k.storedCharges}`, `${at100k.rssBytesPerCharge} B`, '<= 1024 B', at100k.rssBytesPerCharge <= 1024],
   ...(stream ? [[`\`POST /v2/pix\` with 100 streams open / none (bench:stream, ${day(stream)})`, `${stream.cost.with100StreamsReqPerSec} / ${stream.cost.withoutStreamsReqPerSec} req/s = ${stream.cost.ratio}`, '>= 0.90', stream.cost.ratio >= 0.9]] : [['100 streams', 'not measured: npm run bench:stream', '>= 0.90', false]]),
+  ...(requestLog
+    ? [
+        [`\`POST /v2/pix\`, request log on / off (bench:requests, ${day(requestLog)})`, `${requestLog.speed.create.onReqPerSec} / ${requestLog.speed.create.offReqPerSec} req/s = ${requestLog.speed.create.ratio}`, '>= 0.95', requestLog.speed.create.ratio >= 0.95],
+        [`\`GET /v2/transactions/{id}\`, request log on / off (bench:requests, ${day(requestLog)})`, `${requestLog.speed.read.onReqPerSec} / ${requestLog.speed.read.offReqPerSec} req/s = ${requestLog.speed.read.ratio}`, '>= 0.95', requestLog.speed.read.ratio >= 0.95],
+        [`RSS of a full request log, ${requestLog.memory.entriesPerAccount} x ${requestLog.memory.accounts} accounts (bench:requests, ${day(requestLog)})`, `${Math.round(requestLog.memory.logRssBytes / 1048576)} MB (${requestLog.memory.bytesPerEntry} B an entry)`, 'bounded', true],
+      ]
+    : [['request log on / off', 'not measured: npm run bench:requests', '>= 0.95', false]]),
   ...(webhooks
     ? [
         [`webhook fan-out, 1 endpoint (bench:webhooks, ${day(webhooks)})`, `${webhooks.fanOut1Endpoint.deliveriesPerSecond} deliveries/s`, '>= 2000', webhooks.fanOut1Endpoint.deliveriesPerSecond >= 2000],

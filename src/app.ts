@@ -49,6 +49,9 @@ import { emptyState } from './store/state';
 import { DEFAULT_SERVICE_HOSTS } from './proxy/hosts';
 import { lazyProxy } from './proxy/lazy';
 import { proxiedName } from './proxy/marks';
+import { createRequestLog, DEFAULT_REQUEST_LOG_SIZE } from './services/request-log';
+import { requestLogger } from './wire/middleware/request-log';
+import { warningsOf } from './wire/validate';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
 export const VERSION: string = version;
@@ -173,6 +176,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const ids = createIds(options.seed);
   if (options.maxRecords !== undefined && !(Number.isSafeInteger(options.maxRecords) && options.maxRecords >= 1))
     throw new Error(`maxRecords (--max-records) must be a whole number of records of at least 1, got ${JSON.stringify(options.maxRecords)}; leave it out for the default from the heap limit.`);
+  const requestLogSize = options.requestLog ?? DEFAULT_REQUEST_LOG_SIZE;
+  if (!(Number.isSafeInteger(requestLogSize) && requestLogSize >= 0))
+    throw new Error(`requestLog (--request-log) must be a whole number of requests per account, 0 for off, got ${JSON.stringify(options.requestLog)}.`);
   const { store, loaded } = await openStore(options.dataFile, { hooks: options.testHooks, log, compactAfterBytes: options.compactAfterBytes });
   // Date.now is read at each call, not captured: a test that fakes Date moves real time (a token's 300 s) without a sleep.
   const clock = createClock(() => Date.now(), store.state.clock);
@@ -197,6 +203,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     scheduler,
     tokens,
     bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),
+    requestLog: createRequestLog(store, requestLogSize),
     settings: {
       publicHost: options.publicHost === undefined ? DEFAULT_PUBLIC_HOST : checkPublicHost(options.publicHost),
       ispb: options.ispb ?? DEFAULT_ISPB,
@@ -233,6 +240,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   };
   const reset = async (opts: { clock?: boolean } = {}) => {
     faults.rules = [];
+    deps.requestLog.clear();
     // The clock is kept unless asked (sandbox.md 4.7); then it goes back to where start-up put it.
     const resetAll = () => {
       if (opts.clock) startClock();
@@ -267,6 +275,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return sendError(c, err, clock.iso(), c.get('traceId') ?? randomUUID());
   });
 
+  // First of all, so that it sees the answer each later layer made (sandbox.md 14).
+  if (requestLogSize > 0) app.use('*', requestLogger(deps, deps.requestLog, warningsOf));
   const allowedHosts = [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...(options.tlsNames ?? [])];
   // The service's names are answered only through the proxy (sandbox.md 13): marked there, read by the doors.
   const checkDoors = doors({ allowedHosts, allowedOrigins: options.allowedOrigins ?? [], proxiedName });

@@ -55,6 +55,11 @@ export interface SandboxOptions {
    * ignore it with a Sandbox-Warning header (sandbox.md 14; a tenant can ask for it alone with `strict: true`).
    */
   strict?: boolean;
+  /**
+   * Requests kept in the request log per account (sandbox.md 14, docs/requests.md); 0 turns the log off. Default 1000.
+   * The log lives in memory, never in `dataFile`, and reset clears it.
+   */
+  requestLog?: number;
   /** With a data file: fold the journal into the snapshot once it passes this many bytes. Default 8 MiB. */
   compactAfterBytes?: number;
   /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
@@ -120,6 +125,9 @@ export interface CliConfig {
   options: SandboxOptions;
 }
 
+/** The most requests --request-log keeps per account (each entry holds up to two 64 KB bodies). */
+export const MAX_REQUEST_LOG = 100_000;
+
 const HELP = `pix-sandbox: a local emulator of a PIX payment-service API
 
 Usage: pix-sandbox [options]
@@ -133,6 +141,8 @@ Usage: pix-sandbox [options]
                        (SANDBOX_MAX_RECORDS; default from the heap limit, see docs/data.md)
   --strict             answer an unknown request field with 400 naming it, rather than a Sandbox-Warning
                        header (SANDBOX_STRICT=1; per tenant: strict: true)
+  --request-log N      requests kept in the request log per account, 0 = off (SANDBOX_REQUEST_LOG, default 1000;
+                       in memory only, see docs/requests.md)
   --fixtures FILE      load this default world instead of fixtures/default.json (SANDBOX_FIXTURES)
   --seed N             seed ids for a reproducible run (SANDBOX_SEED)
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
@@ -178,6 +188,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         port: { type: 'string' },
         data: { type: 'string' },
         'max-records': { type: 'string' },
+        'request-log': { type: 'string' },
         fixtures: { type: 'string' },
         seed: { type: 'string' },
         'webhook-url': { type: 'string' },
@@ -215,6 +226,10 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const maxRecords = maxRecordsText === undefined ? undefined : Number(maxRecordsText.replaceAll('_', ''));
   if (maxRecords !== undefined && !(/^[0-9_]+$/.test(maxRecordsText!) && Number.isSafeInteger(maxRecords) && maxRecords >= 1))
     return { error: `--max-records must be a whole number of records of at least 1 (for example 500000 or 500_000), got '${maxRecordsText}'. Leave it out for the default from the heap limit.` };
+  const requestLogText = values['request-log'] ?? env.SANDBOX_REQUEST_LOG;
+  const requestLog = requestLogText === undefined ? undefined : Number(requestLogText.replaceAll('_', ''));
+  if (requestLog !== undefined && !(/^[0-9_]+$/.test(requestLogText!) && Number.isSafeInteger(requestLog) && requestLog <= MAX_REQUEST_LOG))
+    return { error: `--request-log must be a whole number of requests per account from 0 (off) to ${MAX_REQUEST_LOG}, got '${requestLogText}'. Leave it out for the default of 1000.` };
   const headerWord = values['webhook-header-word'] ?? env.SANDBOX_WEBHOOK_HEADER_WORD;
   if (headerWord !== undefined && !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(headerWord))
     return { error: `--webhook-header-word must be 1 to 32 letters, digits and dashes starting with a letter (it names headers like X-WORD-Event), got '${headerWord}'` };
@@ -228,6 +243,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     dataFile: values.data ?? env.SANDBOX_DATA,
     ...(maxRecords !== undefined ? { maxRecords } : {}),
     strict: values.strict ?? env.SANDBOX_STRICT === '1',
+    ...(requestLog !== undefined ? { requestLog } : {}),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
     seed,
     webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,

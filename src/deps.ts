@@ -6,6 +6,7 @@ import type { Scheduler } from './services/scheduler';
 import type { Clocks } from './services/clocks';
 import type { Tokens } from './services/tokens';
 import type { Bus } from './lib/bus';
+import type { RequestLog } from './services/request-log';
 
 export interface Settings {
   /** Host (no scheme) that BR Code locations point at. */
@@ -40,4 +41,6 @@ export interface Deps {
   settings: Settings;
   /** Changes for the live stream (sandbox.md 4.9); publishing never throws. */
   bus: Bus;
+  /** The request log (sandbox.md 14): in memory, cleared by reset. */
+  requestLog: RequestLog;
 }

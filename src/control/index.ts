@@ -25,6 +25,7 @@ import { registerStories } from './stories';
 import { registerApiPixControl } from './api-pix';
 import { registerApiPixRecControl } from './api-pix-rec';
 import { healthAnswer } from './health';
+import { registerRequestLog } from './requests';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -68,6 +69,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks, consoleFragment: 
   registerApiPixRecControl(app, deps);
   registerStream(app, deps, hooks.streamKeepAliveMs);
   registerLists(app, deps);
+  registerRequestLog(app, deps);
   registerConsoleFragment(app, consoleFragment);
   registerPaymentLinkControl(app, deps);
   registerWithdrawalControl(app, deps);

@@ -6,6 +6,7 @@ import { PERMISSIONS } from '../domain/permissions';
 import { ACCOUNT_STATUSES } from '../domain/types';
 import { isValidCnpj, isValidCpf } from '../pix';
 import { CompanySchema } from '../wire/resources/accounts';
+import { intQuery } from '../wire/schemas';
 import { EVENT_KINDS } from '../domain/events';
 import { CLOCK_RANGE_TEXT, inClockRange } from '../lib/clock';
 import { warnUnreachable } from '../wire/webhook-urls';
@@ -181,3 +182,67 @@ export const AccountPatchSchema = z
 export const FixturesSchema = z.object({ accounts: z.array(AccountSpecSchema) });
 
 export { brlSigned, institutionStatus, permissions, status };
+
+const LoggedBodySchema = z
+  .object({
+    contentType: z.string(),
+    size: z.number().int().nullable().openapi({ description: 'Bytes; null when unknown (a streamed body)' }),
+    body: z.unknown().optional().openapi({ description: 'The JSON, secrets masked (absent when omitted)' }),
+    omitted: z.string().optional().openapi({ description: "Why the body is not kept: 'not JSON', 'over the 64 KB cap', 'not valid JSON'" }),
+  })
+  .nullable()
+  .openapi('LoggedBody');
+
+/** An entry of the request log (sandbox.md 14). */
+export const RequestEntrySchema = z
+  .object({
+    id: z.string().openapi({ example: 'req_42' }),
+    at: z.string().openapi({ format: 'date-time', description: 'On the clock of the account it is logged under (else the sandbox clock)' }),
+    wallAt: z.string().openapi({ format: 'date-time', description: 'Real time' }),
+    face: z.enum(['v2', 'v1', 'api-pix', 'control']),
+    method: z.string(),
+    path: z.string(),
+    query: z.string().openapi({ description: "'' or the query with its '?' (secrets masked)" }),
+    status: z.number().int(),
+    durationMs: z.number(),
+    accountId: z.string().nullable(),
+    credentialId: z.string().nullable().openapi({ description: 'The credential (v2, API Pix) or API key (v1) id used' }),
+    idempotencyKey: z.string().nullable(),
+    replayed: z.boolean().openapi({ description: 'The answer was the replay of an earlier request with the same Idempotency-Key' }),
+    traceId: z.string().nullable(),
+    headers: z.record(z.string(), z.string()).openapi({ description: 'Request headers, lower-case; Authorization, X-API-Key, X-Sandbox-Token and Cookie masked' }),
+    request: LoggedBodySchema,
+    answer: LoggedBodySchema,
+    ids: z.array(z.string()).openapi({ description: 'What it created or changed: the id of a 2xx answer and its Location' }),
+    warnings: z.array(z.string()).openapi({ description: 'Its Sandbox-Warning headers' }),
+  })
+  .openapi('RequestEntry');
+
+export const RequestPageSchema = z
+  .object({ items: z.array(RequestEntrySchema), nextCursor: z.string().nullable().openapi({ description: 'Send as cursor for the next (older) page; null on the last' }), limit: z.number().int() })
+  .openapi('RequestPage');
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** The filters and paging of the request log's lists. */
+export const RequestQuerySchema = z.object({
+  status: z
+    .string()
+    .regex(/^(?:[1-5](?:xx|\d\d)|failed)$/, { error: "must be a status like 201, a class like 4xx, or 'failed' (400 and up)" })
+    .optional()
+    .openapi({ description: "A status (201), a class (4xx) or 'failed' (400 and up)" }),
+  method: z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` }))
+    .optional(),
+  path: z.string().startsWith('/', { error: "must be a path prefix starting with '/', like /v2/pix" }).optional().openapi({ description: 'Only paths that start with this, like /v2/pix' }),
+  face: z.enum(['v2', 'v1', 'api-pix', 'control'], { error: 'must be one of v2, v1, api-pix, control' }).optional(),
+  since: z
+    .string()
+    .refine((v) => /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)), { error: 'must be an ISO 8601 date-time like 2026-01-15T12:00:00Z (on the sandbox clock)' })
+    .transform((v) => Date.parse(v))
+    .optional()
+    .openapi({ type: 'string', format: 'date-time', description: 'Entries at or after this instant of the sandbox (or the account\'s) clock' }),
+  limit: intQuery('limit', 1, 1000, 50),
+  cursor: z.string().optional().openapi({ description: 'The nextCursor of the previous page' }),
+});

@@ -99,9 +99,9 @@ export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KE
       tags: ['Control API'],
       operationId: 'streamSandboxChanges',
       security: controlSecurity,
-      summary: 'Live changes as Server-Sent Events: every recorded event (named by its kind), transaction, delivery attempt, clock move and reset',
+      summary: 'Live changes as Server-Sent Events: every recorded event (named by its kind), transaction, delivery attempt, clock move, logged request and reset',
       description:
-        'Messages: `event: <event kind>` (the webhook envelope plus accountId), `event: transaction` {accountId, id, type, status}, `event: delivery` {accountId, deliveryId, state, attempts}, `event: clock` {now, frozen, accountId when a tenant clock moved}, `event: reset` {}. A comment line every 15 s keeps proxies open. With SANDBOX_ADMIN_TOKEN set, `?token=` is accepted in place of the header (EventSource cannot send headers). Follow it from a shell with `curl -N $B/_sandbox/stream`.',
+        'Messages: `event: <event kind>` (the webhook envelope plus accountId), `event: transaction` {accountId, id, type, status}, `event: delivery` {accountId, deliveryId, state, attempts}, `event: clock` {now, frozen, accountId when a tenant clock moved}, `event: request` {accountId (absent when no account could be named), id, face, method, path, status, durationMs, at}: a request the request log kept (GET /_sandbox/requests/{id} has all of it), `event: reset` {}. A comment line every 15 s keeps proxies open. With SANDBOX_ADMIN_TOKEN set, `?token=` is accepted in place of the header (EventSource cannot send headers). Follow it from a shell with `curl -N $B/_sandbox/stream`.',
       request: {
         query: z.object({
           accountId: z.string().optional().openapi({ description: 'Only changes of this account (moves of the sandbox clock and resets are sent to every stream; a tenant clock\'s moves to its account\'s)' }),

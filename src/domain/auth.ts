@@ -8,4 +8,6 @@ export interface Caller {
   credential?: Credential;
   wallet: Wallet;
   subAccount: SubAccount | null;
+  /** The v1 API key the request was made with (its id), for the request log. */
+  apiKeyId?: string;
 }

@@ -21,6 +21,8 @@ export type BusMessage =
   | { kind: 'clock'; now: string; frozen: boolean; /** A tenant's own clock moved; absent: the sandbox clock. */ accountId?: string }
   /** A step of a story (sandbox.md 5.1) is done: `step` of `of`. */
   | { kind: 'story'; accountId: string; story: string; step: number; of: number; title: string; did: string; at: string }
+  /** A request was logged (services/request-log.ts); without accountId when no account could be named for it. */
+  | { kind: 'request'; accountId?: string; id: string; face: string; method: string; path: string; status: number; durationMs: number; at: string }
   | { kind: 'reset' };
 
 /** Gets each batch of messages in the order they were published. */

@@ -23,8 +23,9 @@ import { staticQrStatus } from '../services/static-qr';
 import type { ConsoleQuery } from '../wire/console-query';
 import type { SandboxEvent } from '../domain/events';
 import { nowOf } from '../services/clocks';
+import { requestView, type RequestView } from '../wire/request-view';
 
-export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches'] as const;
+export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches', 'requests'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
 
 const LIST_LIMIT = 20;
@@ -574,7 +575,7 @@ function TransactionsSection({ deps, account, q }: { deps: Deps; account: Accoun
             {rows.map((tx) => {
               const fee = feesOf.get(tx.id);
               return (
-                <tr data-tx={tx.id} data-status={stateOf(tx)} data-type={tx.type} data-expired={expiredCharge(tx) ? 'true' : undefined} data-updated={String(tx.updatedAt)}>
+                <tr id={`tx-${tx.id}`} data-tx={tx.id} data-status={stateOf(tx)} data-type={tx.type} data-expired={expiredCharge(tx) ? 'true' : undefined} data-updated={String(tx.updatedAt)}>
                   <td data-label="Created" class="when">
                     <span class="full-time">
                       <When ms={tx.createdAt} format="date" /> <When ms={tx.createdAt} format="time" />
@@ -802,6 +803,103 @@ function DeliveriesSection({ deps, account, q }: { deps: Deps; account: Account;
   );
 }
 
+/** A status's colour class: 2xx ok, 4xx warn, 5xx bad. */
+const statusClass = (status: number) => (status >= 500 ? 's-failed' : status >= 400 ? 's-pending' : 's-completed');
+
+/** A copy-and-paste curl of an entry; secrets (masked in the log) become shell variables the reader sets. */
+export function curlOf(e: RequestView, base = '$B'): string {
+  const parts = [`curl -s -X ${e.method} "${base}${e.path}${e.query.replaceAll('[masked]', '$SECRET')}"`];
+  for (const [name, value] of Object.entries(e.headers)) {
+    if (value !== '[masked]') parts.push(`-H '${name}: ${value.replaceAll("'", "'\\''")}'`);
+    else if (name === 'authorization') parts.push(`-H "Authorization: Bearer $TOKEN"`);
+    else if (name === 'x-api-key') parts.push(`-H "X-API-Key: $API_KEY"`);
+    else if (name === 'x-sandbox-token') parts.push(`-H "X-Sandbox-Token: $SANDBOX_ADMIN_TOKEN"`);
+  }
+  if (e.request?.body !== undefined) {
+    const body = JSON.stringify(e.request.body).replaceAll('"[masked]"', '"$SECRET"');
+    parts.push(`-d '${body.replaceAll("'", "'\\''")}'`);
+  }
+  return parts.join(' \\\n  ');
+}
+
+function LoggedBodyBlock({ title, body }: { title: string; body: RequestView['request'] }) {
+  return (
+    <>
+      <h4>{title}</h4>
+      {body === null ? <p class="muted">none</p> : body.body !== undefined ? (
+        // Focusable: a long body scrolls sideways, and a keyboard must reach it.
+        <pre tabindex={0} aria-label={title}>
+          {JSON.stringify(body.body, null, 2)}
+        </pre>
+      ) : <p class="muted">{body.contentType}, {body.size === null ? 'size unknown' : `${body.size} bytes`}: not kept ({body.omitted})</p>}
+    </>
+  );
+}
+
+/** The account's request log (sandbox.md 14): newest first, or failures first; each entry opens to both bodies. */
+function RequestsSection({ deps, account, q }: { deps: Deps; account: Account; q: ConsoleQuery }) {
+  const failuresFirst = q.rorder === 'failures';
+  const items = deps.requestLog.list(account.id, {}, { limit: SHORT_LIMIT * 2 }).items.map(requestView);
+  if (failuresFirst) items.sort((a, b) => Number(b.status >= 400) - Number(a.status >= 400));
+  const txIds = new Set(Object.keys(account.transactions));
+  return (
+    <section class="card" id="requests" data-section="requests" aria-labelledby="requests-h">
+      <h2 id="requests-h">Requests</h2>
+      <p class="muted">
+        What apps sent with this account's credentials, and what they got (secrets masked; in memory, reset clears it).{' '}
+        {failuresFirst ? <a href={consoleHref(q, { account: account.id, rorder: undefined })}>Newest first</a> : <a href={consoleHref(q, { account: account.id, rorder: 'failures' })}>Failures first</a>}
+      </p>
+      {items.length === 0 ? (
+        <p class="muted">No requests yet.</p>
+      ) : (
+        <ul class="plain">
+          {items.map((e) => {
+            const made = e.ids.find((id) => txIds.has(id));
+            return (
+              <li data-request={e.id} data-status={String(e.status)}>
+                <details id={`rq-${e.id}`}>
+                  <summary>
+                    <span class={`badge ${statusClass(e.status)}`}>{e.status}</span> <strong>{e.method}</strong> <code>{e.path}</code> · {e.durationMs} ms · <When ms={Date.parse(e.at)} />
+                    {e.replayed ? ' · replayed' : ''}
+                    {e.warnings.length > 0 ? (
+                      <>
+                        {' '}
+                        <span class="badge s-pending">{e.warnings.length} warning{e.warnings.length === 1 ? '' : 's'}</span>
+                      </>
+                    ) : null}
+                  </summary>
+                  <p class="muted">
+                    <code>{e.id}</code> · {e.face} · credential {e.credentialId ?? 'none'}
+                    {e.idempotencyKey ? ` · Idempotency-Key ${e.idempotencyKey}` : ''} · trace {e.traceId}
+                    {made ? (
+                      <>
+                        {' '}
+                        · <a href={`${consoleHref(q, { account: account.id })}#tx-${made}`}>transaction {short(made)}</a>
+                      </>
+                    ) : null}
+                  </p>
+                  {e.warnings.length > 0 ? (
+                    <ul>
+                      {e.warnings.map((w) => (
+                        <li>{w}</li>
+                      ))}
+                    </ul>
+                  ) : null}
+                  <LoggedBodyBlock title="Request body" body={e.request} />
+                  <LoggedBodyBlock title="Answer body" body={e.answer} />
+                  <button type="button" class="copy secondary" data-copy={curlOf(e)} aria-label={`Copy as curl: request ${e.id}`}>
+                    Copy as curl
+                  </button>
+                </details>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 /** The account's sections, in page order: what a presenter reaches for first at the top. */
 export function ConsoleSections({ deps, account, q }: { deps: Deps; account: Account; q: ConsoleQuery }) {
   return (
@@ -810,6 +908,7 @@ export function ConsoleSections({ deps, account, q }: { deps: Deps; account: Acc
         <ChargeForm account={account} />
         <TransactionsSection deps={deps} account={account} q={q} />
         <DeliveriesSection deps={deps} account={account} q={q} />
+        <RequestsSection deps={deps} account={account} q={q} />
       </div>
       <div class="col-side">
         <StoriesPanel account={account} />

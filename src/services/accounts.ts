@@ -421,6 +421,7 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
 export function deleteAccount(deps: Deps, accountId: string): void {
   deps.store.account(accountId);
   delete deps.store.state.accounts[accountId];
+  deps.requestLog.forgetAccount(accountId);
   const jobs = deps.store.raw.jobs; // read only: the scheduler takes them off
   for (const id of Object.keys(jobs)) if (jobs[id]!.accountId === accountId) deps.scheduler.unschedule(id);
 }

@@ -50,12 +50,7 @@ function sameSecret(a: string, b: string): boolean {
 
 /** The account and credential of `clientId` when `secret` is its secret (compared in constant time). */
 export function findCredential(deps: Deps, clientId: string, secret: string): { account: Account; credential: Credential } | undefined {
-  const found = lookup(deps.store, (index) => {
-    const at = index.byClientId.get(clientId);
-    const account = at && deps.store.findAccount(at[0]);
-    const credential = account?.credentials.find((cr) => cr.id === at![1] && cr.clientId === clientId);
-    return credential ? { account: account!, credential } : undefined;
-  });
+  const found = credentialOfClientId(deps, clientId);
   return found && sameSecret(found.credential.clientSecret, secret) ? found : undefined;
 }
 
@@ -70,5 +65,15 @@ export function findApiKey(deps: Deps, given: string): { account: Account; apiKe
     if (!apiKey) return undefined;
     const stored = index.digests.get(apiKey.key) ?? sha256(apiKey.key);
     return timingSafeEqual(wanted, stored) ? { account: account!, apiKey } : undefined;
+  });
+}
+
+/** The account and credential a client id names (no secret checked; the request log's attribution of POST /v2/auth uses it alone). */
+export function credentialOfClientId(deps: Deps, clientId: string): { account: Account; credential: Credential } | undefined {
+  return lookup(deps.store, (index) => {
+    const at = index.byClientId.get(clientId);
+    const account = at && deps.store.findAccount(at[0]);
+    const credential = account?.credentials.find((cr) => cr.id === at![1] && cr.clientId === clientId);
+    return credential ? { account: account!, credential } : undefined;
   });
 }

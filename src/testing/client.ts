@@ -5,6 +5,7 @@ import type { Permission } from '../domain/permissions';
 import type { Story, StoryResult } from '../services/stories';
 import type { AccountStatus } from '../domain/types';
 import type { EventKind } from '../domain/events';
+import type { RequestView } from '../wire/request-view';
 import type {
   accountDetailView,
   balanceBlockControlView,
@@ -147,6 +148,28 @@ export interface EventQuery {
   event?: EventKind;
   subAccount?: string;
 }
+/** Filters of the request log (docs/requests.md): each optional. */
+export interface RequestQuery {
+  /** A status (`201`), a class (`4xx`) or `failed` (400 and up). */
+  status?: string | number;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A path prefix, like /v2/pix. */
+  path?: string;
+  face?: RequestEntry['face'];
+  /** Entries at or after this instant of the account's clock. */
+  since?: string | Date;
+  /** 1 to 1000 (default 50). */
+  limit?: number;
+  /** The nextCursor of the previous page. */
+  cursor?: string;
+}
+/** An entry of the request log: what was sent and what was answered (secrets masked). */
+export type RequestEntry = RequestView;
+export interface RequestPage {
+  items: RequestEntry[];
+  nextCursor: string | null;
+  limit: number;
+}
 export interface DeliveryQuery {
   state?: 'pending' | 'succeeded' | 'failed';
   event?: EventKind;
@@ -282,6 +305,11 @@ export interface SandboxClient {
   /** Back to the fixtures; `clock: true` also puts the clock back where start-up put it (real time unless started otherwise). */
   reset(opts?: { clock?: boolean }): Promise<{ reset: boolean; accounts: number }>;
   health(): Promise<Health>;
+  /** The request log (docs/requests.md): an account's (null: the sandbox-wide log), newest first, and one entry. */
+  requests: {
+    list(accountId: string | null, query?: RequestQuery): Promise<RequestPage>;
+    get(id: string): Promise<RequestEntry>;
+  };
   /** POST /_sandbox/settle: resolves once nothing is due and no delivery attempt is in flight; else throws SETTLE_TIMEOUT. */
   settle(opts?: SettleOptions): Promise<{ settled: true }>;
 }
@@ -366,6 +394,13 @@ export function connect(url: string, options: ConnectOptions = {}): SandboxClien
     },
     events: {
       list: (id, q) => call('GET', `/accounts/${enc(id)}/events${query(q)}`),
+    },
+    requests: {
+      list: (id, q) => {
+        const text = q && Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : String(v)]));
+        return call('GET', `${id === null ? '' : `/accounts/${enc(id)}`}/requests${query(text)}`);
+      },
+      get: (id) => call('GET', `/requests/${enc(id)}`),
     },
     deliveries: {
       list: (id, q) => call('GET', `/accounts/${enc(id)}/deliveries${query(q)}`),

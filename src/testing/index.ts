@@ -3,7 +3,7 @@
 // process with the same client; startReceiver() is a webhook endpoint that checks signatures.
 import { createSandbox, type Sandbox } from '../app';
 import type { SandboxOptions } from '../config';
-import { connect, SandboxApiError, type Account, type AccountSpec, type Clock, type SandboxClient, type SettleOptions } from './client';
+import { connect, SandboxApiError, type Account, type AccountSpec, type Clock, type RequestEntry, type RequestQuery, type SandboxClient, type SettleOptions } from './client';
 import { fetchTrusting } from './https-fetch';
 import { interceptBases, type Interception } from './intercept';
 
@@ -63,6 +63,11 @@ export interface TestSandbox {
   token(credentials?: ClientCredentials): Promise<string>;
   /** Resolves once nothing is due and no delivery attempt is in flight (POST /_sandbox/settle). */
   settle(opts?: SettleOptions): Promise<void>;
+  /**
+   * The tenant's request log, newest first (docs/requests.md): what the app sent and what it got, secrets masked.
+   * One page (`limit`, default 50); filter by `status` ('4xx', 201, 'failed'), `method`, `path` prefix, `face`, `since`.
+   */
+  requests(filter?: RequestQuery): Promise<RequestEntry[]>;
   /**
    * Moves the tenant's clock on by `seconds`, running what falls due on the way: its own when the account spec gave it
    * `clock` (nobody else's work runs), else the sandbox clock. The same for freeze() and setClock().
@@ -157,6 +162,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<T
       },
       token: (other = credentials) => fetchToken(url, other, fetchFn),
       settle: async (opts) => void (await control.settle(opts)),
+      requests: async (filter) => (await control.requests.list(account.id, filter)).items,
       advance: (seconds) => clock.advance(seconds),
       freeze: (at) => clock.freeze(at),
       setClock: (now, opts) => clock.set(now, opts),

@@ -14,6 +14,8 @@ export interface ConsoleQuery {
   page: number;
   epage: number;
   dpage: number;
+  /** The Requests panel's order: failures first, else newest first. */
+  rorder?: 'failures';
 }
 
 const TYPES = TRANSACTION_TYPES;
@@ -30,9 +32,10 @@ export const ConsoleQuerySchema = z.object({
   page: intQuery('page', 1, Number.MAX_SAFE_INTEGER, 1),
   epage: intQuery('epage', 1, Number.MAX_SAFE_INTEGER, 1),
   dpage: intQuery('dpage', 1, Number.MAX_SAFE_INTEGER, 1),
+  rorder: z.enum(['', 'failures'], { error: "must be 'failures' (or empty for newest first)" }).optional(),
 });
 
 /** Empty filters from a GET form (`type=`) mean "any". */
 export function consoleQuery(raw: z.infer<typeof ConsoleQuerySchema>): ConsoleQuery {
-  return { ...raw, account: raw.account || undefined, wallet: raw.wallet || undefined, type: raw.type || undefined, status: raw.status || undefined };
+  return { ...raw, account: raw.account || undefined, wallet: raw.wallet || undefined, type: raw.type || undefined, status: raw.status || undefined, rorder: raw.rorder || undefined };
 }

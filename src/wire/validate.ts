@@ -114,10 +114,17 @@ function check(c: Context, target: Target, schema: z.ZodType, value: unknown, fa
   return undefined;
 }
 
+/** The warnings of each request that had some, for its entry in the request log. */
+const requestWarnings = new WeakMap<Context, string[]>();
+export const warningsOf = (c: Context): string[] | undefined => requestWarnings.get(c);
+
 /** Runs a check of the request `c`'s input; each warning it records becomes a `Sandbox-Warning` header of the answer. */
 export const checkedWithWarnings = <T>(c: Context, check: () => T): T =>
   collectWarnings(check, (warnings) => {
     for (const w of warnings) c.header('Sandbox-Warning', w, { append: true });
+    const kept = requestWarnings.get(c);
+    if (kept) kept.push(...warnings);
+    else requestWarnings.set(c, [...warnings]);
   });
 
 /** What hono's validator reads for 'query': each name's value, or its values when it is repeated. */

@@ -121,7 +121,8 @@ test('a request that answers an error sends nothing: a pay failing at any of its
     // The next change's message comes after anything the failed request could have sent: nothing of it is there.
     await h.advance(1);
     await s.next((m) => m.event === 'clock' && m.data.now === at(n));
-    expect(s.messages.filter((m) => m.event !== 'clock'), `write #${n} failed: ${JSON.stringify(s.messages)}`).toEqual([]);
+    // The request itself is logged (event: request, with its 500); nothing it would have changed is sent.
+    expect(s.messages.filter((m) => m.event !== 'clock' && m.event !== 'request'), `write #${n} failed: ${JSON.stringify(s.messages)}`).toEqual([]);
   });
   expect(failures).toBeGreaterThan(5); // the fee, the ledger, the event: each write failed in turn
   expect((await s.next((m) => m.event === 'transaction' && m.data.id === id)).data.status).toBe('completed');
@@ -168,10 +169,26 @@ test('?accountId= keeps only that account\'s changes, and still the clock', asyn
   await h.control('POST', `/accounts/${other.body.id}/adjustments`, { amount: 2 });
   await h.advance(1);
   await mine.next((m) => m.event === 'clock');
-  expect(mine.messages.map((m) => [m.event, m.data.accountId])).toEqual([
+  expect(mine.messages.filter((m) => m.event !== 'request').map((m) => [m.event, m.data.accountId])).toEqual([
     ['transaction', other.body.id],
     ['clock', undefined],
   ]);
+  // Logged requests too: those of this account, and those no account could be named for (the clock's move).
+  expect(mine.messages.filter((m) => m.event === 'request').map((m) => [m.data.path, m.data.accountId])).toEqual([
+    [`/_sandbox/accounts/${other.body.id}/adjustments`, other.body.id],
+    ['/_sandbox/clock/advance', undefined],
+  ]);
+});
+
+test('each logged request is sent as event: request, with its id, face, method, path, status and duration', async () => {
+  const h = await started();
+  const s = await connect(h);
+  const charge = await h.v2('POST', '/pix', { body: { amount: 1, description: 'x' } });
+  const m = await s.next((m) => m.event === 'request' && m.data.path === '/v2/pix');
+  expect(m.data).toMatchObject({ accountId: DEFAULT.accountId, face: 'v2', method: 'POST', status: 201 });
+  const entry = await h.control('GET', `/requests/${m.data.id}`);
+  expect(entry.body.ids).toContain(charge.body.id);
+  expect(typeof m.data.durationMs).toBe('number');
 });
 
 test('an unknown accountId is a 404 that says where to find account ids', async () => {

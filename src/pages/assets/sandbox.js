@@ -10,7 +10,7 @@
   // Read when needed: the script may run before <body> exists (loaded without defer).
   function needsToken() { return !!document.body && document.body.dataset.needsToken === 'true'; }
   var waiting = [];
-  var EVENT_NAMES = ['transaction', 'delivery', 'clock', 'reset', 'story', 'payment_completed', 'payment_expired', 'refund_completed', 'withdrawal_completed',
+  var EVENT_NAMES = ['transaction', 'request', 'delivery', 'clock', 'reset', 'story', 'payment_completed', 'payment_expired', 'refund_completed', 'withdrawal_completed',
     'withdrawal_failed', 'withdrawal_reversed', 'balance_block_created', 'balance_block_approved', 'balance_block_rejected', 'pix'];
 
   function token() {

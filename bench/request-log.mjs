@@ -1,0 +1,107 @@
+// npm run bench:requests: what the request log (sandbox.md 14, docs/requests.md) costs, on the built sandbox.
+// 1. Speed: POST /v2/pix and GET /v2/transactions/{id} on a sandbox with the log on (the default, 1,000 per account)
+//    and one with --request-log 0, in alternating rounds (the machine is shared: the ratio is what counts; target
+//    on / off >= 0.95 for both). The ring is full after the warm-up, so rounds measure a log that evicts.
+// 2. Memory: RSS of a full ring of 1,000 entries for each of 100 accounts (POST /v2/pix, whose answer carries the QR
+//    image: the largest common entry), as the RSS of the same work with the log on minus with it off, both after a
+//    full GC (bench/gc-on-signal.mjs).
+// Writes bench/results/request-log.{json,md}; npm run bench folds it into its table of targets.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { start, stop, waitUntilAnswering } from './processes.mjs';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const quick = process.argv.includes('--quick');
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const GC = ['--expose-gc', '--import', join(ROOT, 'bench/gc-on-signal.mjs')];
+const json = { 'content-type': 'application/json' };
+const chargeBody = JSON.stringify({ amount: 25.9, description: 'Benchmark charge', externalReference: 'bench' });
+
+async function sandbox(port, extra) {
+  const child = start(process.execPath, [...GC, 'dist/cli.js', '--port', String(port), ...extra]);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(`${url}/_sandbox/health`, child, performance.now());
+  return { child, url };
+}
+async function tokenOf(url, client_id = 'mp_test_sandbox_full_access', client_secret = 'sandbox-secret-full-access') {
+  return (await (await fetch(`${url}/v2/auth`, { method: 'POST', headers: json, body: JSON.stringify({ client_id, client_secret }) })).json()).access_token;
+}
+const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+async function rssAfterGc(child) {
+  process.kill(child.pid, 'SIGUSR2');
+  await delay(500);
+  process.kill(child.pid, 'SIGUSR2');
+  await delay(500);
+  return rssBytes(child.pid);
+}
+
+// 1. Speed.
+const on = await sandbox(4801, []);
+const off = await sandbox(4802, ['--request-log', '0']);
+const sides = [];
+for (const [name, s] of [['on', on], ['off', off]]) {
+  const headers = { authorization: `Bearer ${await tokenOf(s.url)}`, ...json };
+  const id = (await (await fetch(`${s.url}/v2/pix`, { method: 'POST', headers, body: chargeBody })).json()).id;
+  sides.push({ name, create: { url: `${s.url}/v2/pix`, method: 'POST', headers, body: chargeBody }, read: { url: `${s.url}/v2/transactions/${id}`, headers } });
+}
+for (const side of sides) for (const kind of ['create', 'read']) await autocannon({ connections: 10, duration: quick ? 1 : 2, ...side[kind] }); // warm-up: JIT, and a full ring
+const rounds = quick ? 2 : 4;
+const runs = { create: { on: [], off: [] }, read: { on: [], off: [] } };
+for (let i = 0; i < rounds; i++) {
+  for (const kind of ['create', 'read']) {
+    for (const side of i % 2 ? [...sides].reverse() : sides) {
+      const r = await autocannon({ connections: 10, duration: quick ? 2 : 5, ...side[kind] });
+      runs[kind][side.name].push(Math.round(r.requests.average));
+      console.log(`round ${i + 1} ${kind} log ${side.name}: ${Math.round(r.requests.average)} req/s, non2xx ${r.non2xx}`);
+    }
+  }
+}
+const held = (await (await fetch(`${on.url}/_sandbox/accounts/11111111-1111-4111-8111-111111111111/requests?limit=1000`)).json()).items.length;
+await Promise.all([stop(on.child), stop(off.child)]);
+const speed = {};
+for (const kind of ['create', 'read']) {
+  const ratio = +median(runs[kind].on.map((v, i) => v / runs[kind].off[i])).toFixed(3);
+  speed[kind] = { onReqPerSec: median(runs[kind].on), offReqPerSec: median(runs[kind].off), ratio, rounds };
+}
+
+// 2. Memory: 100 accounts, 1,000 creates each, log on against log off.
+const ACCOUNTS = quick ? 10 : 100;
+const PER = 1000;
+const memory = {};
+for (const [name, extra, port] of [['on', [], 4803], ['off', ['--request-log', '0'], 4804]]) {
+  const s = await sandbox(port, extra);
+  const before = await rssAfterGc(s.child);
+  for (let a = 0; a < ACCOUNTS; a++) {
+    const account = await (await fetch(`${s.url}/_sandbox/accounts`, { method: 'POST', headers: json, body: JSON.stringify({ name: `Bench ${a}`, balance: 0 }) })).json();
+    const cred = account.credentials[0];
+    const headers = { authorization: `Bearer ${await tokenOf(s.url, cred.clientId, cred.clientSecret)}`, ...json };
+    await autocannon({ connections: 10, amount: PER, url: `${s.url}/v2/pix`, method: 'POST', headers, body: chargeBody });
+  }
+  memory[name] = { rssBeforeBytes: before, rssAfterBytes: await rssAfterGc(s.child) };
+  console.log(`memory log ${name}: ${Math.round((memory[name].rssAfterBytes - memory[name].rssBeforeBytes) / 1048576)} MB grown`);
+  await stop(s.child);
+}
+const logBytes = memory.on.rssAfterBytes - memory.on.rssBeforeBytes - (memory.off.rssAfterBytes - memory.off.rssBeforeBytes);
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  speed,
+  ringHeldAfterLoad: held,
+  memory: { accounts: ACCOUNTS, entriesPerAccount: PER, ...memory, logRssBytes: logBytes, bytesPerEntry: Math.round(logBytes / (ACCOUNTS * PER)) },
+};
+const md = [
+  `# Request log bench (${results.date}, Node ${results.node})`,
+  '',
+  '| what | figure | target |',
+  '|---|---|---|',
+  `| \`POST /v2/pix\`, log on / off | ${speed.create.onReqPerSec} / ${speed.create.offReqPerSec} req/s = ${speed.create.ratio} | >= 0.95 |`,
+  `| \`GET /v2/transactions/{id}\`, log on / off | ${speed.read.onReqPerSec} / ${speed.read.offReqPerSec} req/s = ${speed.read.ratio} | >= 0.95 |`,
+  `| RSS of a full log: ${PER} entries x ${ACCOUNTS} accounts of \`POST /v2/pix\` (on minus off) | ${Math.round(logBytes / 1048576)} MB (${results.memory.bytesPerEntry} B an entry) | bounded |`,
+  '',
+].join('\n');
+mkdirSync(new URL('results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('results/request-log.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(new URL('results/request-log.md', import.meta.url), md);
+console.log(`\n${md}`);

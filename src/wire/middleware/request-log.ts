@@ -1,0 +1,306 @@
+// Records each request to the faces and the control API in the request log (services/request-log.ts, sandbox.md 14).
+// Mounted first, so it sees the answer every other layer made (errors, faults, a failed commit). Per request it costs
+// a few property reads: bodies are the strings the body middleware read and the route answered (never serialised
+// again; a body over the cap is not looked at), and JSON is parsed only when it may hold a secret to mask.
+import type { IncomingMessage } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Deps } from '../../deps';
+import { nowOf } from '../../services/clocks';
+import { isoTime } from '../../lib/iso';
+import { credentialOfClientId, findApiKey } from '../../services/secrets';
+import { requestIdOf, type LoggedBody, type RequestFace, type RequestLog } from '../../services/request-log';
+import type { Caller } from '../env';
+import { JSON_TYPE, parsedBody } from './body';
+
+export const DEFAULT_BODY_CAP = 64 * 1024;
+/** What every secret is replaced by, in headers, queries and bodies. */
+export const MASK = '[masked]';
+
+/** Headers whose value is a secret. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-sandbox-token', 'cookie']);
+/** JSON fields whose value is a secret, lower-case: client secrets, tokens, webhook signing secrets, API keys. */
+const SECRET_FIELDS = new Set(['client_secret', 'clientsecret', 'secret', 'access_token', 'accesstoken', 'refresh_token', 'id_token', 'token', 'password', 'apikey', 'api_key', 'x-api-key', 'privatekey', 'private_key']);
+/** Text that may hold one (a quick test before any parse). */
+const MAY_HOLD_SECRET = /secret|token|password|"key"|api_?key|private/i;
+const API_KEY_VALUE = /^mp_(?:test|live)_/;
+
+/** The control API's own reads that would only log themselves: the log, the stream, the console's fragment, health. */
+const UNLOGGED_CONTROL = /^\/_sandbox\/(?:stream|console|health|requests(?:\/|$)|accounts\/[^/]+\/requests$)/;
+
+function faceOf(path: string): RequestFace | undefined {
+  if (path.startsWith('/v2/') || path === '/v2') return 'v2';
+  if (path.startsWith('/v1/') || path === '/v1') return 'v1';
+  if (path.startsWith('/api-pix/') || path === '/api-pix') return 'api-pix';
+  if (path.startsWith('/_sandbox/') && !UNLOGGED_CONTROL.test(path)) return 'control';
+  return undefined;
+}
+
+/** Masks secrets in a parsed JSON value, in place (it is a copy made for the log). */
+function maskValue(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('PRIVATE KEY') ? MASK : value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = maskValue(value[i]);
+    return value;
+  }
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      const lower = key.toLowerCase();
+      // `key`: an API key (mp_test_...) or a certificate's private key; a Pix key (`key` of pixKeys) stays.
+      if (typeof v === 'string' && (SECRET_FIELDS.has(lower) || (lower === 'key' && API_KEY_VALUE.test(v)))) record[key] = MASK;
+      else record[key] = maskValue(v);
+    }
+  }
+  return value;
+}
+
+/** JSON text with its secrets masked; undefined when it is not valid JSON. `valid`: known to be JSON (parsed already, or made by the app). */
+function maskedJson(text: string, valid: boolean): string | undefined {
+  if (!MAY_HOLD_SECRET.test(text)) return valid || isJson(text) ? text : undefined;
+  try {
+    return JSON.stringify(maskValue(JSON.parse(text)));
+  } catch {
+    return undefined;
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A body as the log keeps it: masked JSON under the cap, else its size and type. */
+function loggedBody(contentType: string, text: string | undefined, size: number, cap: number, valid: boolean): LoggedBody {
+  if (size === 0 && !text) return NONE;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (!JSON_TYPE.test(type) || text === undefined) return { kind: 'omitted', contentType: type || 'none', size, reason: JSON_TYPE.test(type) ? 'not read' : 'not JSON' };
+  if (size > cap) return { kind: 'omitted', contentType: type, size, reason: `over the ${Math.round(cap / 1024)} KB cap` };
+  const masked = maskedJson(text, valid);
+  return masked === undefined ? { kind: 'omitted', contentType: type, size, reason: 'not valid JSON' } : { kind: 'json', contentType: type, size, text: masked };
+}
+
+/** A header of a response's headers as @hono/node-server keeps them (a record, tuples or Headers). */
+function headerIn(headers: unknown, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  if (Array.isArray(headers)) return (headers as [string, string][]).find(([k]) => k.toLowerCase() === name)?.[1];
+  for (const [k, v] of Object.entries(headers as Record<string, string>)) if (k.toLowerCase() === name) return v;
+  return undefined;
+}
+
+let nodeCacheKey: symbol | null | undefined;
+/** @hono/node-server's lightweight Response keeps [status, body, headers] under a symbol: read them without building a Response. */
+function nodeCache(res: Response): [number, unknown, unknown] | undefined {
+  if (nodeCacheKey === undefined) {
+    const key = Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
+    if (key) nodeCacheKey = key;
+    else return undefined;
+  }
+  return nodeCacheKey ? ((res as unknown as Record<symbol, [number, unknown, unknown]>)[nodeCacheKey] ?? undefined) : undefined;
+}
+
+type AnswerParts = { type: string; text: string | undefined; size: number; header: (name: string) => string | undefined };
+
+/** The answer's body text (JSON under the cap only), content type and the headers the log reads: at once on a real port. */
+function answerParts(res: Response, cap: number): AnswerParts | Promise<AnswerParts> {
+  const cache = nodeCache(res);
+  if (cache) {
+    const header = (name: string) => headerIn(cache[2], name);
+    const type = header('content-type') ?? (cache[1] === null ? '' : 'text/plain');
+    const body = cache[1];
+    if (typeof body === 'string') return { type, text: body.length > cap ? undefined : body, size: Buffer.byteLength(body), header };
+    if (body instanceof Uint8Array) return { type, text: undefined, size: body.byteLength, header };
+    return { type, text: undefined, size: body === null ? 0 : -1, header };
+  }
+  return answerPartsOf(res, cap);
+}
+
+/** The same from a WHATWG Response (in process): its body read from a clone. */
+async function answerPartsOf(res: Response, cap: number): Promise<AnswerParts> {
+  const header = (name: string) => res.headers.get(name) ?? undefined;
+  const type = header('content-type') ?? '';
+  if (res.body === null) return { type, text: undefined, size: 0, header };
+  const length = header('content-length');
+  if (!JSON_TYPE.test(type.split(';')[0]!.trim()) || (length !== undefined && Number(length) > cap)) return { type, text: undefined, size: length === undefined ? -1 : Number(length), header };
+  const text = await res.clone().text();
+  return { type, text: text.length > cap ? undefined : text, size: Buffer.byteLength(text), header };
+}
+
+/** The request body: the text a body reader cached (never read again here), or read now when nothing read it. */
+async function requestText(c: Context, size: number, cap: number): Promise<string | undefined> {
+  if (size > cap) return undefined;
+  const cache = c.req.bodyCache as { text?: Promise<string>; json?: Promise<unknown> };
+  try {
+    if (cache.text) return await cache.text;
+    if (cache.json) return JSON.stringify(await cache.json);
+    if (c.req.raw.bodyUsed) return undefined;
+    return await c.req.text();
+  } catch {
+    return undefined;
+  }
+}
+
+const NO_WARNINGS: string[] = [];
+const NO_IDS: string[] = [];
+const NONE: LoggedBody = { kind: 'none' };
+
+const FIRST_ID = /^\s*\{\s*"(?:id|txid)"\s*:\s*"([^"\\]{1,120})"/;
+const TXID = /"txid"\s*:\s*"([^"\\]{1,120})"/;
+
+/** Ids a 2xx answer names: its own id (first field, or txid on API Pix) and its Location's last segment. */
+function idsOf(face: RequestFace, status: number, text: string | undefined, location: string | undefined): string[] {
+  if (status < 200 || status > 299) return NO_IDS;
+  const ids: string[] = [];
+  const own = text && (FIRST_ID.exec(text) ?? (face === 'api-pix' ? TXID.exec(text) : null));
+  if (own) ids.push(own[1]!);
+  const last = location?.split('?')[0]!.split('/').pop();
+  if (last && !ids.includes(last)) ids.push(decodeURIComponent(last));
+  return ids.length === 0 ? NO_IDS : ids;
+}
+
+function maskedQuery(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return '';
+  const query = url.slice(at);
+  return /token|secret|key/i.test(query) ? query.replace(/([?&](?:[^=&]*(?:token|secret|key)[^=&]*)=)[^&]*/gi, `$1${MASK}`) : query;
+}
+
+/**
+ * The headers an entry keeps, as [name, value, name, value...]: what says how the request was made (type, client,
+ * idempotency, sub-account) and which credential header it carried, masked. Connection-level ones (host, accept-encoding,
+ * content-length...) are left out: every entry is held until its ring turns, and each kept string costs the collector.
+ */
+const KEPT_HEADERS = ['content-type', 'accept', 'user-agent', 'idempotency-key', 'x-sub-account', 'origin'];
+function keptHeaders(c: Context): string[] {
+  // On a real port, Node's own parsed record (a WHATWG Headers' get() costs about a microsecond a name); in process, hono's.
+  const parsed = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers;
+  const out: string[] = [];
+  for (const name of KEPT_HEADERS) {
+    const value = parsed ? parsed[name] : c.req.header(name);
+    if (value !== undefined) out.push(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  for (const name of SECRET_HEADERS) if ((parsed ? parsed[name] : c.req.header(name)) !== undefined) out.push(name, MASK);
+  return out;
+}
+
+/**
+ * Whom a request no guard let through spoke for (refused before or by its guard: a body that is not JSON, a missing
+ * permission): the account of its valid bearer token or API key, or of the client id it authenticated with.
+ * Only what the sandbox verifies counts, so nobody can put entries into another tenant's log.
+ */
+async function senderOf(deps: Deps, c: Context, face: RequestFace): Promise<{ accountId: string; credentialId: string } | undefined> {
+  const authorization = c.req.header('authorization') ?? '';
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (bearer) {
+    try {
+      const claims = await deps.tokens.verify(bearer[1]!);
+      return { accountId: claims.accountId, credentialId: claims.credentialId };
+    } catch {
+      return undefined;
+    }
+  }
+  const apiKey = face === 'v1' ? c.req.header('x-api-key')?.trim() : undefined;
+  if (apiKey) {
+    const found = findApiKey(deps, apiKey);
+    return found && { accountId: found.account.id, credentialId: found.apiKey.id };
+  }
+  let clientId: string | undefined;
+  if (face === 'v2' && c.req.path === '/v2/auth') clientId = (parsedBody(c.req) as { client_id?: unknown } | undefined)?.client_id as string | undefined;
+  else if (face === 'api-pix') {
+    const basic = /^Basic\s+(\S+)/i.exec(authorization);
+    if (basic) clientId = decodeURIComponent(Buffer.from(basic[1]!, 'base64').toString('utf8').split(':')[0]!);
+  }
+  if (typeof clientId !== 'string') return undefined;
+  const found = credentialOfClientId(deps, clientId);
+  return found && { accountId: found.account.id, credentialId: found.credential.id };
+}
+
+const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
+
+/** The middleware; `warningsOf` reads what the request's checks warned (wire/validate.ts). */
+export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Context) => string[] | undefined, cap = DEFAULT_BODY_CAP): MiddlewareHandler {
+  return async (c, next) => {
+    const face = faceOf(c.req.path);
+    if (!face) return next();
+    const started = performance.now();
+    const seq = log.nextSeq();
+    await next();
+    try {
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      const res = c.res;
+      const status = res.status;
+      const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
+      let accountId: string | null = null;
+      let credentialId: string | null = null;
+      if (caller) {
+        accountId = caller.account.id;
+        credentialId = caller.credential?.id ?? caller.apiKeyId ?? null;
+      } else if (face === 'control') {
+        const named = ACCOUNT_PATH.exec(c.req.path)?.[1];
+        if (named) accountId = decodeURIComponent(named);
+        // POST /_sandbox/accounts: the account it made.
+        else if (c.req.path === '/_sandbox/accounts' && status === 201) accountId = res.headers.get('location')?.split('/').pop() ?? null;
+      } else {
+        const sender = await senderOf(deps, c, face);
+        if (sender) ({ accountId, credentialId } = sender);
+      }
+      const account = accountId === null ? undefined : deps.store.findAccount(accountId);
+      const atMs = account ? nowOf(deps, account) : deps.clock.nowMs();
+      const method = c.req.method;
+      let request: LoggedBody = NONE;
+      if (method !== 'GET' && method !== 'HEAD') {
+        const declared = c.req.header('content-length');
+        const size = declared === undefined ? -1 : Number(declared);
+        const type = c.req.header('content-type') ?? '';
+        const cached = c.req.bodyCache as { text?: unknown; json?: unknown };
+        // In process a Request carries no Content-Length: whether it has a body is asked of it then.
+        if (size > 0 || (size < 0 && (cached.text !== undefined || cached.json !== undefined || c.req.raw.body !== null))) {
+          // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
+          const text = JSON_TYPE.test(type.split(';')[0]!.trim()) ? await requestText(c, size, cap) : size < 0 && cached.text !== undefined ? await requestText(c, size, cap) : undefined;
+          request = loggedBody(type, text, text === undefined ? size : Buffer.byteLength(text), cap, parsedBody(c.req) !== undefined);
+        }
+      }
+      const parts = answerParts(res, cap);
+      const answer = parts instanceof Promise ? await parts : parts;
+      const entry = log.record(
+        {
+          id: requestIdOf(seq),
+          seq,
+          atMs,
+          wallMs: Date.now(),
+          face,
+          method,
+          path: c.req.path,
+          query: maskedQuery(c.req.url),
+          status,
+          durationMs,
+          accountId,
+          credentialId,
+          idempotencyKey: c.req.header('idempotency-key') ?? null,
+          replayed: answer.header('idempotent-replayed') === 'true',
+          traceId: (c.get('traceId') as string | undefined) ?? null,
+          headers: keptHeaders(c),
+          request,
+          // The app's own JSON answers are JSON: not parsed again to know it.
+          answer: loggedBody(answer.type, answer.text, answer.size, cap, true),
+          ids: idsOf(face, status, answer.text, answer.header('location')),
+          warnings: warningsOf(c) ?? NO_WARNINGS,
+        },
+        face === 'control',
+      );
+      if (entry) {
+        const { id, method: m, path, status: s, durationMs: d } = entry;
+        const at = isoTime(atMs);
+        deps.bus.publish(entry.accountId === null ? { kind: 'request', id, face, method: m, path, status: s, durationMs: d, at } : { kind: 'request', accountId: entry.accountId, id, face, method: m, path, status: s, durationMs: d, at });
+      }
+    } catch (err) {
+      // The log must never change an answer.
+      deps.log(`request log: could not record ${c.req.method} ${c.req.path}: ${(err as Error)?.stack ?? String(err)}`);
+    }
+  };
+}

@@ -1,0 +1,320 @@
+// The request log (sandbox.md 14): what is recorded, masked and capped, how it is read (filters, paging, bad input),
+// and that it is bounded, per tenant and cleared by reset.
+import { afterEach, describe, expect, test } from 'vitest';
+import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
+import { apiPix, basic, cobBody, pixToken, TXID } from '../helpers/api-pix';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.sb.close();
+});
+
+const MASK = '[masked]';
+const log = async (query = '', account: string = DEFAULT.accountId) => {
+  const res = await h.control('GET', `/accounts/${account}/requests${query}`);
+  expect(res.status, res.text).toBe(200);
+  return res.body as { items: any[]; nextCursor: string | null; limit: number };
+};
+const newest = async (query = '') => (await log(query)).items[0];
+const charge = (over: Record<string, unknown> = {}, headers: Record<string, string> = {}) => h.v2('POST', '/pix', { body: { amount: 10, description: 'x', ...over }, headers });
+
+describe('an entry', () => {
+  test('records a v2 create: face, method, path, status, times, credential, trace id, both bodies and the id it made', async () => {
+    h = await startHarness();
+    const res = await charge();
+    expect(res.status, res.text).toBe(201);
+    const e = await newest('?path=/v2/pix');
+    expect(e).toMatchObject({ face: 'v2', method: 'POST', path: '/v2/pix', query: '', status: 201, accountId: DEFAULT.accountId, credentialId: DEFAULT.full.id, idempotencyKey: null, replayed: false, warnings: [] });
+    expect(e.at).toBe('2026-03-10T12:00:00.000Z'); // the frozen sandbox clock
+    expect(Date.parse(e.wallAt)).toBeGreaterThan(Date.parse('2026-01-01')); // real time is not the frozen clock... unless the test runs then
+    expect(e.durationMs).toBeGreaterThanOrEqual(0);
+    expect(e.traceId).toBe(res.headers.get('x-trace-id') ?? e.traceId);
+    expect(e.traceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(e.request).toMatchObject({ contentType: 'application/json', body: { amount: 10, description: 'x' } });
+    expect(e.answer.body.id).toBe(res.body.id);
+    expect(e.ids).toContain(res.body.id);
+    const one = await h.control('GET', `/requests/${e.id}`);
+    expect(one.status, one.text).toBe(200);
+    expect(one.body).toEqual(e);
+  });
+
+  test('records the v1 API key id and the API Pix credential', async () => {
+    h = await startHarness();
+    const v1 = await h.api('GET', '/v1/account', { headers: { 'x-api-key': DEFAULT.apiKey } });
+    const account = (await h.control('GET', `/accounts/${DEFAULT.accountId}`)).body;
+    expect((await newest('?face=v1')).credentialId).toBe(account.apiKeys[0].id);
+    expect((await newest('?face=v1')).status).toBe(v1.status);
+    const cob = await apiPix(h, 'PUT', `/cob/${TXID}`, { body: cobBody() });
+    expect(cob.status, cob.text).toBe(201);
+    const e = await newest('?face=api-pix&method=put');
+    expect(e).toMatchObject({ method: 'PUT', status: 201, credentialId: DEFAULT.full.id });
+    expect(e.ids).toContain(TXID);
+  });
+
+  test('flags an idempotent replay and keeps the key', async () => {
+    h = await startHarness();
+    const first = await charge({}, { 'idempotency-key': 'order-0001' });
+    const again = await charge({}, { 'idempotency-key': 'order-0001' });
+    expect(again.headers.get('idempotent-replayed'), again.text).toBe('true');
+    const [second, one] = (await log('?path=/v2/pix')).items;
+    expect(second).toMatchObject({ idempotencyKey: 'order-0001', replayed: true, status: 201 });
+    expect(one).toMatchObject({ idempotencyKey: 'order-0001', replayed: false });
+    expect(second.ids).toContain(first.body.id);
+  });
+
+  test("records the request's warnings", async () => {
+    h = await startHarness();
+    const res = await charge({ customer: { name: 'Ana', document: '12345678900' } });
+    expect(res.status, res.text).toBe(201);
+    const e = await newest('?path=/v2/pix');
+    expect(e.warnings).toHaveLength(1);
+    expect(e.warnings[0]).toBe(res.headers.get('sandbox-warning'));
+  });
+
+  test('records a refused request with its error, and a 5xx', async () => {
+    const hooks = { failWrite: null as null | { kind: 'request'; n: number } };
+    h = await startHarness({ testHooks: hooks });
+    expect((await charge({ amount: -1 })).status).toBe(400);
+    expect(await newest('?status=400')).toMatchObject({ status: 400, request: { body: { amount: -1 } } });
+    hooks.failWrite = { kind: 'request', n: 1 };
+    const failed = await charge();
+    hooks.failWrite = null;
+    expect(failed.status, failed.text).toBe(500);
+    const e = await newest('?status=5xx');
+    expect(e).toMatchObject({ status: 500, path: '/v2/pix', ids: [] });
+  });
+
+  test('a request with no credential the sandbox knows goes to the sandbox-wide log', async () => {
+    h = await startHarness();
+    expect((await h.api('GET', '/v2/account')).status).toBe(401);
+    expect((await log('?path=/v2/account')).items).toHaveLength(0);
+    const all = await h.control('GET', '/requests?path=/v2/account');
+    expect(all.body.items[0]).toMatchObject({ status: 401, accountId: null, credentialId: null });
+  });
+
+  test('control API requests are logged apart, and under the account their path names', async () => {
+    h = await startHarness();
+    await h.control('PATCH', `/accounts/${DEFAULT.accountId}`, { automation: { completeAfterSeconds: 0 } });
+    const mine = await newest('?face=control');
+    expect(mine).toMatchObject({ face: 'control', method: 'PATCH', path: `/_sandbox/accounts/${DEFAULT.accountId}`, status: 200 });
+    const wide = await h.control('GET', '/requests?face=control&method=PATCH');
+    expect(wide.body.items[0].id).toBe(mine.id);
+    // Reading the log does not log itself.
+    expect((await h.control('GET', '/requests?path=/_sandbox/requests')).body.items).toHaveLength(0);
+  });
+});
+
+describe('secrets never enter the log', () => {
+  test('Authorization, X-API-Key and X-Sandbox-Token headers are masked', async () => {
+    h = await startHarness();
+    await charge();
+    const token = (await h.api('POST', '/v2/auth', { body: { client_id: DEFAULT.full.clientId, client_secret: DEFAULT.full.clientSecret } })).body.access_token;
+    await h.api('GET', '/v2/account', { token });
+    expect((await newest('?path=/v2/account')).headers.authorization).toBe(MASK);
+    await h.api('GET', '/v1/account', { headers: { 'x-api-key': DEFAULT.apiKey } });
+    expect((await newest('?face=v1')).headers['x-api-key']).toBe(MASK);
+    await h.api('GET', `/_sandbox/accounts/${DEFAULT.accountId}`, { headers: { 'x-sandbox-token': 'not-needed-here' } });
+    expect((await newest('?face=control')).headers['x-sandbox-token']).toBe(MASK);
+    const text = JSON.stringify((await log('?limit=1000')).items);
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(DEFAULT.apiKey);
+  });
+
+  test('client_secret of POST /v2/auth and the access_token it answers are masked; the entry is the credential\'s', async () => {
+    h = await startHarness();
+    const res = await h.api('POST', '/v2/auth', { body: { client_id: DEFAULT.full.clientId, client_secret: DEFAULT.full.clientSecret } });
+    const e = await newest('?path=/v2/auth');
+    expect(e.credentialId).toBe(DEFAULT.full.id);
+    expect(e.request.body).toEqual({ client_id: DEFAULT.full.clientId, client_secret: MASK });
+    expect(e.answer.body.access_token).toBe(MASK);
+    expect(JSON.stringify(e)).not.toContain(res.body.access_token);
+    expect(JSON.stringify(e)).not.toContain(DEFAULT.full.clientSecret);
+  });
+
+  test('the API Pix token request (HTTP Basic, form body) keeps neither the secret nor the token', async () => {
+    h = await startHarness();
+    const token = await pixToken(h);
+    const e = await newest('?path=/api-pix/oauth');
+    expect(e).toMatchObject({ status: 200, credentialId: DEFAULT.full.id, headers: { authorization: MASK } });
+    expect(e.request).toMatchObject({ contentType: 'application/x-www-form-urlencoded', omitted: 'not JSON' });
+    expect(e.request.body).toBeUndefined();
+    expect(e.answer.body.access_token).toBe(MASK);
+    const text = JSON.stringify(e);
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(basic(DEFAULT.full.clientId, DEFAULT.full.clientSecret).slice(6));
+  });
+
+  test('webhook secrets, credential secrets, API keys and certificate keys in control bodies are masked', async () => {
+    h = await startHarness();
+    const created = await h.control('POST', '/accounts', {
+      name: 'Loja',
+      webhooks: [{ url: 'http://127.0.0.1:3000/hooks', secret: 'whsec_my_own_secret' }],
+      apiKeys: [{ key: 'mp_test_my_own_key_0001' }],
+      credentials: [{ clientId: 'mp_test_mine', clientSecret: 'my-client-secret-1' }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const e = (await log('?face=control', created.body.id)).items[0];
+    expect(e.request.body.webhooks[0]).toEqual({ url: 'http://127.0.0.1:3000/hooks', secret: MASK });
+    expect(e.request.body.apiKeys[0].key).toBe(MASK);
+    expect(e.request.body.credentials[0].clientSecret).toBe(MASK);
+    expect(e.answer.body.webhooks[0].secret).toBe(MASK);
+    expect(e.answer.body.apiKeys[0].key).toBe(MASK);
+    expect(e.answer.body.credentials[0].clientSecret).toBe(MASK);
+    expect(e.answer.body.credentials[0].clientId).toBe('mp_test_mine'); // a client id is no secret
+    const text = JSON.stringify(e);
+    for (const secret of ['whsec_my_own_secret', 'mp_test_my_own_key_0001', 'my-client-secret-1', created.body.webhooks[0].secret]) expect(text).not.toContain(secret);
+  });
+
+  test('a private key in any body is masked', async () => {
+    h = await startHarness();
+    await h.control('PATCH', `/accounts/${DEFAULT.accountId}`, { name: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----' });
+    const e = await newest('?face=control&method=PATCH');
+    expect(e.request.body.name).toBe(MASK);
+  });
+
+  test('a secret in the query is masked', async () => {
+    h = await startHarness();
+    await h.api('GET', '/v2/account?token=abc123&x=1');
+    const wide = await h.control('GET', '/requests?path=/v2/account');
+    expect(wide.body.items[0].query).toBe(`?token=${MASK}&x=1`);
+  });
+});
+
+describe('bodies', () => {
+  test('a body that is not JSON is logged as its size and type', async () => {
+    h = await startHarness();
+    const res = await h.api('POST', '/v2/pix', { raw: 'amount=10', contentType: 'text/plain', token: await h.token() });
+    expect(res.status).toBe(415);
+    expect((await newest('?path=/v2/pix')).request).toEqual({ contentType: 'text/plain', size: 9, omitted: 'not JSON' });
+  });
+
+  test('broken JSON is logged as its size, never as broken text', async () => {
+    h = await startHarness();
+    await h.api('POST', '/v2/pix', { raw: '{"amount": 10,', contentType: 'application/json', token: await h.token() });
+    expect((await newest('?path=/v2/pix')).request).toEqual({ contentType: 'application/json', size: 14, omitted: 'not valid JSON' });
+  });
+
+  test('a body over the cap is logged as its size and type', async () => {
+    h = await startHarness();
+    const description = 'x'.repeat(70 * 1024);
+    await charge({ description });
+    const e = await newest('?path=/v2/pix');
+    expect(e.request).toMatchObject({ contentType: 'application/json', omitted: 'over the 64 KB cap' });
+    expect(e.request.size).toBeGreaterThan(70 * 1024);
+    expect(JSON.stringify(e)).not.toContain('x'.repeat(1000));
+  });
+
+  test('a GET has no request body', async () => {
+    h = await startHarness();
+    await h.v2('GET', '/account');
+    expect((await newest('?path=/v2/account')).request).toBeNull();
+  });
+});
+
+describe('reading the log', () => {
+  test('filters by status class, exact status, failed, method, path prefix, face and since', async () => {
+    h = await startHarness();
+    await charge();
+    await charge({ amount: -1 });
+    await h.v2('GET', '/account');
+    await h.advance(60);
+    await charge();
+    const paths = async (q: string) => (await log(q)).items.map((e) => `${e.method} ${e.path} ${e.status}`);
+    expect(await paths('?face=v2&status=4xx')).toEqual(['POST /v2/pix 400']);
+    expect(await paths('?face=v2&status=failed')).toEqual(['POST /v2/pix 400']);
+    expect(await paths('?path=/v2/pix&status=201')).toEqual(['POST /v2/pix 201', 'POST /v2/pix 201']);
+    expect(await paths('?face=v2&method=get&path=/v2/acc')).toEqual(['GET /v2/account 200']);
+    expect(await paths('?path=/v2/pix&since=2026-03-10T12:00:30Z')).toEqual(['POST /v2/pix 201']);
+    expect((await h.control('GET', '/requests?face=control')).body.items.map((e: { path: string }) => e.path)).toEqual(['/_sandbox/clock/advance']);
+  });
+
+  test('pages newest first with a cursor', async () => {
+    h = await startHarness();
+    for (let i = 1; i <= 5; i++) await charge({ description: `n${i}` });
+    const first = await log('?path=/v2/pix&limit=2');
+    expect(first.items.map((e) => e.request.body.description)).toEqual(['n5', 'n4']);
+    const second = await log(`?path=/v2/pix&limit=2&cursor=${first.nextCursor}`);
+    expect(second.items.map((e) => e.request.body.description)).toEqual(['n3', 'n2']);
+    const third = await log(`?path=/v2/pix&limit=2&cursor=${second.nextCursor}`);
+    expect(third.items.map((e) => e.request.body.description)).toEqual(['n1']);
+    expect(third.nextCursor).toBeNull();
+  });
+
+  test.each([
+    ['status', '?status=4x', 'status'],
+    ['status', '?status=600', 'status'],
+    ['method', '?method=FETCH', 'method'],
+    ['path', '?path=v2/pix', 'path'],
+    ['face', '?face=v3', 'face'],
+    ['since', '?since=yesterday', 'since'],
+    ['a negative limit', '?limit=-1', 'limit'],
+    ['a huge limit', '?limit=100000', 'limit'],
+    ['a zero limit', '?limit=0', 'limit'],
+    ['cursor', '?cursor=abc', 'cursor'],
+  ])('a bad %s (%s) is a 400 naming the parameter', async (_what, query, field) => {
+    h = await startHarness();
+    const res = await h.control('GET', `/accounts/${DEFAULT.accountId}/requests${query}`);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.details.fields.map((f: { field: string }) => f.field), res.text).toContain(field);
+  });
+
+  test('an unknown account is a 404, an unknown entry too', async () => {
+    h = await startHarness();
+    const res = await h.control('GET', '/accounts/nobody/requests');
+    expect(res.status, res.text).toBe(404);
+    expect((await h.control('GET', '/requests/req_999999')).status).toBe(404);
+  });
+});
+
+describe('bounds and lifetime', () => {
+  test('keeps the last N per account (--request-log N); older entries are gone, by id too', async () => {
+    h = await startHarness({ requestLog: 3 });
+    for (let i = 1; i <= 5; i++) await h.api('GET', '/v1/account', { headers: { 'x-api-key': DEFAULT.apiKey } });
+    const { items } = await log('?limit=1000');
+    expect(items).toHaveLength(3);
+    const oldest = Number(items[2].id.slice(4));
+    expect((await h.control('GET', `/requests/req_${oldest - 1}`)).status).toBe(404);
+    expect(h.sb.deps.requestLog.held).toBeLessThanOrEqual(3 + 3); // the account's ring and the sandbox-wide one
+  });
+
+  test('--request-log 0 turns it off', async () => {
+    h = await startHarness({ requestLog: 0 });
+    await charge();
+    expect((await log()).items).toEqual([]);
+    expect(h.sb.deps.requestLog.held).toBe(0);
+  });
+
+  test('reset clears it', async () => {
+    h = await startHarness();
+    await charge();
+    const before = await newest('?path=/v2/pix');
+    await h.control('POST', '/reset');
+    expect((await log('?path=/v2/pix')).items).toEqual([]);
+    expect((await h.control('GET', `/requests/${before.id}`)).status).toBe(404);
+  });
+
+  test('deleting an account forgets its entries', async () => {
+    h = await startHarness();
+    const created = await h.control('POST', '/accounts', { name: 'Outra', credentials: [{ clientId: 'mp_test_other', clientSecret: 'other-secret-1' }] });
+    const token = await h.token('mp_test_other', 'other-secret-1');
+    await h.api('GET', '/v2/account', { token });
+    const e = (await log('?face=v2', created.body.id)).items[0];
+    expect(e.path).toBe('/v2/account');
+    expect((await h.control('DELETE', `/accounts/${created.body.id}`)).status).toBe(200);
+    expect((await h.control('GET', `/requests/${e.id}`)).status).toBe(404);
+  });
+
+  test("one tenant's requests are never in another's log", async () => {
+    h = await startHarness();
+    const other = await h.control('POST', '/accounts', { name: 'Outra', credentials: [{ clientId: 'mp_test_other', clientSecret: 'other-secret-1' }] });
+    const token = await h.token('mp_test_other', 'other-secret-1');
+    const mine = await charge();
+    await h.api('GET', `/v2/transactions/${mine.body.id}`, { token }); // the other tenant asks for my charge: 404
+    const theirs = (await log('?face=v2', other.body.id)).items;
+    expect(theirs.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([`GET /v2/transactions/${mine.body.id} 404`, 'POST /v2/auth 200']);
+    expect(JSON.stringify(theirs)).not.toContain('"description":"x"');
+    const ours = (await log('?face=v2&limit=1000')).items;
+    expect(ours.every((e) => e.accountId === DEFAULT.accountId)).toBe(true);
+    expect(ours.some((e) => e.path.startsWith('/v2/transactions/'))).toBe(false);
+  });
+});
