@@ -50,6 +50,10 @@ export interface SandboxOptions {
    * Default: from the heap limit (three quarters of it at 2 KB a record).
    */
   maxRecords?: number;
+  /** --workshop: joining a workshop room at /join is open from the start (sandbox.md 5.2). */
+  workshop?: boolean;
+  /** --workshop-max: attendees a room takes (default 200). */
+  workshopMax?: number;
   /** With a data file: fold the journal into the snapshot once it passes this many bytes. Default 8 MiB. */
   compactAfterBytes?: number;
   /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
@@ -115,6 +119,8 @@ Usage: pix-sandbox [options]
   --data FILE          keep state in FILE and resume from it (SANDBOX_DATA)
   --max-records N      records (stored transactions) held before creates answer 507 STORAGE_FULL
                        (SANDBOX_MAX_RECORDS; default from the heap limit, see docs/data.md)
+  --workshop           open a workshop room: attendees join at /join and get a tenant each (SANDBOX_WORKSHOP=1)
+  --workshop-max N     attendees a workshop room takes (SANDBOX_WORKSHOP_MAX, default 200)
   --fixtures FILE      load this default world instead of fixtures/default.json (SANDBOX_FIXTURES)
   --seed N             seed ids for a reproducible run (SANDBOX_SEED)
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
@@ -157,6 +163,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         port: { type: 'string' },
         data: { type: 'string' },
         'max-records': { type: 'string' },
+        workshop: { type: 'boolean' },
+        'workshop-max': { type: 'string' },
         fixtures: { type: 'string' },
         seed: { type: 'string' },
         'webhook-url': { type: 'string' },
@@ -192,6 +200,10 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const maxRecords = maxRecordsText === undefined ? undefined : Number(maxRecordsText.replaceAll('_', ''));
   if (maxRecords !== undefined && !(/^[0-9_]+$/.test(maxRecordsText!) && Number.isSafeInteger(maxRecords) && maxRecords >= 1))
     return { error: `--max-records must be a whole number of records of at least 1 (for example 500000 or 500_000), got '${maxRecordsText}'. Leave it out for the default from the heap limit.` };
+  const workshopMaxText = values['workshop-max'] ?? env.SANDBOX_WORKSHOP_MAX;
+  const workshopMax = workshopMaxText === undefined ? undefined : Number(workshopMaxText);
+  if (workshopMax !== undefined && !(/^[0-9]+$/.test(workshopMaxText!) && Number.isSafeInteger(workshopMax) && workshopMax >= 1))
+    return { error: `--workshop-max must be a whole number of attendees of at least 1 (for example 30), got '${workshopMaxText}'. Leave it out for 200.` };
   const headerWord = values['webhook-header-word'] ?? env.SANDBOX_WEBHOOK_HEADER_WORD;
   if (headerWord !== undefined && !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(headerWord))
     return { error: `--webhook-header-word must be 1 to 32 letters, digits and dashes starting with a letter (it names headers like X-WORD-Event), got '${headerWord}'` };
@@ -200,6 +212,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const options: SandboxOptions = {
     dataFile: values.data ?? env.SANDBOX_DATA,
     ...(maxRecords !== undefined ? { maxRecords } : {}),
+    workshop: values.workshop ?? env.SANDBOX_WORKSHOP === '1',
+    ...(workshopMax !== undefined ? { workshopMax } : {}),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
     seed,
     webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,

@@ -6,6 +6,7 @@ import type { Scheduler } from './services/scheduler';
 import type { Clocks } from './services/clocks';
 import type { Tokens } from './services/tokens';
 import type { Bus } from './lib/bus';
+import type { WorkshopRoom } from './domain/workshop';
 
 export interface Settings {
   /** Host (no scheme) that BR Code locations point at. */
@@ -38,4 +39,6 @@ export interface Deps {
   settings: Settings;
   /** Changes for the live stream (sandbox.md 4.9); publishing never throws. */
   bus: Bus;
+  /** The workshop room (sandbox.md 5.2): in memory, beside the state. */
+  workshop: WorkshopRoom;
 }

@@ -24,6 +24,7 @@ import { registerWithdrawalControl } from './withdrawals';
 import { registerStories } from './stories';
 import { registerApiPixControl } from './api-pix';
 import { healthAnswer } from './health';
+import { registerWorkshop } from './workshop';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -70,6 +71,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks, consoleFragment: 
   registerPaymentLinkControl(app, deps);
   registerWithdrawalControl(app, deps);
   registerStories(app, deps, () => hooks.deliveries.settle());
+  registerWorkshop(app, deps);
 
   app.openapi(
     createRoute({
