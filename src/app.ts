@@ -1,5 +1,6 @@
 // createSandbox(options): builds the whole emulator in process (state, clock, tokens, scheduler, routes) and returns
 // the Hono app with a handle. It listens nowhere until `listen()` is called; the CLI is a thin wrapper over it.
+import { createWorkshopRoom } from './domain/workshop';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { version } from '../package.json';
@@ -202,6 +203,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch: options.fetch ?? globalFetch,
     scheduler,
     tokens,
+    workshop: createWorkshopRoom({ open: options.workshop ?? false, ...(options.workshopMax !== undefined ? { max: options.workshopMax } : {}) }),
     bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),
     requestLog: createRequestLog(store, requestLogSize),
     settings: {

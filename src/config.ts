@@ -60,6 +60,10 @@ export interface SandboxOptions {
    * The log lives in memory, never in `dataFile`, and reset clears it.
    */
   requestLog?: number;
+  /** --workshop: joining a workshop room at /join is open from the start (sandbox.md 5.2). */
+  workshop?: boolean;
+  /** --workshop-max: attendees a room takes (default 200). */
+  workshopMax?: number;
   /** With a data file: fold the journal into the snapshot once it passes this many bytes. Default 8 MiB. */
   compactAfterBytes?: number;
   /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
@@ -143,6 +147,8 @@ Usage: pix-sandbox [options]
                        header (SANDBOX_STRICT=1; per tenant: strict: true)
   --request-log N      requests kept in the request log per account, 0 = off (SANDBOX_REQUEST_LOG, default 1000;
                        in memory only, see docs/requests.md)
+  --workshop           open a workshop room: attendees join at /join and get a tenant each (SANDBOX_WORKSHOP=1)
+  --workshop-max N     attendees a workshop room takes (SANDBOX_WORKSHOP_MAX, default 200)
   --fixtures FILE      load this default world instead of fixtures/default.json (SANDBOX_FIXTURES)
   --seed N             seed ids for a reproducible run (SANDBOX_SEED)
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
@@ -189,6 +195,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         data: { type: 'string' },
         'max-records': { type: 'string' },
         'request-log': { type: 'string' },
+        workshop: { type: 'boolean' },
+        'workshop-max': { type: 'string' },
         fixtures: { type: 'string' },
         seed: { type: 'string' },
         'webhook-url': { type: 'string' },
@@ -230,6 +238,10 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const requestLog = requestLogText === undefined ? undefined : Number(requestLogText.replaceAll('_', ''));
   if (requestLog !== undefined && !(/^[0-9_]+$/.test(requestLogText!) && Number.isSafeInteger(requestLog) && requestLog <= MAX_REQUEST_LOG))
     return { error: `--request-log must be a whole number of requests per account from 0 (off) to ${MAX_REQUEST_LOG}, got '${requestLogText}'. Leave it out for the default of 1000.` };
+  const workshopMaxText = values['workshop-max'] ?? env.SANDBOX_WORKSHOP_MAX;
+  const workshopMax = workshopMaxText === undefined ? undefined : Number(workshopMaxText);
+  if (workshopMax !== undefined && !(/^[0-9]+$/.test(workshopMaxText!) && Number.isSafeInteger(workshopMax) && workshopMax >= 1))
+    return { error: `--workshop-max must be a whole number of attendees of at least 1 (for example 30), got '${workshopMaxText}'. Leave it out for 200.` };
   const headerWord = values['webhook-header-word'] ?? env.SANDBOX_WEBHOOK_HEADER_WORD;
   if (headerWord !== undefined && !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(headerWord))
     return { error: `--webhook-header-word must be 1 to 32 letters, digits and dashes starting with a letter (it names headers like X-WORD-Event), got '${headerWord}'` };
@@ -244,6 +256,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     ...(maxRecords !== undefined ? { maxRecords } : {}),
     strict: values.strict ?? env.SANDBOX_STRICT === '1',
     ...(requestLog !== undefined ? { requestLog } : {}),
+    workshop: values.workshop ?? env.SANDBOX_WORKSHOP === '1',
+    ...(workshopMax !== undefined ? { workshopMax } : {}),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
     seed,
     webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,

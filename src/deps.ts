@@ -7,6 +7,7 @@ import type { Clocks } from './services/clocks';
 import type { Tokens } from './services/tokens';
 import type { Bus } from './lib/bus';
 import type { RequestLog } from './services/request-log';
+import type { WorkshopRoom } from './domain/workshop';
 
 export interface Settings {
   /** Host (no scheme) that BR Code locations point at. */
@@ -43,4 +44,6 @@ export interface Deps {
   bus: Bus;
   /** The request log (sandbox.md 14): in memory, cleared by reset. */
   requestLog: RequestLog;
+  /** The workshop room (sandbox.md 5.2): in memory, beside the state. */
+  workshop: WorkshopRoom;
 }

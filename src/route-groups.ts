@@ -54,6 +54,7 @@ export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Pro
         };
       },
     },
+    { name: 'join', paths: ['/join'], load: async () => { const { registerJoinPage } = await import('./pages/join'); return (app) => registerJoinPage(app, deps); } },
     {
       name: 'pages',
       paths: ['/', '/assets/*', '/pay', '/c/*'],

@@ -26,6 +26,7 @@ import { registerApiPixControl } from './api-pix';
 import { registerApiPixRecControl } from './api-pix-rec';
 import { healthAnswer } from './health';
 import { registerRequestLog } from './requests';
+import { registerWorkshop } from './workshop';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -74,6 +75,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks, consoleFragment: 
   registerPaymentLinkControl(app, deps);
   registerWithdrawalControl(app, deps);
   registerStories(app, deps, () => hooks.deliveries.settle());
+  registerWorkshop(app, deps);
 
   app.openapi(
     createRoute({
