@@ -93,7 +93,7 @@ export async function postPixOn(dir, file, extra, port, duration) {
   return { result, stats: JSON.parse(/stats (.*)/.exec(await stop(child))[1]) };
 }
 
-async function restartMs(file, port) {
+export async function restartMs(file, port) {
   const copy = `${file}.restart.json`;
   copyFileSync(file, copy);
   const t0 = performance.now();
@@ -106,7 +106,7 @@ async function restartMs(file, port) {
   return ms;
 }
 
-async function rssAfterGc(args, port) {
+export async function rssAfterGc(args, port) {
   const child = start(['bench/storage-server.mjs', String(port), ...args], ['--expose-gc']);
   await answering(`http://127.0.0.1:${port}/_sandbox/health`, child);
   await delay(300); // storage-server ran a GC before listening

@@ -177,6 +177,7 @@ export const HealthSchema = z
     pendingJobs: z.number().int().openapi({ description: "Jobs waiting in the state: automatic payments, webhook attempts and retries, follow-ups of magic values, payment links' expiries. A pending charge's expiry is not one: the charge itself dates it." }),
     rssBytes: z.number().int(),
     records: z.number().int().openapi({ description: 'Records held: every account\'s stored transactions (charges, payments, refunds and fees, withdrawals, adjustments)' }),
+    oldestRecordAt: dateTime().nullable().openapi({ description: 'When the oldest record held was made (on its tenant\'s clock); null when none is held' }),
     maxRecords: z.number().int().openapi({ description: 'The limit of records (--max-records; by default from the heap limit): at it, creates answer 507 STORAGE_FULL' }),
     storageFull: z.boolean().openapi({ description: 'Whether records is at or past maxRecords: creates answer 507 STORAGE_FULL; reads, deletes, payments and control actions go on' }),
   })

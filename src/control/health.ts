@@ -1,7 +1,7 @@
 // GET /_sandbox/health's answer, in a module of its own (no schema library): the CLI answers it before the control
 // API's routes are loaded (route-groups.ts), so a harness waiting for the sandbox does not wait for them.
 import type { Deps } from '../deps';
-import { recordsHeld } from '../services/capacity';
+import { oldestRecordMs, recordsHeld } from '../services/capacity';
 
 export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: number }) {
   return {
@@ -18,8 +18,9 @@ export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: nu
   };
 }
 
-/** Records held against --max-records (sandbox.md 6.1); `full`: creates answer 507 STORAGE_FULL. */
+/** Records held against --max-records and when the oldest was made (sandbox.md 6.1); `full`: creates answer 507 STORAGE_FULL. */
 function recordsOf(deps: Deps) {
   const { held, limit, full } = recordsHeld(deps);
-  return { records: held, maxRecords: limit, storageFull: full };
+  const oldest = oldestRecordMs(deps);
+  return { records: held, oldestRecordAt: oldest === null ? null : new Date(oldest).toISOString(), maxRecords: limit, storageFull: full };
 }

@@ -24,6 +24,7 @@ import type { ConsoleQuery } from '../wire/console-query';
 import type { SandboxEvent } from '../domain/events';
 import { nowOf } from '../services/clocks';
 import { requestView, type RequestView } from '../wire/request-view';
+import { oldestRecordMs, recordsHeld } from '../services/capacity';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches', 'requests'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
@@ -227,6 +228,7 @@ function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
         </span>{' '}
         <span id="clock-mode">{clock.frozen ? <Badge state="frozen" /> : <span class="badge s-completed">running</span>}</span>
       </p>
+      <RecordsLine deps={deps} />
       <div class="actions">
         {advance(60, '+1 minute')}
         {advance(3600, '+1 hour')}
@@ -268,6 +270,24 @@ function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
         </details>
       </div>
     </section>
+  );
+}
+
+/** The sandbox's records held against --max-records and the oldest one's time, as GET /_sandbox/health reports them. */
+function RecordsLine({ deps }: { deps: Deps }) {
+  const { held, limit, full } = recordsHeld(deps);
+  const oldest = oldestRecordMs(deps);
+  return (
+    <p class="muted" id="records-line">
+      Sandbox holds {held.toLocaleString('en-US')} records of {limit.toLocaleString('en-US')}
+      {full ? ' (full: creates answer 507)' : ''}
+      {oldest === null ? null : (
+        <>
+          {'; oldest '}
+          <When ms={oldest} format="date" /> <When ms={oldest} format="time" />
+        </>
+      )}
+    </p>
   );
 }
 

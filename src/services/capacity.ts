@@ -36,6 +36,24 @@ export function recordsHeld(deps: Deps): { held: number; limit: number; full: bo
   return { held, limit, full: held >= limit };
 }
 
+/**
+ * When the oldest record held was made (ms on its tenant's clock), or null when none is held. An account's transactions
+ * are kept in the order they were made, so this reads the first of each account: as cheap as the accounts are many.
+ */
+export function oldestRecordMs(deps: Deps): number | null {
+  let oldest: number | null = null;
+  const accounts = deps.store.state.accounts;
+  for (const account of Object.values(accounts)) {
+    // for..in, not Object.values: only the first key is read, nothing the size of the account is made.
+    for (const txId in account.transactions) {
+      const at = account.transactions[txId]?.createdAt;
+      if (at !== undefined && (oldest === null || at < oldest)) oldest = at;
+      break;
+    }
+  }
+  return oldest;
+}
+
 /** Throws 507 STORAGE_FULL when the sandbox holds its limit of records: called by the verbs that create one. */
 export function roomForRecords(deps: Deps): void {
   const { held, limit, full } = recordsHeld(deps);

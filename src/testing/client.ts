@@ -95,6 +95,8 @@ export interface Health {
   rssBytes: number;
   /** Records held (stored transactions), against maxRecords; storageFull: creates answer 507 STORAGE_FULL. */
   records: number;
+  /** When the oldest record held was made; null when none is held. */
+  oldestRecordAt: string | null;
   maxRecords: number;
   storageFull: boolean;
 }

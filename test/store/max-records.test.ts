@@ -45,11 +45,12 @@ describe('at the limit', () => {
     expect(countRecords(h.sb.deps.store.raw)).toBe(held + 1);
   });
 
-  test('API Pix PUT /cob is refused (its problem envelope names the limit) and makes nothing', async () => {
+  test('API Pix PUT /cob answers 507 in its problem envelope naming the limit, and makes nothing', async () => {
     const { h, held } = await sandboxWithRoom(0);
     const res = await apiPix(h, 'PUT', '/cob/pedido1234sandboxtxid0000009', { body: cobBody(), token: await pixToken(h) });
-    expect(res.status, res.text).toBeGreaterThanOrEqual(500);
+    expect(res.status, res.text).toBe(507);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', status: 507 });
     expect(res.body.detail).toContain(`--max-records ${held}`);
     expect(h.sb.deps.store.records).toBe(held);
   });
@@ -77,6 +78,24 @@ describe('at the limit', () => {
     expect((await h.control('DELETE', `/accounts/${tenant}`)).status).toBe(200);
     expect((await h.control('GET', '/health')).body).toMatchObject({ records: held + 1, storageFull: false });
     expect((await charge(h)).status).toBe(201);
+  });
+});
+
+describe('the oldest record', () => {
+  test('health reports when the oldest record held was made, null once none is held; the console shows the records line', async () => {
+    const { h } = await sandboxWithRoom(1000);
+    const accounts = h.sb.deps.store.state.accounts;
+    const every = Object.values(accounts).flatMap((a) => Object.values(a.transactions).map((t) => t.createdAt));
+    const health = (await h.control('GET', '/health')).body;
+    expect(health.oldestRecordAt).toBe(every.length ? new Date(Math.min(...every)).toISOString() : null);
+    const page = await (await h.sb.app.request('/')).text();
+    expect(page).toMatch(new RegExp(`id="records-line">Sandbox holds ${health.records.toLocaleString('en-US')} records of ${health.maxRecords.toLocaleString('en-US')}`));
+
+    for (const id of Object.keys(accounts)) expect((await h.control('DELETE', `/accounts/${id}`)).status).toBe(200);
+    expect((await h.control('GET', '/health')).body).toMatchObject({ records: 0, oldestRecordAt: null });
+    const tenant = (await h.control('POST', '/accounts', { name: 'CI job' })).body.id as string;
+    const made = await h.control('POST', `/accounts/${tenant}/charges`, { amount: 1, description: 'a' });
+    expect((await h.control('GET', '/health')).body).toMatchObject({ records: 1, oldestRecordAt: made.body.createdAt });
   });
 });
 

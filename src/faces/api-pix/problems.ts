@@ -121,7 +121,9 @@ export function toProblem(err: unknown, family: Family, log: (line: string) => v
   const status = err.status;
   if (status === 404) return new Problem(notFoundName(err), 404, err.message);
   if (status === 401 || status === 403) return new Problem('AcessoNegado', status, err.message);
-  if (status >= 500) return new Problem(status === 500 ? 'ErroInternoDoServidor' : 'ServicoIndisponivel', status >= 503 ? 503 : status, err.message);
+  // A full store (--max-records) keeps its 507 as on the other faces: the document has no name for it, and
+  // ServicoIndisponivel is what it is to a client (this PSP makes nothing new until room is made).
+  if (status >= 500) return new Problem(status === 500 ? 'ErroInternoDoServidor' : 'ServicoIndisponivel', status === 507 ? 507 : status >= 503 ? 503 : status, err.message);
   const fields = (err.details.fields as Array<{ field: string; message: string }> | undefined) ?? [];
   const prefixed = (f: string) => (family.prefix && !f.startsWith(`${family.prefix}.`) && !f.startsWith(`${family.prefix}[`) && f !== family.prefix ? `${family.prefix}.${f}` : f);
   const violacoes = fields.map((f) => ({ razao: `${prefixed(f.field)} ${f.message}`, propriedade: prefixed(f.field) }));
