@@ -126,6 +126,29 @@ describe.skipIf(noBrowser('console.test.ts'))('console in Chromium', () => {
     expect(await sameDocument(page)).toBe(true);
   });
 
+  test.each([
+    ['served with the page', undefined],
+    ['fetched after the admin token is given', 'tok-123'],
+  ])("relative times read on the sandbox clock from the first load (%s): an hour ahead of real time, a charge made now is 'just now'", async (_how, adminToken) => {
+    site = await startSite(adminToken ? { adminToken } : {});
+    const auth = adminToken ? { 'x-sandbox-token': adminToken } : {};
+    await call('PUT', '/_sandbox/clock', { now: new Date(Date.now() + 3_600_000).toISOString(), frozen: true }, auth);
+    const charge = await createCharge({ amount: 10, description: 'made on the sandbox clock' });
+    const { context, page } = await openPage(b.rig.browser, 1366);
+    closers.push(() => context.close());
+    await page.goto(site.url + '/');
+    if (adminToken) {
+      await page.fill('#token-input', adminToken);
+      await page.click('#token-form button');
+    }
+    const cell = `${row(charge.id)} time[data-local="relative"]`;
+    await page.waitForSelector(cell, { state: 'attached' });
+    // Before the fix a console fetched after the page read the browser's clock: "in 60 min".
+    expect(await page.textContent(cell)).toBe('just now');
+    await call('POST', '/_sandbox/clock/advance', { seconds: 600 }, auth);
+    await page.waitForFunction((sel) => (globalThis as any).document.querySelector(sel)?.textContent === '10 min ago', cell);
+  });
+
   test('with an admin token set, the console asks for it once and then shows the account', async () => {
     site = await startSite({ adminToken: 'tok-123' });
     const { context, page } = await openPage(b.rig.browser, 390);

@@ -29,7 +29,7 @@
     return out;
   }
 
-  function swap(current, next) {
+  function swap(current, next, fresh) {
     current.querySelectorAll('details[open][id]').forEach(function (d) {
       var same = next.querySelector('#' + CSS.escape(d.id));
       if (same) same.open = true;
@@ -42,7 +42,7 @@
       if (twin) { twin.textContent = o.textContent; twin.className = o.className; }
     });
     var before = rowStates(current);
-    window.sandbox.localize(next);
+    window.sandbox.localize(next, fresh); // relative times on the clock the fresh console shows
     current.replaceWith(next);
     next.querySelectorAll('[data-tx],[data-block],[data-delivery]').forEach(function (r) {
       var key = r.dataset.tx || r.dataset.block || r.dataset.delivery;
@@ -68,8 +68,10 @@
       var current = document.getElementById(next.id);
       if (!current) return;
       if (editing(current)) { deferred = true; return; }
-      swap(current, next);
+      swap(current, next, fresh);
     });
+    // Rows that did not change still read "3 min ago" against the clock as it stands now.
+    window.sandbox.localize(root);
     return deferred;
   }
 

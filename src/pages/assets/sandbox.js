@@ -2,7 +2,7 @@
 // the same /_sandbox routes curl uses, the live stream (GET /_sandbox/stream) with an honest connection state in the
 // header ("live" only while the stream is open), times in the browser's zone with the offset (ISO on hover), copy
 // buttons, and projector mode (remembered in localStorage). Plain script, no build step, no inline code (CSP).
-// window.sandbox = { api(method, url, body), stream(onMessage, accountId), ready(fn), errorText(result), localize(root), needsToken() }
+// window.sandbox = { api(method, url, body), stream(onMessage, accountId), ready(fn), errorText(result), localize(root, clockFrom), needsToken() }
 (function () {
   'use strict';
   var KEY = 'pix-sandbox-token';
@@ -123,8 +123,9 @@
     var a = Math.abs(off);
     return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds()) + ' ' + sign + pad(Math.floor(a / 60)) + ':' + pad(a % 60);
   }
-  function sandboxNow() {
-    var clock = document.getElementById('clock-now');
+  /** The clock the page shows: in `from` (a fresh console not yet in the page) first, else in the page; else real time. */
+  function sandboxNow(from) {
+    var clock = (from && from.querySelector && from.querySelector('#clock-now')) || document.getElementById('clock-now');
     var t = clock ? Date.parse(clock.getAttribute('datetime')) : NaN;
     return isNaN(t) ? Date.now() : t;
   }
@@ -135,8 +136,8 @@
     var text = s < 45 ? 'just now' : s < 3600 ? Math.round(s / 60) + ' min' : s < 86400 ? Math.round(s / 3600) + ' h' : Math.round(s / 86400) + ' d';
     return text === 'just now' ? text : future ? 'in ' + text : text + ' ago';
   }
-  function localize(root) {
-    var now = sandboxNow();
+  function localize(root, clockFrom) {
+    var now = sandboxNow(clockFrom || root);
     (root || document).querySelectorAll('time[data-local]').forEach(function (el) {
       var ms = Date.parse(el.getAttribute('datetime'));
       if (isNaN(ms)) return;
