@@ -131,7 +131,7 @@ describe.skipIf(noBrowser('console.test.ts'))('console in Chromium', () => {
     ['fetched after the admin token is given', 'tok-123'],
   ])("relative times read on the sandbox clock from the first load (%s): an hour ahead of real time, a charge made now is 'just now'", async (_how, adminToken) => {
     site = await startSite(adminToken ? { adminToken } : {});
-    const auth = adminToken ? { 'x-sandbox-token': adminToken } : {};
+    const auth: Record<string, string> = adminToken ? { 'x-sandbox-token': adminToken } : {};
     await call('PUT', '/_sandbox/clock', { now: new Date(Date.now() + 3_600_000).toISOString(), frozen: true }, auth);
     const charge = await createCharge({ amount: 10, description: 'made on the sandbox clock' });
     const { context, page } = await openPage(b.rig.browser, 1366);
