@@ -132,7 +132,14 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
   const setDue = (lane: Lane, due: number) => {
     lane.due = due;
     lane.version++;
-    if (due !== Infinity) byDue.push({ lane, due, version: lane.version });
+    if (due === Infinity) return;
+    byDue.push({ lane, due, version: lane.version });
+    // Entries made stale by later changes wait for their time to be dropped: past twice the lanes, keep the current only.
+    if (byDue.size > 2 * lanes.size + 64) {
+      const current = createHeap<DueEntry>((e) => e.due);
+      for (const l of lanes.values()) if (l.due !== Infinity) current.push({ lane: l, due: l.due, version: l.version });
+      byDue = current;
+    }
   };
   /** Reckons the lane's `due` again (its clock moved, or it ran what was due). */
   const refresh = (lane: Lane) => setDue(lane, realDue(lane, nextAt(lane)));
