@@ -424,6 +424,7 @@ export function deleteAccount(deps: Deps, accountId: string): void {
   deps.requestLog.forgetAccount(accountId);
   const jobs = deps.store.raw.jobs; // read only: the scheduler takes them off
   for (const id of Object.keys(jobs)) if (jobs[id]!.accountId === accountId) deps.scheduler.unschedule(id);
+  deps.scheduler.release(accountId); // its clock's lane, if it had one, holds nothing of it any more
 }
 
 export function addCredential(deps: Deps, accountId: string, spec: CredentialSpec): Credential {

@@ -60,7 +60,10 @@ export interface Scheduler {
   unschedule(id: string): void;
   /** The account took a clock of its own (services/clocks.ts): its work moves to that clock's queue. */
   adopt(accountId: string): void;
-  /** The account gave its clock back (it runs on the sandbox clock again): its work moves to the sandbox clock's queue. */
+  /**
+   * The account gave its clock back (it runs on the sandbox clock again) or is gone: its work moves to the sandbox
+   * clock's queue, and its own clock's lane is dropped.
+   */
   release(accountId: string): void;
   /** Adds a kind of deadline (at registration, before the first job runs). */
   deadlines<T extends object>(kind: string, deadlines: Deadlines<T>): void;
