@@ -7,6 +7,7 @@ import { controlConflict, controlErrors, controlSecurity, json, jsonBody, pathPa
 import type { Router } from '../wire/env';
 import { SandboxError, validationError } from '../domain/errors';
 import { CLOCK_MAX_MS, CLOCK_RANGE_TEXT, inClockRange, type Clock } from '../lib/clock';
+import { isoTime } from '../lib/iso';
 import { inRequestUnit } from '../lib/request-unit';
 import { instantOf, tenantClockView } from '../services/clocks';
 import { ClockSchema, TenantClockSchema } from './answers';
@@ -127,13 +128,14 @@ export function registerClock(app: Router, deps: Deps) {
       deps.store.account(id);
       // A tenant's time only goes forward: its charges, events and deliveries keep their order. Read where it stands
       // first, then the target (real time only grows, so `now: null` on a clock at real time is no move back).
-      const from = deps.clocks.of(id).nowMs();
-      const to = instantOf(deps.clocks.of(id), now);
+      const current = deps.clocks.of(id);
+      const from = current.nowMs();
+      const to = instantOf(current, now);
       if (to < from)
         throw validationError([
           {
             field: 'now',
-            message: `is ${new Date(to).toISOString()}, before the tenant's clock (${new Date(from).toISOString()}): a tenant's clock only moves forward, so its charges, events and deliveries keep their order; to start at an earlier time, make a tenant with clock: {"now": …} (POST /_sandbox/accounts)`,
+            message: `is ${isoTime(to)}, before the tenant's clock (${isoTime(from)}): a tenant's clock only moves forward, so its charges, events and deliveries keep their order; to start at an earlier time, make a tenant with clock: {"now": …} (POST /_sandbox/accounts)`,
           },
         ]);
       const clock = ownClock(id);
@@ -187,8 +189,8 @@ export function registerClock(app: Router, deps: Deps) {
         if (deps.clock.nowMs() < own)
           throw new SandboxError(
             'CLOCK_BEHIND',
-            `The sandbox clock (${deps.clock.iso()}) stands before this tenant's clock (${new Date(own).toISOString()}), and a tenant's time only moves forward: advance the sandbox clock past it (POST /_sandbox/clock/advance), or keep the tenant's own clock`,
-            { field: 'clock', sandbox: deps.clock.iso(), tenant: new Date(own).toISOString() },
+            `The sandbox clock (${deps.clock.iso()}) stands before this tenant's clock (${isoTime(own)}), and a tenant's time only moves forward: advance the sandbox clock past it (POST /_sandbox/clock/advance), or keep the tenant's own clock`,
+            { field: 'clock', sandbox: deps.clock.iso(), tenant: isoTime(own) },
           );
         // Its own clock walks to where the sandbox clock stands first, running its work in time order on the way.
         await deps.scheduler.setClock(deps.clock.nowMs(), true, id);

@@ -205,20 +205,22 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
   function adopt(key: string): Lane {
     const lane = emptyLane(key);
     lanes.set(key, lane);
+    takeWorkOf(key, lane);
+    refresh(lane);
+    return lane;
+  }
+  /** Queues in `lane` the jobs and dated records of account `key`, read from the state. */
+  function takeWorkOf(key: string, lane: Lane): void {
     for (const job of valuesOf(store.raw.jobs)) if (job.accountId === key) lane.queue.push(job);
     const account = store.raw.accounts[key];
     if (account) for (const [kind, deadlines] of sources) for (const record of deadlines.scan(account)) lane.dated.get(kind)!.push(record);
-    refresh(lane);
-    return lane;
   }
   /** A tenant back on the sandbox clock: its work joins the sandbox clock's lane, and what its lane waited for too. */
   function release(key: string): void {
     const old = lanes.get(key);
     lanes.delete(key);
     const lane = sandboxLane();
-    for (const job of valuesOf(store.raw.jobs)) if (job.accountId === key) lane.queue.push(job);
-    const account = store.raw.accounts[key];
-    if (account) for (const [kind, deadlines] of sources) for (const record of deadlines.scan(account)) lane.dated.get(kind)!.push(record);
+    takeWorkOf(key, lane);
     if (old) for (const [work, holds] of old.detached) lane.detached.set(work, holds);
     queued(lane, nextAt(lane));
   }
