@@ -105,7 +105,7 @@ export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KE
       request: {
         query: z.object({
           accountId: z.string().optional().openapi({ description: 'Only changes of this account (moves of the sandbox clock and resets are sent to every stream; a tenant clock\'s moves to its account\'s)' }),
-          token: z.string().optional().openapi({ description: 'The admin token, for clients that cannot send X-Sandbox-Token' }),
+          token: z.string().optional().openapi({ description: "The admin token (or a workshop attendee's console token: their tenant's changes only), for clients that cannot send X-Sandbox-Token" }),
         }),
       },
       responses: {
@@ -114,7 +114,9 @@ export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KE
       },
     }),
     (c) => {
-      const { accountId } = c.req.valid('query');
+      const principal = c.get('principal');
+      // An attendee's stream is their tenant's, asked for or not (control/principal.ts refused any other).
+      const accountId = principal?.kind === 'attendee' ? principal.accountId : c.req.valid('query').accountId;
       if (accountId !== undefined) deps.store.account(accountId); // an unknown account is a 404, not a silent stream
       const outgoing = nodeResponseOf(c.env);
       let controller!: ReadableStreamDefaultController<Uint8Array>;
