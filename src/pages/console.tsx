@@ -985,7 +985,7 @@ export function ConsoleBody({ deps, q, scope }: { deps: Deps; q: ConsoleQuery; s
           <ShortId id={account.id} what="account" /> · <Badge state={account.status} />
         </p>
       </div>
-      {deps.workshop.started ? <RoomPanel deps={deps} /> : null}
+      <RoomPanel deps={deps} />
       <ConsoleSections deps={deps} account={account} q={q} />
     </div>
   );
