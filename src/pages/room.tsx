@@ -63,8 +63,8 @@ export function RoomPanel({ deps }: { deps: Deps }) {
                     return <td data-step={s.id}>{at ? <span class="badge s-completed" title={at}>✓ done</span> : <span class="muted">not yet</span>}</td>;
                   })}
                   <td>
-                    <a href={`/?attendee=${a.viewToken}`} target="_blank" rel="noopener" aria-label={`Open the console of ${a.name}, read-only`}>
-                      Open read-only
+                    <a href={`/?attendee=${a.viewToken}`} target="_blank" rel="noopener">
+                      Open read-only<span class="visually-hidden"> the console of {a.name}</span>
                     </a>
                   </td>
                 </tr>
