@@ -21,8 +21,10 @@ export function pageAttendee(c: Context, deps: Deps): PageAttendee | 'unknown' |
   const given = c.req.query('attendee');
   if (given !== undefined) {
     const found = attendeeByToken(deps.workshop, given);
-    return found ? { scope: found.principal, token: given } : 'unknown';
+    // A tenant gone with a reset (the room outlives it) is no console to show either.
+    return found && deps.store.findAccount(found.attendee.accountId) ? { scope: found.principal, token: given } : 'unknown';
   }
   const joined = attendeeOf(deps.workshop, getCookie(c, BROWSER_COOKIE));
-  return joined && { scope: attendeeByToken(deps.workshop, joined.consoleToken)!.principal, token: joined.consoleToken };
+  if (!joined || !deps.store.findAccount(joined.accountId)) return undefined;
+  return { scope: attendeeByToken(deps.workshop, joined.consoleToken)!.principal, token: joined.consoleToken };
 }

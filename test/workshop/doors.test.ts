@@ -212,3 +212,13 @@ describe('a name of up to 60 characters is text everywhere', () => {
     expect(row.startsWith(`${cell},${who.accountId},`), row).toBe(true);
   });
 });
+
+test("a console link whose tenant a reset took is refused plainly, and the browser's / is the whole console again", async () => {
+  const h = await startHarness({ workshop: true });
+  const ana = await joinAs(h, 'Ana');
+  expect((await h.control('POST', '/reset')).status).toBe(200);
+  const page = await h.sb.app.request(`/?attendee=${ana.consoleToken}`);
+  expect(page.status).toBe(401);
+  expect((await h.sb.app.request('/', { headers: { cookie: ana.cookie } })).status).toBe(200);
+  expect((await withToken(h, ana.consoleToken, 'GET', `/accounts/${ana.accountId}`)).status).toBe(404);
+});
