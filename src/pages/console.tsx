@@ -937,8 +937,8 @@ export function ConsoleSections({ deps, account, q }: { deps: Deps; account: Acc
         <WithdrawalForm account={account} />
         <SwitchesSection account={account} />
         <BlocksSection account={account} />
-        <LinksSection deps={deps} account={account} />
         <EventsSection deps={deps} account={account} q={q} />
+        <LinksSection deps={deps} account={account} />
       </div>
     </div>
   );
