@@ -198,13 +198,15 @@ function counterpartLabel(tx: Transaction): string | undefined {
 function detailOf(tx: Transaction): string {
   const parts: string[] = [];
   if (tx.description) parts.push(tx.description);
-  if (tx.withdrawal) parts.push(`key ${tx.withdrawal.pixKey}${tx.withdrawal.failureReason ? `: ${tx.withdrawal.failureReason}` : ''}`);
+  if (tx.withdrawal) parts.push(`key ${tx.withdrawal.pixKey}`);
   if (tx.charge?.endReason && tx.charge.endReason !== 'expired') parts.push(tx.charge.endReason);
   const who = counterpartLabel(tx);
   if (who) parts.push(who);
-  if (tx.refund?.failureReason) parts.push(tx.refund.failureReason);
   return parts.join(' · ');
 }
+
+/** Why a withdrawal or a refund failed: shown apart from the other details, so projector mode (which hides them) keeps it. */
+const failureOf = (tx: Transaction): string | undefined => tx.withdrawal?.failureReason ?? tx.refund?.failureReason;
 
 /**
  * The clock of the account shown: its own (its routes move it, nobody else's) or the sandbox clock, which every
@@ -618,6 +620,12 @@ function TransactionsSection({ deps, account, q }: { deps: Deps; account: Accoun
                   <td data-label="Details" class="details">
                     <div>
                       <ShortId id={tx.id} what={tx.type} /> <span class="detail-text">{detailOf(tx)}</span>
+                      {failureOf(tx) ? (
+                        <>
+                          {' '}
+                          <span class="why-failed">{failureOf(tx)}</span>
+                        </>
+                      ) : null}
                       {tx.charge && tx.status === 'pending' ? (
                         <>
                           {' '}

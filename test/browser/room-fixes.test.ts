@@ -35,8 +35,8 @@ describe.skipIf(noBrowser('room-fixes.test.ts'))('what a workshop room saw go wr
   }
 
   /** Saves a screenshot when SHOTS names a directory (to look at the page, not to compare pixels). */
-  async function shot(page: Page, name: string) {
-    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/${name}.png`, fullPage: true });
+  async function shot(page: Page, name: string, fullPage = true) {
+    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/${name}.png`, fullPage });
   }
 
   /** The page's width beyond the viewport's (0 when nothing widens it). */
@@ -88,5 +88,22 @@ describe.skipIf(noBrowser('room-fixes.test.ts'))('what a workshop room saw go wr
     expect(await axe(page)).toEqual([]);
     const tops = await Promise.all(['new-charge', 'stories', 'transactions', 'deliveries', 'clock', 'requests', 'events', 'links'].map((id) => topOf(page, id)));
     expect(tops).toEqual([...tops].sort((x, y) => x - y));
+  });
+
+  test('in projector mode a failed withdrawal says why on its row, live as it fails, and the row does not widen the page', async () => {
+    site = await startSite();
+    const page = await open(PROJECTOR, '/', { projector: true });
+    // The magic key of docs/control-api.md: the withdrawal fails when processed, 5 s of sandbox clock later.
+    const w = await api('POST', `/_sandbox/accounts/${A}/withdrawals`, { pixKeyType: 'email', pixKey: 'falha@pix-sandbox.test', holderName: 'Fulano de Tal', holderDocumentType: 'cpf', holderDocument: '12345678909', netAmount: 5 });
+    await page.waitForSelector(`tr[data-tx="${w.id}"][data-status="pending"]`);
+    await api('POST', '/_sandbox/clock/advance', { seconds: 5 });
+    const reason = page.locator(`tr[data-tx="${w.id}"][data-status="failed"] .why-failed`);
+    await reason.waitFor();
+    expect(await reason.isVisible()).toBe(true);
+    await expect(reason.textContent()).resolves.toBe('Chave PIX não encontrada');
+    await reason.scrollIntoViewIfNeeded();
+    await shot(page, 'failed-withdrawal-1366x768-projector', false);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    expect(await axe(page)).toEqual([]);
   });
 });
