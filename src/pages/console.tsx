@@ -10,6 +10,7 @@ import type { Deps } from '../deps';
 import { toBrl } from '../domain/money';
 import { brl } from './format';
 import { totalOf } from '../domain/ledger';
+import { liveBlockOf, refundLeft } from '../domain/claims';
 import { PRINCIPAL } from '../domain/subaccounts';
 import type { Account, BalanceBlock, Delivery, DeliveryAttempt, Transaction } from '../domain/types';
 import { expiredCharge, listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf } from '../services/lists';
@@ -117,8 +118,12 @@ function ShortId({ id, what }: { id: string; what: string }) {
   );
 }
 
-/** The control actions of sandbox.md 4.3 that a transaction's state allows: the first one a button, the rest in a menu. */
-function TransactionActions({ tx }: { tx: Transaction }) {
+/**
+ * The control actions of sandbox.md 4.3 that a transaction's state allows: the first one a button, the rest in a menu.
+ * Refund is offered while something of the payment is left to refund and no balance block holds it (what
+ * requestRefund would refuse is not offered).
+ */
+function TransactionActions({ tx, account }: { tx: Transaction; account: Account }) {
   const url = (action: string) => `/_sandbox/transactions/${tx.id}/${action}`;
   const name = (what: string) => `${what} ${tx.type} ${short(tx.id)}`;
   const simple = (action: string, label: string, kind?: 'secondary' | 'danger') => <Action action={url(action)} label={label} name={name(label)} kind={kind} />;
@@ -151,11 +156,12 @@ function TransactionActions({ tx }: { tx: Transaction }) {
   }
   if (tx.refund && tx.status === 'pending') primary.push(simple('complete', 'Complete')), more.push(simple('fail', 'Fail', 'danger'));
   if (tx.type === 'payment' && tx.status === 'completed') {
-    primary.push(
-      <Action action={url('refund')} label="Refund" name={name('Refund')} kind="secondary">
-        <input type="hidden" name="reason" value="Refunded from the console" />
-      </Action>,
-    );
+    if (refundLeft(account, tx) > 0 && !liveBlockOf(account, tx.id))
+      primary.push(
+        <Action action={url('refund')} label="Refund" name={name('Refund')} kind="secondary">
+          <input type="hidden" name="reason" value="Refunded from the console" />
+        </Action>,
+      );
     more.push(
       <Action action={url('block')} label="Open block" name={name('Open block on')} class="stacked">
         <Field id={`ba-${tx.id}`} label="Amount (R$)">
@@ -643,7 +649,7 @@ function TransactionsSection({ deps, account, q }: { deps: Deps; account: Accoun
                     </div>
                   </td>
                   <td data-label="Actions">
-                    <TransactionActions tx={tx} />
+                    <TransactionActions tx={tx} account={account} />
                   </td>
                 </tr>
               );

@@ -106,4 +106,40 @@ describe.skipIf(noBrowser('room-fixes.test.ts'))('what a workshop room saw go wr
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     expect(await axe(page)).toEqual([]);
   });
+
+  test('a refunded payment no longer offers Refund; a payment not yet refunded still does', async () => {
+    site = await startSite();
+    const { paid } = await busyRoom();
+    const page = await open(PROJECTOR, '/', { projector: true });
+    const refundButton = (id: string) => page.locator(`tr[data-tx="${id}"] button[aria-label^="Refund"]`);
+    expect(await refundButton(paid[0]!).count(), 'the refunded payment').toBe(0);
+    expect(await refundButton(paid[1]!).count(), 'a payment not refunded').toBe(1);
+    // Refunded from elsewhere while the console is open: its button goes with the live update.
+    await api('POST', `/_sandbox/transactions/${paid[1]}/refund`, { reason: 'returned too' });
+    await page.waitForSelector(`tr[data-tx="${paid[1]}"] button[aria-label^="Refund"]`, { state: 'detached' });
+    expect(await refundButton(paid[2]!).count()).toBe(1);
+  });
+
+  test.each([
+    ['390x844', PHONE, false],
+    ['1366x768 in projector mode', PROJECTOR, true],
+  ] as const)('at %s a refused refund says why in lines that wrap, and the page never widens', async (size, viewport, projector) => {
+    site = await startSite();
+    const c = await createCharge(site, { amount: 20, description: 'to refund' });
+    await api('POST', `/_sandbox/transactions/${c.id}/pay`);
+    // The wallet spent everything (1,000.00 opening + 20.00 - 0.50 fee): the refund is refused for want of funds.
+    await api('POST', `/_sandbox/accounts/${A}/adjustments`, { amount: -1019.5, description: 'spent' });
+    const page = await open(viewport, '/', { projector });
+    await page.click(`tr[data-tx="${c.id}"] button[aria-label^="Refund"]`);
+    const refusal = page.locator(`tr[data-tx="${c.id}"] output.error`);
+    await refusal.waitFor();
+    expect((await refusal.textContent())!.length).toBeGreaterThan(80);
+    const box = (await refusal.boundingBox())!;
+    expect(box.width).toBeLessThanOrEqual(viewport.width);
+    expect(box.height, 'the message wraps over several lines').toBeGreaterThan(40);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await refusal.scrollIntoViewIfNeeded();
+    await shot(page, `refund-refused-${size.split(' ')[0]}`, false);
+    expect(await axe(page)).toEqual([]);
+  });
 });
