@@ -35,6 +35,10 @@ const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const SOLICREC_SEND_JOB = 'solicrec.send';
 export const SOLICREC_EXPIRE_JOB = 'solicrec.expire';
 export const SOLICREC_ANSWER_JOB = 'solicrec.magic-answer';
+export const REC_END_JOB = 'rec.end';
+
+/** The instant a recurrence with a dataFinal ends: 00:00 Brasília of the day after it (its last day is whole). */
+export const recEndInstant = (dataFinal: string) => (dayOf(dataFinal) + 1) * 86_400_000 + 3 * 3_600_000;
 
 /** Path of a recurrence's payload location (GET answers its JWS); its host is --public-host. */
 export const recLocationPath = (loc: Pick<RecLoc, 'token'>) => `/api-pix/qr/v2/rec/${loc.token}`;
@@ -154,8 +158,21 @@ export function createRec(deps: Deps, account: Account, input: RecInput): Rec {
     loc.idRec = id;
   }
   account.recs[id] = rec;
+  if (input.calendario.dataFinal !== undefined) deps.scheduler.schedule({ kind: REC_END_JOB, dueAt: recEndInstant(input.calendario.dataFinal), accountId: account.id, ref: id });
   recordRecNotice(deps, account, rec);
   return rec;
+}
+
+/**
+ * A recurrence reaches EXPIRADA (the document names the status, not when): when its confirmation request expires
+ * unanswered while it was never approved (CRIADA), or when its dataFinal has passed (CRIADA or APROVADA). Its open
+ * requests expire with it; the charges it already has keep their course (each is due within its validity).
+ */
+function expireRec(deps: Deps, account: Account, rec: Rec) {
+  const now = nowOf(deps, account);
+  moveTo(REC_TRANSITIONS, 'recurrence', rec, 'EXPIRADA', now, 'expire');
+  for (const solic of Object.values(account.solicrecs)) if (solic.idRec === rec.id && (OPEN_SOLICREC as readonly string[]).includes(solic.status)) moveTo(SOLICREC_TRANSITIONS, 'solicrec', solic, 'EXPIRADA', now, 'expire');
+  recordRecNotice(deps, account, rec);
 }
 
 /** Ends a recurrence (cancelled by either side, or rejected): its open requests are cancelled and its open charges too. */
@@ -345,7 +362,15 @@ export function registerRecJobs(deps: Deps) {
   });
   deps.scheduler.on(SOLICREC_EXPIRE_JOB, (job) => {
     const found = open(job.accountId, job.ref);
-    if (found) moveTo(SOLICREC_TRANSITIONS, 'solicrec', found.solic, 'EXPIRADA', nowOf(deps, found.account), 'expire');
+    if (!found) return;
+    const rec = findRec(found.account, found.solic.idRec);
+    if (rec?.status === 'CRIADA') expireRec(deps, found.account, rec);
+    else moveTo(SOLICREC_TRANSITIONS, 'solicrec', found.solic, 'EXPIRADA', nowOf(deps, found.account), 'expire');
+  });
+  deps.scheduler.on(REC_END_JOB, (job) => {
+    const account = deps.store.state.accounts[job.accountId];
+    const rec = account && findRec(account, job.ref);
+    if (rec && (rec.status === 'CRIADA' || rec.status === 'APROVADA')) expireRec(deps, account, rec);
   });
 }
 
