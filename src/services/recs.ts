@@ -27,6 +27,7 @@ import { recordRecNotice } from '../webhooks/api-pix-rec';
 import { buildWebhook } from './accounts';
 import { nowOf } from './clocks';
 import { cancelOpenCobrs } from './cobrs';
+import { findCob, type CobRecord } from './cobs';
 
 export { findRec };
 
@@ -218,6 +219,30 @@ export function reviseRec(deps: Deps, account: Account, idRec: string, patch: Re
     rec.tipoJornada = 'JORNADA_3';
   }
   return rec;
+}
+
+/** The journey a QR Composto serves: the recurrence alone (2), with an immediate cob (3) or a cobv (4). */
+export type QrJourney = { jornada: 'JORNADA_2' } | { jornada: 'JORNADA_3' | 'JORNADA_4'; charge: CobRecord };
+
+/** The kind of charge a recurrence's activation journey asks for; the others take any (or none). */
+const JOURNEY_CHARGE = { JORNADA_3: 'cob', JORNADA_4: 'cobv' } as const;
+
+/**
+ * GET /rec/{idRec}?txid: the QR Composto the receiver asks for (the document's dadosQR table): without txid the
+ * recurrence's own (Jornada 2), with a cob's txid the cob's and the recurrence's (3), with a cobv's (4). A txid of no
+ * charge, of a charge of the other kind than the recurrence's tipoJornada, or of a cob other than its
+ * dadosJornada.txid is refused (RecConsultaInvalida), as the document lists.
+ */
+export function recQrJourney(account: Account, rec: Rec, txid: string | undefined): QrJourney {
+  if (txid === undefined) return { jornada: 'JORNADA_2' };
+  const charge = findCob(account, 'cob', txid) ?? findCob(account, 'cobv', txid);
+  if (!charge) throw validationError([field('txid', `names no cob or cobv of this account ('${txid}'); give the txid of the charge to show with the recurrence, or none for the recurrence's own QR`)]);
+  const kind = charge.cob.kind;
+  const wanted = rec.tipoJornada === 'JORNADA_3' || rec.tipoJornada === 'JORNADA_4' ? JOURNEY_CHARGE[rec.tipoJornada] : undefined;
+  if (wanted && wanted !== kind) throw validationError([field('txid', `is a ${kind}, but the recurrence's ativacao.tipoJornada is ${rec.tipoJornada}, which pairs with a ${wanted}`)]);
+  if (kind === 'cob' && rec.txidJornada !== undefined && rec.txidJornada !== txid)
+    throw validationError([field('txid', `is not the recurrence's immediate charge (ativacao.dadosJornada.txid ${rec.txidJornada}); give that txid, or a cobv's`)]);
+  return { jornada: kind === 'cob' ? 'JORNADA_3' : 'JORNADA_4', charge };
 }
 
 /** POST /_sandbox/api-pix/rec/{idRec}/cancel: the payer cancels an approved recurrence from their bank. */
