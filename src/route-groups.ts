@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from './deps';
 import type { ControlHooks } from './control';
+import type { Principal } from './domain/workshop';
 import type { ConsoleQuery } from './wire/console-query';
 import type { Env } from './wire/env';
 
@@ -35,7 +36,7 @@ export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Pro
         const { controlRoutes } = await import('./control');
         // GET /_sandbox/console answers the console's sections: the pages' markup, handed to the control API from
         // here (the pages' code loaded at its first call, not at start-up), so that no surface imports another.
-        const consoleFragment = async (q: ConsoleQuery) => (await import('./pages/console-page')).consoleFragment(deps, q);
+        const consoleFragment = async (q: ConsoleQuery, principal: Principal) => (await import('./pages/console-page')).consoleFragment(deps, q, principal);
         return (app) => app.route('/_sandbox', controlRoutes(deps, hooks, consoleFragment));
       },
     },

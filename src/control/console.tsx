@@ -4,11 +4,12 @@
 // `fragment`, so that the control API imports no page.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Router } from '../wire/env';
+import type { Principal } from '../domain/workshop';
 import { controlErrors, controlSecurity } from '../wire/schemas';
 import { type ConsoleQuery, ConsoleQuerySchema, consoleQuery } from '../wire/console-query';
 
-/** The console's sections for a query, as HTML (loaded at its first call, not at start-up). */
-export type ConsoleFragment = (q: ConsoleQuery) => Promise<string>;
+/** The console's sections for a query, as HTML (loaded at its first call, not at start-up); an attendee's only their tenant's. */
+export type ConsoleFragment = (q: ConsoleQuery, principal: Principal) => Promise<string>;
 
 export function registerConsoleFragment(app: Router, fragment: ConsoleFragment) {
   app.openapi(
@@ -24,6 +25,6 @@ export function registerConsoleFragment(app: Router, fragment: ConsoleFragment) 
       request: { query: ConsoleQuerySchema },
       responses: { 200: { description: 'HTML fragment', content: { 'text/html': { schema: z.string() } } }, ...controlErrors },
     }),
-    async (c) => c.html(await fragment(consoleQuery(c.req.valid('query')))),
+    async (c) => c.html(await fragment(consoleQuery(c.req.valid('query')), c.get('principal'))),
   );
 }

@@ -1,8 +1,6 @@
 // The control API at /_sandbox: thin routes over the same service verbs the public API uses.
 import { createRoute, z } from '@hono/zod-openapi';
-import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps';
-import { SandboxError } from '../domain/errors';
 import { createRouter } from '../wire/env';
 import { controlErrors, controlSecurity, json, optionalJsonBody } from '../wire/schemas';
 import { HealthSchema, ResetSchema } from './answers';
@@ -27,6 +25,7 @@ import { registerApiPixRecControl } from './api-pix-rec';
 import { healthAnswer } from './health';
 import { registerRequestLog } from './requests';
 import { registerWorkshop } from './workshop';
+import { principalGuard } from './principal';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -38,26 +37,10 @@ export interface ControlHooks {
   streamKeepAliveMs?: number;
 }
 
-function tokenMatches(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** `consoleFragment`: the console's sections (the pages' markup) for GET /_sandbox/console. */
 export function controlRoutes(deps: Deps, hooks: ControlHooks, consoleFragment: ConsoleFragment) {
   const app = createRouter(() => 'refuse'); // the sandbox's own API: an unknown field is always a mistake
-  const adminToken = deps.settings.adminToken;
-  if (adminToken) {
-    app.use('*', async (c, next) => {
-      // EventSource cannot send headers: the stream also takes the token as ?token=.
-      const given = c.req.header('x-sandbox-token') ?? (c.req.path === '/_sandbox/stream' ? c.req.query('token') : undefined);
-      if (!tokenMatches(given, adminToken))
-        throw new SandboxError('UNAUTHORIZED', 'This sandbox requires header X-Sandbox-Token on control calls (SANDBOX_ADMIN_TOKEN is set); send its value.');
-      await next();
-    });
-  }
+  app.use('*', principalGuard(deps)); // the admin token, or an attendee kept inside their tenant
   registerAccounts(app, deps);
   registerClock(app, deps);
   registerTransactionControl(app, deps);

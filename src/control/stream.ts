@@ -101,11 +101,11 @@ export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KE
       security: controlSecurity,
       summary: 'Live changes as Server-Sent Events: every recorded event (named by its kind), transaction, delivery attempt, clock move, logged request and reset',
       description:
-        'Messages: `event: <event kind>` (the webhook envelope plus accountId), `event: transaction` {accountId, id, type, status}, `event: delivery` {accountId, deliveryId, state, attempts}, `event: clock` {now, frozen, accountId when a tenant clock moved}, `event: request` {accountId (absent when no account could be named), id, face, method, path, status, durationMs, at}: a request the request log kept (GET /_sandbox/requests/{id} has all of it), `event: reset` {}. A comment line every 15 s keeps proxies open. With SANDBOX_ADMIN_TOKEN set, `?token=` is accepted in place of the header (EventSource cannot send headers). Follow it from a shell with `curl -N $B/_sandbox/stream`.',
+        'Messages: `event: <event kind>` (the webhook envelope plus accountId), `event: transaction` {accountId, id, type, status}, `event: delivery` {accountId, deliveryId, state, attempts}, `event: clock` {now, frozen, accountId when a tenant clock moved}, `event: request` {accountId (absent when no account could be named), id, face, method, path, status, durationMs, at}: a request the request log kept (GET /_sandbox/requests/{id} has all of it), `event: workshop` {change: joined|step|open|closed|ended, accountId and step for an attendee}: the workshop room changed, `event: reset` {}. A comment line every 15 s keeps proxies open. With SANDBOX_ADMIN_TOKEN set, `?token=` is accepted in place of the header (EventSource cannot send headers); a workshop attendee console token gives the changes of their tenant only. Follow it from a shell with `curl -N $B/_sandbox/stream`.',
       request: {
         query: z.object({
           accountId: z.string().optional().openapi({ description: 'Only changes of this account (moves of the sandbox clock and resets are sent to every stream; a tenant clock\'s moves to its account\'s)' }),
-          token: z.string().optional().openapi({ description: 'The admin token, for clients that cannot send X-Sandbox-Token' }),
+          token: z.string().optional().openapi({ description: "The admin token (or a workshop attendee's console token: their tenant's changes only), for clients that cannot send X-Sandbox-Token" }),
         }),
       },
       responses: {
@@ -114,7 +114,9 @@ export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KE
       },
     }),
     (c) => {
-      const { accountId } = c.req.valid('query');
+      const principal = c.get('principal');
+      // An attendee's stream is their tenant's, asked for or not (control/principal.ts refused any other).
+      const accountId = principal?.kind === 'attendee' ? principal.accountId : c.req.valid('query').accountId;
       if (accountId !== undefined) deps.store.account(accountId); // an unknown account is a 404, not a silent stream
       const outgoing = nodeResponseOf(c.env);
       let controller!: ReadableStreamDefaultController<Uint8Array>;

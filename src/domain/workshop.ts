@@ -1,15 +1,41 @@
 // The workshop room's shape (sandbox.md 5.2), held beside the state in memory; its verbs are in services/workshop.ts.
+// A step is something an attendee's tenant did for the first time (a token, a charge, a paid charge...), read from the
+// changes the sandbox publishes (lib/bus.ts), never from the attendee's say-so.
 
 export const DEFAULT_WORKSHOP_MAX = 200;
+
+/** What reaches a step: the first message of the bus of this sort, for the attendee's account. */
+export type StepTrigger = 'token' | 'charge' | 'payment' | 'webhook' | 'refund' | 'withdrawal';
+
+export interface WorkshopStep {
+  /** The step's name in GET /_sandbox/workshop and the CSV (letters, digits, dashes). */
+  id: string;
+  label: string;
+  on: StepTrigger;
+}
+
+/** The steps of the default workshop template; a template may name its own (createWorkshopRoom's `steps`). */
+export const DEFAULT_STEPS: readonly WorkshopStep[] = [
+  { id: 'token', label: 'First token', on: 'token' },
+  { id: 'charge', label: 'First charge', on: 'charge' },
+  { id: 'payment', label: 'First payment', on: 'payment' },
+  { id: 'webhook', label: 'Webhook delivered (2xx)', on: 'webhook' },
+  { id: 'refund', label: 'First refund', on: 'refund' },
+  { id: 'withdrawal', label: 'First withdrawal', on: 'withdrawal' },
+];
 
 export interface Attendee {
   name: string;
   accountId: string;
   /** Opens the console scoped to this attendee's tenant. */
   consoleToken: string;
+  /** Opens the same console read-only (GETs only): the presenter's way in to help. */
+  viewToken: string;
   /** The joining browser's cookie: the same browser joining again gets the same tenant. */
   browser: string;
   joinedAt: string;
+  /** When each step (by id) was first reached. */
+  steps: Record<string, string>;
 }
 
 export interface WorkshopRoom {
@@ -18,9 +44,38 @@ export interface WorkshopRoom {
   /** Joining is open. */
   open: boolean;
   max: number;
+  steps: readonly WorkshopStep[];
   attendees: Attendee[];
 }
 
-export function createWorkshopRoom(options: { open?: boolean; max?: number } = {}): WorkshopRoom {
-  return { started: !!options.open, open: !!options.open, max: options.max ?? DEFAULT_WORKSHOP_MAX, attendees: [] };
+/** Who is calling the control API: the presenter (the admin token, or anyone when none is set) or one attendee. */
+export type Principal = { kind: 'admin' } | { kind: 'attendee'; accountId: string; name: string; readOnly: boolean };
+
+export function createWorkshopRoom(options: { open?: boolean; max?: number; steps?: readonly WorkshopStep[] } = {}): WorkshopRoom {
+  return { started: !!options.open, open: !!options.open, max: options.max ?? DEFAULT_WORKSHOP_MAX, steps: options.steps ?? DEFAULT_STEPS, attendees: [] };
+}
+
+/** The step kinds a change of an attendee's tenant reaches (a change of a bus message's shape, structurally). */
+export function triggersOf(message: { kind: string; type?: string; status?: string | number; state?: string; method?: string; path?: string }): StepTrigger[] {
+  switch (message.kind) {
+    case 'request': {
+      const ok = typeof message.status === 'number' && message.status >= 200 && message.status < 300;
+      return ok && message.method === 'POST' && /\/(auth|oauth\/token|token)$/.test(message.path ?? '') ? ['token'] : [];
+    }
+    case 'transaction':
+      if (message.type === 'payment') return message.status === 'completed' ? ['charge', 'payment'] : ['charge'];
+      if (message.type === 'refund') return ['refund'];
+      if (message.type === 'withdrawal') return ['withdrawal'];
+      return [];
+    case 'delivery':
+      return message.state === 'succeeded' ? ['webhook'] : [];
+    default:
+      return [];
+  }
+}
+
+/** The CSV text of a cell: quoted when it must be, and a name a spreadsheet would run as a formula (= + - @) made text. */
+export function csvCell(value: string): string {
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n']/.test(text) || text !== value ? `"${text.replaceAll('"', '""')}"` : text;
 }

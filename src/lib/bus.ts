@@ -23,6 +23,8 @@ export type BusMessage =
   | { kind: 'story'; accountId: string; story: string; step: number; of: number; title: string; did: string; at: string }
   /** A request was logged (services/request-log.ts); without accountId when no account could be named for it. */
   | { kind: 'request'; accountId?: string; id: string; face: string; method: string; path: string; status: number; durationMs: number; at: string }
+  /** The workshop room changed (sandbox.md 5.2): someone joined, reached a step (`step`), or joining opened, closed or ended. */
+  | { kind: 'workshop'; accountId?: string; change: 'joined' | 'step' | 'open' | 'closed' | 'ended'; step?: string }
   | { kind: 'reset' };
 
 /** Gets each batch of messages in the order they were published. */

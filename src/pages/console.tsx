@@ -5,7 +5,9 @@
 // section, for the live updates of /assets/console.js (GET /_sandbox/console answers the same markup). Every button
 // is a form whose data-action is the /_sandbox route curl would call; the script sends it and says the outcome once.
 // Times are rendered as UTC in <time datetime> and shown in the browser's time zone by /assets/sandbox.js.
-import type { Child } from 'hono/jsx';
+import { createContext, useContext, type Child } from 'hono/jsx';
+import type { AttendeeScope } from './attendee';
+import { RoomPanel } from './room';
 import type { Deps } from '../deps';
 import { toBrl } from '../domain/money';
 import { brl } from './format';
@@ -37,6 +39,9 @@ export const STORY_STEP_MS = 900;
 
 const short = (id: string) => id.slice(0, 8);
 const walletName = (reference: string | null) => reference ?? 'main';
+
+/** A workshop attendee's console (sandbox.md 5.2): their tenant only, no whole-sandbox control; undefined for the presenter. */
+const ScopeContext = createContext<AttendeeScope | undefined>(undefined);
 
 /** An instant: UTC text for the first paint, shown in the browser's zone with its offset by the page script; ISO on hover. */
 export function When({ ms, id, relative, format }: { ms: number; id?: string; relative?: boolean; format?: 'time' | 'date' | 'hm' }) {
@@ -219,6 +224,7 @@ const failureOf = (tx: Transaction): string | undefined => tx.withdrawal?.failur
  * tenant without one runs on.
  */
 function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
+  const scoped = useContext(ScopeContext) !== undefined;
   const own = deps.clocks.owns(account.id);
   const clock = deps.clocks.of(account);
   const route = own ? `/_sandbox/accounts/${account.id}/clock` : '/_sandbox/clock';
@@ -260,11 +266,12 @@ function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
         <Action action={route} method="PUT" label="Back to real time" kind="secondary">
           <input type="hidden" name="now" value="" data-type="null" />
         </Action>
-        {own ? null : (
+        {own || scoped ? null : (
           <Action action={`/_sandbox/accounts/${account.id}/clock`} method="PUT" label="A clock of its own" name="Give this account a clock of its own" kind="secondary">
             <input type="hidden" name="frozen" value={String(clock.frozen)} data-type="boolean" />
           </Action>
         )}
+        {scoped ? null : (
         <details class="menu confirm" id="reset-menu">
           <summary>Reset sandbox…</summary>
           <div class="menu-body">
@@ -276,6 +283,7 @@ function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
             </Action>
           </div>
         </details>
+        )}
       </div>
     </section>
   );
@@ -485,6 +493,7 @@ function WithdrawalForm({ account }: { account: Account }) {
 
 /** The fault switches a story needs (sandbox.md 4.5, 5.1): institutions up or down, a webhook endpoint that fails, API faults. */
 function SwitchesSection({ account }: { account: Account }) {
+  const scoped = useContext(ScopeContext) !== undefined; // API faults are the whole sandbox's: not an attendee's to switch
   return (
     <section class="card" id="switches" data-section="switches" aria-labelledby="switches-h">
       <h2 id="switches-h">Fault switches</h2>
@@ -524,6 +533,8 @@ function SwitchesSection({ account }: { account: Account }) {
           </li>
         ))}
       </ul>
+      {scoped ? null : (
+        <>
       <h3>API faults</h3>
       <Action action="/_sandbox/faults" method="PUT" label="Inject" name="Inject an API fault" kind="danger" class="form-grid">
         <Field id="ft-method" label="Method">
@@ -545,6 +556,8 @@ function SwitchesSection({ account }: { account: Account }) {
         </Field>
       </Action>
       <Action action="/_sandbox/faults" method="DELETE" label="Clear API faults" kind="secondary" />
+        </>
+      )}
     </section>
   );
 }
@@ -959,7 +972,8 @@ export function ConsoleSections({ deps, account, q }: { deps: Deps; account: Acc
 }
 
 /** The account picker and the account's sections: the content of #console. */
-export function ConsoleBody({ deps, q }: { deps: Deps; q: ConsoleQuery }) {
+export function ConsoleBody({ deps, q, scope }: { deps: Deps; q: ConsoleQuery; scope?: AttendeeScope }) {
+  if (scope) return <AttendeeBody deps={deps} q={q} scope={scope} />;
   const accounts = Object.values(deps.store.state.accounts);
   if (accounts.length === 0) return <p class="card">No accounts. Reset the sandbox (POST /_sandbox/reset) to load the fixtures, or create one with POST /_sandbox/accounts.</p>;
   const account = (q.account !== undefined ? deps.store.findAccount(q.account) : undefined) ?? accounts[0]!;
@@ -985,7 +999,28 @@ export function ConsoleBody({ deps, q }: { deps: Deps; q: ConsoleQuery }) {
           <ShortId id={account.id} what="account" /> · <Badge state={account.status} />
         </p>
       </div>
+      <RoomPanel deps={deps} />
       <ConsoleSections deps={deps} account={account} q={q} />
+    </div>
+  );
+}
+
+/** A workshop attendee's console: their tenant's sections, no account picker; a view token's read-only (no actions shown). */
+function AttendeeBody({ deps, q, scope }: { deps: Deps; q: ConsoleQuery; scope: AttendeeScope }) {
+  const account = deps.store.account(scope.accountId);
+  return (
+    <div data-account={account.id} data-attendee-console={scope.readOnly ? 'read-only' : 'own'} class={scope.readOnly ? 'read-only' : undefined}>
+      <div class="account-bar">
+        <p>
+          <strong id="attendee-tenant">{scope.readOnly ? `${scope.name}'s console (read-only)` : `Your tenant, ${scope.name}`}</strong>{' '}
+          <span class="muted">
+            <ShortId id={account.id} what="account" /> · <Badge state={account.status} />
+          </span>
+        </p>
+      </div>
+      <ScopeContext.Provider value={scope}>
+        <ConsoleSections deps={deps} account={account} q={{ ...q, account: account.id }} />
+      </ScopeContext.Provider>
     </div>
   );
 }

@@ -108,7 +108,7 @@ function Credentials({ attendee, account, base }: { attendee: Attendee; account:
         ).map(([label, text]) => (
           <section>
             <h2>{label}</h2>
-            <pre class="wrap">
+            <pre class="wrap" tabindex={0} aria-label={`${label} snippet`}>
               <code id={`snippet-${label.toLowerCase()}`}>{text}</code>
             </pre>
           </section>

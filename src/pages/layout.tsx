@@ -21,10 +21,12 @@ export interface LayoutProps {
   scripts?: string[];
   /** The address phones on the same network should open (--host 0.0.0.0), shown in the header. */
   phoneUrl?: string;
+  /** A workshop attendee's console token (pages/attendee.ts): the scripts send it instead of asking for the admin token. */
+  attendeeToken?: string;
   children?: Child;
 }
 
-export function Layout({ title, active, needsToken, scripts = [], phoneUrl, children }: LayoutProps) {
+export function Layout({ title, active, needsToken, scripts = [], phoneUrl, attendeeToken, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -38,7 +40,7 @@ export function Layout({ title, active, needsToken, scripts = [], phoneUrl, chil
           <script src={src} defer></script>
         ))}
       </head>
-      <body data-needs-token={needsToken ? 'true' : 'false'}>
+      <body data-needs-token={needsToken && !attendeeToken ? 'true' : 'false'} data-attendee-token={attendeeToken}>
         <header class="top">
           <a class="brand" href="/">
             pix-sandbox
@@ -68,7 +70,7 @@ export function Layout({ title, active, needsToken, scripts = [], phoneUrl, chil
             </button>
           </div>
         </header>
-        {needsToken && (
+        {needsToken && !attendeeToken && (
           <form id="token-form" class="card token-form" hidden>
             <h2>Admin token</h2>
             <p>This sandbox runs with SANDBOX_ADMIN_TOKEN set. Enter its value once; this tab keeps it until it is closed.</p>

@@ -66,9 +66,9 @@ function Authorisations({ items }: { items: PendingAuthorisation[] }) {
   );
 }
 
-export function payPage({ tokenRequired, phoneUrl, authorisations = [] }: { tokenRequired: boolean; phoneUrl?: string; authorisations?: PendingAuthorisation[] }) {
+export function payPage({ tokenRequired, phoneUrl, authorisations = [], attendeeToken }: { tokenRequired: boolean; phoneUrl?: string; authorisations?: PendingAuthorisation[]; attendeeToken?: string }) {
   return (
-    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js']} needsToken={tokenRequired} phoneUrl={phoneUrl}>
+    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js']} needsToken={tokenRequired} phoneUrl={phoneUrl} attendeeToken={attendeeToken}>
       <div id="payer" class="payer">
         <h1>Pay a PIX code</h1>
         <p class="muted">Play the customer's bank: read a BR Code, see what it says and whether it is valid, and pay the charge it points at.</p>

@@ -20,8 +20,12 @@ const route = createRoute({
 export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
   // The page's code is loaded at its first visit, not at start-up.
   app.openapi(route, async (c) => {
-    const [{ payPage }, { renderPage }, { pendingAuthorisations }] = await Promise.all([import('./pay'), import('./layout'), import('../services/recs')]);
-    return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0], authorisations: pendingAuthorisations(deps) })) as never;
+    const [{ payPage }, { renderPage }, { pendingAuthorisations }, { pageAttendee }] = await Promise.all([import('./pay'), import('./layout'), import('../services/recs'), import('./attendee')]);
+    // A workshop attendee (the browser they joined from) pays their own charges with their console token; other
+    // tenants' recurrences are not theirs to answer.
+    const attendee = pageAttendee(c, deps);
+    const own = typeof attendee === 'object' ? attendee : undefined;
+    return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0], authorisations: own ? [] : pendingAuthorisations(deps), attendeeToken: own?.token })) as never;
   });
   // The QR decoder the page runs, from node_modules (a dependency of the sandbox): no CDN, works offline.
   servePackageFile(app, JSQR_PATH, 'jsqr', 'dist/jsQR.js');

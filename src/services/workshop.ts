@@ -6,7 +6,7 @@ import type { Deps } from '../deps';
 import { SandboxError, validationError } from '../domain/errors';
 import type { Account } from '../domain/types';
 import { createAccount, deleteAccount, type AccountSpec } from './accounts';
-import type { Attendee, WorkshopRoom } from '../domain/workshop';
+import { csvCell, triggersOf, type Attendee, type Principal, type WorkshopRoom } from '../domain/workshop';
 
 export const NAME_MAX = 60;
 
@@ -32,22 +32,32 @@ export function checkName(raw: unknown): string {
   return name;
 }
 
-export function openWorkshop(room: WorkshopRoom): WorkshopRoom {
+export function openWorkshop(deps: Deps, room: WorkshopRoom): WorkshopRoom {
   room.started = true;
   room.open = true;
+  deps.bus.publish({ kind: 'workshop', change: 'open' });
   return room;
 }
 
-export function setJoining(room: WorkshopRoom, open: boolean): WorkshopRoom {
+export function setJoining(deps: Deps, room: WorkshopRoom, open: boolean): WorkshopRoom {
   if (!room.started) throw new SandboxError('WORKSHOP_NOT_STARTED', 'No workshop is running: start one with POST /_sandbox/workshop (or --workshop) first.');
   room.open = open;
+  deps.bus.publish({ kind: 'workshop', change: open ? 'open' : 'closed' });
   return room;
 }
 
 /** The attendee who joined from `browser`, if any. */
 export const attendeeOf = (room: WorkshopRoom, browser: string | undefined) => (browser ? room.attendees.find((a) => a.browser === browser) : undefined);
 
-export const attendeeByToken = (room: WorkshopRoom, token: string | undefined) => (token ? room.attendees.find((a) => a.consoleToken === token) : undefined);
+/** The principal a console token (or a read-only view token) names, if any attendee holds it. */
+export function attendeeByToken(room: WorkshopRoom, token: string | undefined): { attendee: Attendee; principal: Principal & { kind: 'attendee' } } | undefined {
+  if (!token) return undefined;
+  for (const attendee of room.attendees) {
+    const readOnly = attendee.viewToken === token;
+    if (readOnly || attendee.consoleToken === token) return { attendee, principal: { kind: 'attendee', accountId: attendee.accountId, name: attendee.name, readOnly } };
+  }
+  return undefined;
+}
 
 /**
  * Joins `name` from `browser` (its cookie; absent: a new one). The same browser joining again gets its tenant back.
@@ -65,8 +75,12 @@ export function joinWorkshop(deps: Deps, room: WorkshopRoom, rawName: unknown, b
     throw new SandboxError('WORKSHOP_FULL', `This room is full: it takes ${room.max} attendees (--workshop-max). Ask the presenter to make room or pair with someone.`, { max: room.max });
   const name = checkName(rawName);
   const account = createAccount(deps, attendeeSpec(deps, name));
-  const attendee: Attendee = { name, accountId: account.id, consoleToken: secret(), browser: browser ?? secret(), joinedAt: deps.clock.iso() };
-  afterCommit(deps, () => room.attendees.push(attendee));
+  const attendee: Attendee = { name, accountId: account.id, consoleToken: secret(), viewToken: secret(), browser: browser ?? secret(), joinedAt: deps.clock.iso(), steps: {} };
+  afterCommit(deps, () => {
+    room.attendees.push(attendee);
+    follow(deps, room);
+  });
+  deps.bus.publish({ kind: 'workshop', accountId: account.id, change: 'joined' });
   return { attendee, account, again: false };
 }
 
@@ -83,8 +97,60 @@ export function endWorkshop(deps: Deps, room: WorkshopRoom): number {
     room.attendees = [];
     room.open = false;
     room.started = false;
+    following.get(room)?.();
+    following.delete(room);
   });
+  deps.bus.publish({ kind: 'workshop', change: 'ended' });
   return deleted;
+}
+
+/** The stop functions of the rooms whose steps are being followed. */
+const following = new WeakMap<WorkshopRoom, () => void>();
+
+/**
+ * Follows the attendees' steps from the changes the sandbox publishes (the bus that feeds the live stream), from the
+ * first join to the end: each change costs a map lookup of its account, nothing walks the tenants. A step reached
+ * is told on the bus too (`workshop` {change: 'step'}), so the presenter's Room panel shows it within a batch.
+ */
+function follow(deps: Deps, room: WorkshopRoom): void {
+  if (following.has(room)) return;
+  // The attendees by account, made again only when the list changed (a join, the end).
+  let byAccount = new Map<string, Attendee>();
+  let indexed: { list: Attendee[]; length: number } = { list: [], length: 0 };
+  const stop = deps.bus.subscribe((messages) => {
+    for (const message of messages) {
+      if (!('accountId' in message) || message.accountId === undefined || message.kind === 'workshop') continue;
+      const triggers = triggersOf(message as Parameters<typeof triggersOf>[0]);
+      if (triggers.length === 0) continue;
+      if (indexed.list !== room.attendees || indexed.length !== room.attendees.length) {
+        byAccount = new Map(room.attendees.map((a) => [a.accountId, a]));
+        indexed = { list: room.attendees, length: room.attendees.length };
+      }
+      const attendee = byAccount.get(message.accountId);
+      if (!attendee) continue;
+      for (const step of room.steps) {
+        if (!triggers.includes(step.on) || attendee.steps[step.id] !== undefined) continue;
+        attendee.steps[step.id] = deps.clock.iso();
+        deps.bus.publish({ kind: 'workshop', accountId: attendee.accountId, change: 'step', step: step.id });
+      }
+    }
+  });
+  following.set(room, stop);
+}
+
+/** How many attendees reached each step (by id), for the projector. */
+export function stepCounts(room: WorkshopRoom): Record<string, number> {
+  const counts: Record<string, number> = Object.create(null);
+  for (const step of room.steps) counts[step.id] = 0;
+  for (const a of room.attendees) for (const id of Object.keys(a.steps)) if (id in counts) counts[id]!++;
+  return counts;
+}
+
+/** The room as CSV: one row per attendee (name, account, joined at, then each step's time, empty when not reached). */
+export function roomCsv(room: WorkshopRoom): string {
+  const header = ['name', 'accountId', 'joinedAt', ...room.steps.map((s) => s.id)];
+  const rows = room.attendees.map((a) => [a.name, a.accountId, a.joinedAt, ...room.steps.map((s) => a.steps[s.id] ?? '')]);
+  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
 /**

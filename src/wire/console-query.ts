@@ -16,6 +16,8 @@ export interface ConsoleQuery {
   dpage: number;
   /** The Requests panel's order: failures first, else newest first. */
   rorder?: 'failures';
+  /** A workshop attendee's console or view token (pages/attendee.ts), kept in the console's links. */
+  attendee?: string;
 }
 
 const TYPES = TRANSACTION_TYPES;
@@ -33,9 +35,10 @@ export const ConsoleQuerySchema = z.object({
   epage: intQuery('epage', 1, Number.MAX_SAFE_INTEGER, 1),
   dpage: intQuery('dpage', 1, Number.MAX_SAFE_INTEGER, 1),
   rorder: z.enum(['', 'failures'], { error: "must be 'failures' (or empty for newest first)" }).optional(),
+  attendee: z.string().optional().openapi({ description: "A workshop attendee's console link token, kept in the console's links (the control API reads the caller from X-Sandbox-Token)" }),
 });
 
 /** Empty filters from a GET form (`type=`) mean "any". */
 export function consoleQuery(raw: z.infer<typeof ConsoleQuerySchema>): ConsoleQuery {
-  return { ...raw, account: raw.account || undefined, wallet: raw.wallet || undefined, type: raw.type || undefined, status: raw.status || undefined, rorder: raw.rorder || undefined };
+  return { ...raw, account: raw.account || undefined, wallet: raw.wallet || undefined, type: raw.type || undefined, status: raw.status || undefined, rorder: raw.rorder || undefined, attendee: raw.attendee || undefined };
 }

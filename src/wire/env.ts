@@ -2,6 +2,7 @@
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import type { Caller } from '../domain/auth';
+import type { Principal } from '../domain/workshop';
 import { zodFields } from './errors';
 import { requestValidator, type UnknownFieldPolicy, type ValidationFailure } from './validate';
 import { unknownFieldMessage, type UnknownField } from './unknown-fields';
@@ -14,6 +15,8 @@ export type Env = {
   Variables: {
     traceId: string;
     caller: Caller;
+    /** Who calls the control API (control/principal.ts): the presenter, or one workshop attendee. */
+    principal: Principal;
   };
 };
 

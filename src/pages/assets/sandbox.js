@@ -11,9 +11,12 @@
   function needsToken() { return !!document.body && document.body.dataset.needsToken === 'true'; }
   var waiting = [];
   var EVENT_NAMES = ['transaction', 'request', 'delivery', 'clock', 'reset', 'story', 'payment_completed', 'payment_expired', 'refund_completed', 'withdrawal_completed',
-    'withdrawal_failed', 'withdrawal_reversed', 'balance_block_created', 'balance_block_approved', 'balance_block_rejected', 'pix'];
+    'withdrawal_failed', 'withdrawal_reversed', 'balance_block_created', 'balance_block_approved', 'balance_block_rejected', 'pix', 'workshop'];
 
+  // A workshop attendee's page carries their console token: it is sent in place of the admin token.
+  function attendeeToken() { return (document.body && document.body.dataset.attendeeToken) || ''; }
   function token() {
+    if (attendeeToken()) return attendeeToken();
     try { return sessionStorage.getItem(KEY) || ''; } catch (e) { return ''; }
   }
   function hasToken() { return !needsToken() || token() !== ''; }
@@ -34,7 +37,7 @@
   function headers(body) {
     var h = { Accept: 'application/json' };
     if (body !== undefined) h['Content-Type'] = 'application/json';
-    if (needsToken()) h['X-Sandbox-Token'] = token();
+    if (needsToken() || attendeeToken()) h['X-Sandbox-Token'] = token();
     return h;
   }
 
@@ -88,7 +91,7 @@
   function stream(onMessage, accountId) {
     var q = [];
     if (accountId) q.push('accountId=' + encodeURIComponent(accountId));
-    if (needsToken()) q.push('token=' + encodeURIComponent(token()));
+    if (needsToken() || attendeeToken()) q.push('token=' + encodeURIComponent(token()));
     var url = '/_sandbox/stream' + (q.length ? '?' + q.join('&') : '');
     var broken = false;
     var source = null;
