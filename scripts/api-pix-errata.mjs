@@ -129,6 +129,95 @@ export const ERRATA = [
       return n;
     },
   },
+  {
+    id: 'rec-retentativa',
+    bacen: 'RecBase: required: ["idRec", "calendario", "vinculo", "retentativa"]',
+    correction: 'retentativa is defined nowhere (the policy is politicaRetentativa, which RecConfiguracao requires), so no recurrence validated; served as required: ["idRec", "calendario", "vinculo"].',
+    apply(doc) {
+      const s = doc.components.schemas.RecBase;
+      if (!s.required.includes('retentativa')) return 0;
+      s.required = s.required.filter((r) => r !== 'retentativa');
+      return 1;
+    },
+  },
+  {
+    id: 'pagador-rec-ispb',
+    bacen: 'DadosPagadorRec: required: ["ispbParticipante"], beside properties: pagador',
+    correction: "ispbParticipante is the payer's PSP, inside pagador; required at the recurrence's top level, no approved recurrence validated. Served without the top-level requirement.",
+    apply(doc) {
+      const s = doc.components.schemas.DadosPagadorRec;
+      if (!s.required) return 0;
+      delete s.required;
+      return 1;
+    },
+  },
+  {
+    id: 'rec-notification-quote',
+    bacen: 'RecNotification: required: ["idRec","status",atualizacao"]',
+    correction: 'A stray quote makes the third name \'atualizacao"\', which no notice carries; served as required: ["idRec", "status", "atualizacao"].',
+    apply(doc) {
+      const s = doc.components.schemas.RecNotification;
+      if (!s.required.includes('atualizacao"')) return 0;
+      s.required = s.required.map((r) => (r === 'atualizacao"' ? 'atualizacao' : r));
+      return 1;
+    },
+  },
+  {
+    id: 'solicrec-required',
+    bacen: 'SolicRecCompleta: required: ["rec"]; SolicRecBase: required: ["calendario", "pagador", "idRec", "destinatario"]',
+    correction: 'Neither rec nor pagador is a property of a confirmation request (they are recPayload and destinatario), so no solicrec validated; served as required: ["recPayload"] and ["calendario", "idRec", "destinatario"].',
+    apply(doc) {
+      const { SolicRecCompleta: full, SolicRecBase: base } = doc.components.schemas;
+      let n = 0;
+      if (full.required.includes('rec')) {
+        full.required = full.required.map((r) => (r === 'rec' ? 'recPayload' : r));
+        n++;
+      }
+      if (base.required.includes('pagador')) {
+        base.required = base.required.filter((r) => r !== 'pagador');
+        n++;
+      }
+      return n;
+    },
+  },
+  {
+    id: 'encerramento-oneof',
+    bacen: 'RecEncerramento and CobRAtualizacao: encerramento: oneOf: [{properties: rejeicao}, {properties: cancelamento}], neither branch with required',
+    correction: 'Each branch matches any object, so every encerramento matches both and fails the oneOf; served with each branch requiring its property (rejeicao, or cancelamento).',
+    apply(doc) {
+      let n = 0;
+      const { RecEncerramento, CobRAtualizacao } = doc.components.schemas;
+      for (const encerramento of [RecEncerramento.properties.encerramento, CobRAtualizacao.properties.encerramento])
+        for (const branch of encerramento.oneOf)
+          if (!branch.required) {
+            branch.required = Object.keys(branch.properties);
+            n++;
+          }
+      return n;
+    },
+  },
+  {
+    id: 'locrec-tipo',
+    bacen: 'PayloadLocationRecGerada: required: ["id", "location", "tipo", "criacao"], properties: id, location, criacao',
+    correction: 'tipo is defined nowhere for a recurrence location (nor in its examples); served as required: ["id", "location", "criacao"].',
+    apply(doc) {
+      const s = doc.components.schemas.PayloadLocationRecGerada;
+      if (!s.required.includes('tipo')) return 0;
+      s.required = s.required.filter((r) => r !== 'tipo');
+      return 1;
+    },
+  },
+  {
+    id: 'pix-automatico-valor',
+    bacen: 'PixAutomatico: valor: type: string, pattern: "\\d{1,10}\\.\\d{2}", anyOf: [PixValorOriginal, PixValorJuros, PixValorMulta, PixValorAbatimento, PixValorDesconto]',
+    correction: "The five are objects, so no string matches any of them and no recurring charge's pix validated; served as the string with its pattern.",
+    apply(doc) {
+      const s = doc.components.schemas.PixAutomatico.properties.valor;
+      if (!s.anyOf) return 0;
+      delete s.anyOf;
+      return 1;
+    },
+  },
 ];
 
 /** Applies every erratum to `doc` (in place); returns it. */

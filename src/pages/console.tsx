@@ -12,6 +12,7 @@ import type { Deps } from '../deps';
 import { toBrl } from '../domain/money';
 import { brl } from './format';
 import { totalOf } from '../domain/ledger';
+import { liveBlockOf, refundLeft } from '../domain/claims';
 import { PRINCIPAL } from '../domain/subaccounts';
 import type { Account, BalanceBlock, Delivery, DeliveryAttempt, Transaction } from '../domain/types';
 import { expiredCharge, listAccountDeliveries, listAccountEvents, listAccountTransactions, referenceOf } from '../services/lists';
@@ -122,8 +123,12 @@ function ShortId({ id, what }: { id: string; what: string }) {
   );
 }
 
-/** The control actions of sandbox.md 4.3 that a transaction's state allows: the first one a button, the rest in a menu. */
-function TransactionActions({ tx }: { tx: Transaction }) {
+/**
+ * The control actions of sandbox.md 4.3 that a transaction's state allows: the first one a button, the rest in a menu.
+ * Refund is offered while something of the payment is left to refund and no balance block holds it (what
+ * requestRefund would refuse is not offered).
+ */
+function TransactionActions({ tx, account }: { tx: Transaction; account: Account }) {
   const url = (action: string) => `/_sandbox/transactions/${tx.id}/${action}`;
   const name = (what: string) => `${what} ${tx.type} ${short(tx.id)}`;
   const simple = (action: string, label: string, kind?: 'secondary' | 'danger') => <Action action={url(action)} label={label} name={name(label)} kind={kind} />;
@@ -156,11 +161,12 @@ function TransactionActions({ tx }: { tx: Transaction }) {
   }
   if (tx.refund && tx.status === 'pending') primary.push(simple('complete', 'Complete')), more.push(simple('fail', 'Fail', 'danger'));
   if (tx.type === 'payment' && tx.status === 'completed') {
-    primary.push(
-      <Action action={url('refund')} label="Refund" name={name('Refund')} kind="secondary">
-        <input type="hidden" name="reason" value="Refunded from the console" />
-      </Action>,
-    );
+    if (refundLeft(account, tx) > 0 && !liveBlockOf(account, tx.id))
+      primary.push(
+        <Action action={url('refund')} label="Refund" name={name('Refund')} kind="secondary">
+          <input type="hidden" name="reason" value="Refunded from the console" />
+        </Action>,
+      );
     more.push(
       <Action action={url('block')} label="Open block" name={name('Open block on')} class="stacked">
         <Field id={`ba-${tx.id}`} label="Amount (R$)">
@@ -203,13 +209,15 @@ function counterpartLabel(tx: Transaction): string | undefined {
 function detailOf(tx: Transaction): string {
   const parts: string[] = [];
   if (tx.description) parts.push(tx.description);
-  if (tx.withdrawal) parts.push(`key ${tx.withdrawal.pixKey}${tx.withdrawal.failureReason ? `: ${tx.withdrawal.failureReason}` : ''}`);
+  if (tx.withdrawal) parts.push(`key ${tx.withdrawal.pixKey}`);
   if (tx.charge?.endReason && tx.charge.endReason !== 'expired') parts.push(tx.charge.endReason);
   const who = counterpartLabel(tx);
   if (who) parts.push(who);
-  if (tx.refund?.failureReason) parts.push(tx.refund.failureReason);
   return parts.join(' · ');
 }
+
+/** Why a withdrawal or a refund failed: shown apart from the other details, so projector mode (which hides them) keeps it. */
+const failureOf = (tx: Transaction): string | undefined => tx.withdrawal?.failureReason ?? tx.refund?.failureReason;
 
 /**
  * The clock of the account shown: its own (its routes move it, nobody else's) or the sandbox clock, which every
@@ -631,6 +639,12 @@ function TransactionsSection({ deps, account, q }: { deps: Deps; account: Accoun
                   <td data-label="Details" class="details">
                     <div>
                       <ShortId id={tx.id} what={tx.type} /> <span class="detail-text">{detailOf(tx)}</span>
+                      {failureOf(tx) ? (
+                        <>
+                          {' '}
+                          <span class="why-failed">{failureOf(tx)}</span>
+                        </>
+                      ) : null}
                       {tx.charge && tx.status === 'pending' ? (
                         <>
                           {' '}
@@ -648,7 +662,7 @@ function TransactionsSection({ deps, account, q }: { deps: Deps; account: Accoun
                     </div>
                   </td>
                   <td data-label="Actions">
-                    <TransactionActions tx={tx} />
+                    <TransactionActions tx={tx} account={account} />
                   </td>
                 </tr>
               );
@@ -950,8 +964,8 @@ export function ConsoleSections({ deps, account, q }: { deps: Deps; account: Acc
         <WithdrawalForm account={account} />
         <SwitchesSection account={account} />
         <BlocksSection account={account} />
-        <LinksSection deps={deps} account={account} />
         <EventsSection deps={deps} account={account} q={q} />
+        <LinksSection deps={deps} account={account} />
       </div>
     </div>
   );

@@ -110,6 +110,36 @@ export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
   );
 }
 
+/** Field 80 of a Pix Automático code: the GUI and the URL (no scheme) of the recurrence's payload location. */
+const recurrenceField = (recLocation: string) => {
+  checkLocation(recLocation);
+  return encodeTlv('80', GUI_FIELD + encodeTlv('25', recLocation));
+};
+
+/**
+ * A QR Composto: `code` (a charge's BR Code, the immediate cob's of Jornada 3 or the cobv's of Jornada 4) with field 80
+ * pointing at the recurrence's payload location, before a new field 63.
+ */
+export function withRecurrence(code: string, recLocation: string): string {
+  if (!/6304[0-9A-Fa-f]{4}$/.test(code)) throw new RangeError('code must be a BR Code ending with field 63 (6304 and its CRC)');
+  return withCrc(code.slice(0, -8) + recurrenceField(recLocation));
+}
+
+/**
+ * The QR of a recurrence alone (Jornada 2): no charge to pay, so field 26 holds only the GUI and there is no amount;
+ * field 80 points at the recurrence's payload location.
+ */
+export function buildRecBrCode(input: { recLocation: string; merchantName: string; merchantCity: string }): string {
+  return withCrc(
+    encodeTlv('00', '01') +
+      encodeTlv('26', GUI_FIELD) +
+      CATEGORY_AND_CURRENCY +
+      merchantFields(input.merchantName, input.merchantCity) +
+      DEFAULT_TXID_FIELD +
+      recurrenceField(input.recLocation),
+  );
+}
+
 export interface StaticBrCodeInput {
   /** The PIX key (CPF, CNPJ, email, +55 phone or random key), at most 77 characters. */
   key: string;

@@ -6,6 +6,8 @@ export {
   PIX_GUI,
   buildDynamicBrCode,
   buildStaticBrCode,
+  buildRecBrCode,
+  withRecurrence,
   parseBrCode,
   toBrCodeText,
   type DynamicBrCodeInput,

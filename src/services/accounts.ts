@@ -421,7 +421,9 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
 export function deleteAccount(deps: Deps, accountId: string): void {
   deps.store.account(accountId);
   delete deps.store.state.accounts[accountId];
-  deps.requestLog.forgetAccount(accountId);
+  // Its request log goes once the deletion holds (a deletion undone keeps it).
+  const forget = () => deps.requestLog.forgetAccount(accountId);
+  if (!deps.store.afterCommit(forget)) forget();
   const jobs = deps.store.raw.jobs; // read only: the scheduler takes them off
   for (const id of Object.keys(jobs)) if (jobs[id]!.accountId === accountId) deps.scheduler.unschedule(id);
   deps.scheduler.release(accountId); // its clock's lane, if it had one, holds nothing of it any more

@@ -27,6 +27,7 @@ import { recordRecNotice } from '../webhooks/api-pix-rec';
 import { buildWebhook } from './accounts';
 import { nowOf } from './clocks';
 import { cancelOpenCobrs } from './cobrs';
+import { findCob, type CobRecord } from './cobs';
 
 export { findRec };
 
@@ -35,6 +36,10 @@ const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const SOLICREC_SEND_JOB = 'solicrec.send';
 export const SOLICREC_EXPIRE_JOB = 'solicrec.expire';
 export const SOLICREC_ANSWER_JOB = 'solicrec.magic-answer';
+export const REC_END_JOB = 'rec.end';
+
+/** The instant a recurrence with a dataFinal ends: 00:00 Brasília of the day after it (its last day is whole). */
+export const recEndInstant = (dataFinal: string) => (dayOf(dataFinal) + 1) * 86_400_000 + 3 * 3_600_000;
 
 /** Path of a recurrence's payload location (GET answers its JWS); its host is --public-host. */
 export const recLocationPath = (loc: Pick<RecLoc, 'token'>) => `/api-pix/qr/v2/rec/${loc.token}`;
@@ -154,8 +159,21 @@ export function createRec(deps: Deps, account: Account, input: RecInput): Rec {
     loc.idRec = id;
   }
   account.recs[id] = rec;
+  if (input.calendario.dataFinal !== undefined) deps.scheduler.schedule({ kind: REC_END_JOB, dueAt: recEndInstant(input.calendario.dataFinal), accountId: account.id, ref: id });
   recordRecNotice(deps, account, rec);
   return rec;
+}
+
+/**
+ * A recurrence reaches EXPIRADA (the document names the status, not when): when its confirmation request expires
+ * unanswered while it was never approved (CRIADA), or when its dataFinal has passed (CRIADA or APROVADA). Its open
+ * requests expire with it; the charges it already has keep their course (each is due within its validity).
+ */
+function expireRec(deps: Deps, account: Account, rec: Rec) {
+  const now = nowOf(deps, account);
+  moveTo(REC_TRANSITIONS, 'recurrence', rec, 'EXPIRADA', now, 'expire');
+  for (const solic of Object.values(account.solicrecs)) if (solic.idRec === rec.id && (OPEN_SOLICREC as readonly string[]).includes(solic.status)) moveTo(SOLICREC_TRANSITIONS, 'solicrec', solic, 'EXPIRADA', now, 'expire');
+  recordRecNotice(deps, account, rec);
 }
 
 /** Ends a recurrence (cancelled by either side, or rejected): its open requests are cancelled and its open charges too. */
@@ -201,6 +219,30 @@ export function reviseRec(deps: Deps, account: Account, idRec: string, patch: Re
     rec.tipoJornada = 'JORNADA_3';
   }
   return rec;
+}
+
+/** The journey a QR Composto serves: the recurrence alone (2), with an immediate cob (3) or a cobv (4). */
+export type QrJourney = { jornada: 'JORNADA_2' } | { jornada: 'JORNADA_3' | 'JORNADA_4'; charge: CobRecord };
+
+/** The kind of charge a recurrence's activation journey asks for; the others take any (or none). */
+const JOURNEY_CHARGE = { JORNADA_3: 'cob', JORNADA_4: 'cobv' } as const;
+
+/**
+ * GET /rec/{idRec}?txid: the QR Composto the receiver asks for (the document's dadosQR table): without txid the
+ * recurrence's own (Jornada 2), with a cob's txid the cob's and the recurrence's (3), with a cobv's (4). A txid of no
+ * charge, of a charge of the other kind than the recurrence's tipoJornada, or of a cob other than its
+ * dadosJornada.txid is refused (RecConsultaInvalida), as the document lists.
+ */
+export function recQrJourney(account: Account, rec: Rec, txid: string | undefined): QrJourney {
+  if (txid === undefined) return { jornada: 'JORNADA_2' };
+  const charge = findCob(account, 'cob', txid) ?? findCob(account, 'cobv', txid);
+  if (!charge) throw validationError([field('txid', `names no cob or cobv of this account ('${txid}'); give the txid of the charge to show with the recurrence, or none for the recurrence's own QR`)]);
+  const kind = charge.cob.kind;
+  const wanted = rec.tipoJornada === 'JORNADA_3' || rec.tipoJornada === 'JORNADA_4' ? JOURNEY_CHARGE[rec.tipoJornada] : undefined;
+  if (wanted && wanted !== kind) throw validationError([field('txid', `is a ${kind}, but the recurrence's ativacao.tipoJornada is ${rec.tipoJornada}, which pairs with a ${wanted}`)]);
+  if (kind === 'cob' && rec.txidJornada !== undefined && rec.txidJornada !== txid)
+    throw validationError([field('txid', `is not the recurrence's immediate charge (ativacao.dadosJornada.txid ${rec.txidJornada}); give that txid, or a cobv's`)]);
+  return { jornada: kind === 'cob' ? 'JORNADA_3' : 'JORNADA_4', charge };
 }
 
 /** POST /_sandbox/api-pix/rec/{idRec}/cancel: the payer cancels an approved recurrence from their bank. */
@@ -345,7 +387,15 @@ export function registerRecJobs(deps: Deps) {
   });
   deps.scheduler.on(SOLICREC_EXPIRE_JOB, (job) => {
     const found = open(job.accountId, job.ref);
-    if (found) moveTo(SOLICREC_TRANSITIONS, 'solicrec', found.solic, 'EXPIRADA', nowOf(deps, found.account), 'expire');
+    if (!found) return;
+    const rec = findRec(found.account, found.solic.idRec);
+    if (rec?.status === 'CRIADA') expireRec(deps, found.account, rec);
+    else moveTo(SOLICREC_TRANSITIONS, 'solicrec', found.solic, 'EXPIRADA', nowOf(deps, found.account), 'expire');
+  });
+  deps.scheduler.on(REC_END_JOB, (job) => {
+    const account = deps.store.state.accounts[job.accountId];
+    const rec = account && findRec(account, job.ref);
+    if (rec && (rec.status === 'CRIADA' || rec.status === 'APROVADA')) expireRec(deps, account, rec);
   });
 }
 

@@ -3,9 +3,9 @@ import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import type { Caller } from '../domain/auth';
 import type { Principal } from '../domain/workshop';
-import { zodValidationError } from './errors';
+import { zodFields } from './errors';
 import { requestValidator, type UnknownFieldPolicy, type ValidationFailure } from './validate';
-import { unknownFieldMessage } from './unknown-fields';
+import { unknownFieldMessage, type UnknownField } from './unknown-fields';
 import { validationError } from '../domain/errors';
 
 /** Set by the v2 guard (bearer token) or the v1 guard (API key); the type is the domain's. */
@@ -33,13 +33,14 @@ export const serviceFieldMode =
     settings.strict || (c.get('caller') as Caller | undefined)?.account.strict ? 'refuse' : 'warn';
 
 export function createRouter(unknownFieldMode: UnknownFieldMode = () => 'warn') {
-  const fail: ValidationFailure = (error, target, input) => {
-    throw zodValidationError(error, target, input);
+  const unknownFieldErrors = (fields: UnknownField[] = []) => fields.map((f) => ({ field: f.field, message: unknownFieldMessage(f) }));
+  const fail: ValidationFailure = (error, target, input, unknown) => {
+    throw validationError([...zodFields(error, target, input), ...unknownFieldErrors(unknown)]);
   };
   const policy: UnknownFieldPolicy = {
     mode: unknownFieldMode as UnknownFieldPolicy['mode'],
     refuse(fields) {
-      throw validationError(fields.map((f) => ({ field: f.field, message: unknownFieldMessage(f) })));
+      throw validationError(unknownFieldErrors(fields));
     },
   };
   const router = new OpenAPIHono<Env>({ defaultHook: (result) => (result.success ? undefined : fail(result.error, result.target as 'json', (result as { data?: unknown }).data)) });

@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { ERROR_STATUS, SandboxError, validationError, type FieldError } from '../domain/errors';
+import { ERROR_STATUS, SandboxError, type FieldError } from '../domain/errors';
 
 const ERROR_NAMES: Record<number, string> = {
   400: 'BadRequest',
@@ -101,4 +101,3 @@ export function zodFields(error: ZodError, target: string, input?: unknown): Fie
   });
 }
 
-export const zodValidationError = (error: ZodError, target: string, input?: unknown) => validationError(zodFields(error, target, input));

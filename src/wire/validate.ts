@@ -15,7 +15,8 @@ import { unknownFields, unknownFieldWarning, type UnknownField } from './unknown
 
 type Target = 'query' | 'param' | 'header' | 'json';
 type Part = { target: Target; schema: z.ZodType; read: (c: Context) => unknown };
-export type ValidationFailure = (error: ZodError, target: Target, input: unknown) => never;
+/** `unknown`: the body's unknown fields, named beside the failure (a misspelt required field is why it is missing). */
+export type ValidationFailure = (error: ZodError, target: Target, input: unknown, unknown?: UnknownField[]) => never;
 /**
  * What a face does with a body's unknown fields (sandbox.md 14): asked only when there are some. 'warn' takes the
  * body as the service does and names each in a Sandbox-Warning header; 'refuse' answers 400 through `refuse`.
@@ -27,13 +28,15 @@ export interface UnknownFieldPolicy {
 
 /**
  * Hands a body's unknown fields to the policy: warnings, or the refusal. A body that failed its check is answered by
- * that failure, and its unknown fields are warnings beside it (`amout` sent, `amount is required`).
+ * that failure, with its unknown fields as warnings and returned, for the failure to name them too (`amout` sent,
+ * `amount is required`).
  */
-export function answerUnknownFields(c: Context, policy: UnknownFieldPolicy, schema: unknown, value: unknown, failed = false): void {
+export function answerUnknownFields(c: Context, policy: UnknownFieldPolicy, schema: unknown, value: unknown, failed = false): UnknownField[] | undefined {
   const found = unknownFields(schema, value);
-  if (!found) return;
+  if (!found) return undefined;
   if (!failed && policy.mode(c) === 'refuse') policy.refuse(found);
   for (const f of found) warn(unknownFieldWarning(f));
+  return found;
 }
 
 // zod-openapi's tests of a Content-Type (its gate, and which optional bodies it validates); hono's of a media type is
@@ -88,29 +91,23 @@ export function requestValidator(request: RouteConfig['request'], fail: Validati
  * asynchronously makes safeParse throw $ZodAsyncError, gets the async parse, and then this returns its promise.
  */
 function check(c: Context, target: Target, schema: z.ZodType, value: unknown, fail: ValidationFailure, policy?: UnknownFieldPolicy): Promise<void> | undefined {
-  const settle = (result: ReturnType<z.ZodType['safeParse']>) => {
-    if (!result.success) fail(result.error, target, value);
+  type Result = ReturnType<z.ZodType['safeParse']>;
+  const unknownOf = (result: Result) => (policy ? answerUnknownFields(c, policy, schema, value, !result.success) : undefined);
+  const settle = ([result, unknown]: [Result, UnknownField[] | undefined]) => {
+    if (!result.success) fail(result.error, target, value, unknown);
     c.req.addValidatedData(target, result.data as object);
   };
+  let checked: [Result, UnknownField[] | undefined];
   try {
-    settle(
-      checkedWithWarnings(c, () => {
-        const result = schema.safeParse(value);
-        if (policy) answerUnknownFields(c, policy, schema, value, !result.success);
-        return result;
-      }),
-    );
+    checked = checkedWithWarnings(c, () => {
+      const result = schema.safeParse(value);
+      return [result, unknownOf(result)];
+    });
   } catch (err) {
     if (!(err instanceof z.core.$ZodAsyncError)) throw err;
-    return schema.safeParseAsync(value).then((result) =>
-      settle(
-        checkedWithWarnings(c, () => {
-          if (policy) answerUnknownFields(c, policy, schema, value, !result.success);
-          return result;
-        }),
-      ),
-    );
+    return schema.safeParseAsync(value).then((result) => settle([result, checkedWithWarnings(c, () => unknownOf(result))]));
   }
+  settle(checked);
   return undefined;
 }
 

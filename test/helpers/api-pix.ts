@@ -60,3 +60,48 @@ export function ajvOf(doc: object): Ajv {
   ajv.addSchema(doc, 'pix');
   return ajv;
 }
+
+/** An answer the document declares as application/jose: a compact JWS whose payload follows the schema given (checked where it is read). */
+export const JOSE = 'application/jose';
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+
+/**
+ * The schema a document (added to `ajv` as 'pix') gives `method template` answering `status`: its $ref, a pointer to
+ * the inline schema, JOSE, or '' when the answer has no body. A status the document leaves out (401, ...) is a Problema.
+ */
+export function answerSchemaRef(doc: any, template: string, method: string, status: number): string {
+  const op = doc.paths[template]?.[method.toLowerCase()];
+  if (!op) throw new Error(`the document has no ${method} ${template}`);
+  let response = op.responses[String(status)];
+  if (!response && status >= 400) return 'pix#/components/schemas/Problema';
+  if (!response) throw new Error(`the document has no ${status} for ${method} ${template}`);
+  let at = ['paths', template, method.toLowerCase(), 'responses', String(status)];
+  if (response.$ref) {
+    const name = response.$ref.split('/').pop();
+    response = doc.components.responses[name];
+    at = ['components', 'responses', name];
+  }
+  if (response.content?.[JOSE]) return JOSE;
+  const type = response.content?.['application/json'] ? 'application/json' : 'application/problem+json';
+  const schema = response.content?.[type]?.schema;
+  if (!schema) return '';
+  return schema.$ref ? `pix${schema.$ref}` : `pix#/${pointer(...at, 'content', type, 'schema')}`;
+}
+
+/** Asserts `res` is what the document says `method template` answers with its status (`ajv` holds the document as 'pix'). */
+export function expectAnswerValid(doc: any, ajv: Ajv, template: string, method: string, res: ApiResponse) {
+  const ref = answerSchemaRef(doc, template, method, res.status);
+  if (res.status >= 400) expect(res.headers.get('content-type'), res.text).toContain('application/problem+json');
+  if (ref === JOSE) {
+    expect(res.headers.get('content-type'), res.text).toContain(JOSE);
+    expect(res.text.split('.'), res.text).toHaveLength(3);
+    return;
+  }
+  if (!ref) {
+    expect(res.text, `${method} ${template} ${res.status} has no body in the document`).toBe('');
+    return;
+  }
+  const validate = ajv.getSchema(ref)!;
+  expect(validate(res.body), `${method} ${template} ${res.status} against ${ref}: ${ajv.errorsText(validate.errors)}\n${res.text}`).toBe(true);
+}

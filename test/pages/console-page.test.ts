@@ -2,6 +2,7 @@
 // no refresh tag, and that with an admin token nothing of any tenant is rendered without the token.
 import { expect, test } from 'vitest';
 import { DEFAULT, startHarness } from '../helpers/harness';
+import { apiPix, payCob, putCob, TXID } from '../helpers/api-pix';
 
 test('the console shows the first account: wallets with balances, transactions of every type with their actions, events; no secrets', async () => {
   const h = await startHarness();
@@ -92,4 +93,22 @@ test('after a reset the fragment of a deleted sub-account answers 404, and /?gon
   const back = await (await h.sb.app.request('/?gone=1')).text();
   expect(back).toContain('What the console showed is gone');
   expect(back).toContain(`data-account="${DEFAULT.accountId}"`);
+});
+
+test('Refund is offered while something of a payment is left to refund: after a partial devolução, not once all of it is returned', async () => {
+  const h = await startHarness();
+  await putCob(h);
+  const paymentId = (await payCob(h)).body.id as string;
+  const e2eid = (await apiPix(h, 'GET', `/cob/${TXID}`)).body.pix[0].endToEndId as string;
+  const refund = `data-action="/_sandbox/transactions/${paymentId}/refund"`;
+  const consoleHtml = async () => (await h.sb.app.request('/')).text();
+  expect(await consoleHtml()).toContain(refund);
+  const part = await apiPix(h, 'PUT', `/pix/${e2eid}/devolucao/D1`, { body: { valor: '100.00' } });
+  expect(part.status, part.text).toBe(201);
+  expect(await consoleHtml(), '23.45 of 123.45 is left').toContain(refund);
+  const rest = await apiPix(h, 'PUT', `/pix/${e2eid}/devolucao/D2`, { body: { valor: '23.45' } });
+  expect(rest.status, rest.text).toBe(201);
+  const html = await consoleHtml();
+  expect(html, 'nothing is left').not.toContain(refund);
+  expect(html).toContain(`data-action="/_sandbox/transactions/${paymentId}/block"`); // the payment's other actions stay
 });

@@ -14,6 +14,7 @@ const typo = (path: string, body: unknown, field: string, suggestion?: string, s
 
 // prettier-ignore
 const TYPOS: Wrong[] = [
+  typo('/v1/pix', { amount: 10, descripton: 'y' }, 'descripton', 'description', 400), // description is required
   typo('/v1/pix', pix({ descripton: 'y' }), 'descripton', 'description'),
   typo('/v1/pix', pix({ expiresInn: 600 }), 'expiresInn', 'expiresIn'),
   typo('/v1/pix', pix({ expires_in: 600 }), 'expires_in', 'expiresIn'),

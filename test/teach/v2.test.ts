@@ -14,6 +14,7 @@ const typo = (path: string, body: unknown, field: string, suggestion?: string, s
 
 // prettier-ignore
 const TYPOS: Wrong[] = [
+  typo('/v2/pix', { amount: 10, descripton: 'x' }, 'descripton', 'description', 400), // description is required
   typo('/v2/pix', pix({ expiresInn: 600 }), 'expiresInn', 'expiresIn'),
   typo('/v2/pix', pix({ expires_in: 600 }), 'expires_in', 'expiresIn'),
   typo('/v2/pix', pix({ externalRefrence: 'r' }), 'externalRefrence', 'externalReference'),

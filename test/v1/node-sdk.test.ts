@@ -80,3 +80,49 @@ test('in a test process, intercept({ v1 }) answers the SDK\'s hard-coded base wi
     await sandbox.stop();
   }
 });
+
+// Issue 36's mistakes, made as an SDK user makes them: the SDK sends whatever object it is given, so a misspelt field
+// reaches the sandbox, which takes it as the service does (ignored) and names it in the request log; a misspelt
+// required field is a 400 that names both the field missing and the one sent; a strict tenant gets a 400 for any; a
+// wrong key is the service's 401. The SDK returns each refusal as its `error`.
+test('mistakes made through the Node SDK are named: a misspelt field in the request log, in a 400, for a strict tenant, a wrong key', { timeout: 30_000 }, async () => {
+  const sdk = process.env.PAGUE_SDK ?? join(dir, 'stand-in-mistakes.mjs');
+  if (!process.env.PAGUE_SDK) writeFileSync(sdk, STAND_IN);
+  const { Pdev } = (await import(sdk)) as { Pdev: new (key: string) => any };
+  const lenient = await startSandbox();
+  const strict = await startSandbox({ account: { strict: true } });
+  const hint = 'descripton is not a field of this request; did you mean "description"?';
+  let interception = lenient.intercept({ v1: 'https://api.pague.dev/v1' });
+  try {
+    const pdev = new Pdev(lenient.apiKey!);
+    const pix = await pdev.pix.create({ amount: 10, description: 'Pedido 1', expiresInn: 600 });
+    expect(pix.error, JSON.stringify(pix.error)).toBeNull();
+    const [entry] = await lenient.requests({ path: '/v1/pix', method: 'POST' });
+    expect(entry).toMatchObject({ status: 201, face: 'v1', warnings: ['unknown field "expiresInn"; did you mean "expiresIn"?'] });
+    expect(entry!.headers['x-api-key']).toBe('[masked]');
+
+    const missing = await pdev.pix.create({ amount: 10, descripton: 'Pedido 2' });
+    expect(missing.data).toBeNull();
+    expect(missing.error).toMatchObject({ statusCode: 400, message: `Invalid request: description is required; ${hint}` });
+
+    const refused = await new Pdev('mp_test_not_a_key').pix.create({ amount: 10, description: 'Pedido 3' });
+    expect(refused.data).toBeNull();
+    expect(refused.error).toMatchObject({ statusCode: 401 });
+  } finally {
+    interception.restore();
+  }
+  interception = strict.intercept({ v1: 'https://api.pague.dev/v1' });
+  try {
+    const refused = await new Pdev(strict.apiKey!).pix.create({ amount: 10, description: 'Pedido 4', descripton: 'Pedido 4' });
+    expect(refused.data).toBeNull();
+    expect(refused.error).toMatchObject({ statusCode: 400, details: { fields: [{ field: 'descripton' }] } });
+    const [entry] = await strict.requests({ path: '/v1/pix' });
+    expect(entry).toMatchObject({ status: 400, method: 'POST' });
+    const transactions = (await (await strict.fetch(`${strict.url}/_sandbox/accounts/${strict.accountId}/transactions`)).json()) as { items: unknown[] };
+    expect(transactions.items).toEqual([]);
+  } finally {
+    interception.restore();
+    await lenient.stop();
+    await strict.stop();
+  }
+});

@@ -6,7 +6,7 @@ import { COB_STATUSES, MONEY_TEXT, TXID } from '../../domain/api-pix';
 import { serviceDocument } from '../../wire/documents';
 import { warnUnreachable } from '../../wire/webhook-urls';
 import { answerUnknownFields, checkedWithWarnings, type UnknownFieldPolicy } from '../../wire/validate';
-import { unknownFieldMessage } from '../../wire/unknown-fields';
+import { unknownFieldMessage, type UnknownField } from '../../wire/unknown-fields';
 import { Problem, type Family, type Violacao } from './problems';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, pathBeyond } from '../../lib/json-limits';
 import { CLOCK_RANGE_TEXT, DAY_RANGE_TEXT, inClockRange, inDayRange } from '../../lib/clock';
@@ -135,11 +135,17 @@ export async function body<T extends z.ZodType>(c: Context, schema: T, family: F
   if (pathBeyond(data, MAX_JSON_DEPTH)) throw new Problem('RequisicaoInvalida', 400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays; send the document's flat shape.`);
   return checkedWithWarnings(c, () => {
     const result = schema.safeParse(data);
-    answerUnknownFields(c, policyOf(family), schema, data, !result.success);
-    if (!result.success) throw invalid(family, violacoesOf(result.error, family.prefix, data));
+    const unknown = answerUnknownFields(c, policyOf(family), schema, data, !result.success);
+    if (!result.success) throw invalid(family, [...violacoesOf(result.error, family.prefix, data), ...unknownViolacoes(family, unknown)]);
     return result.data as z.output<T>;
   });
 }
+
+const unknownViolacoes = (family: Family, fields: UnknownField[] = []): Violacao[] =>
+  fields.map((f) => {
+    const propriedade = family.prefix ? `${family.prefix}.${f.field}` : f.field;
+    return { razao: `${propriedade} ${unknownFieldMessage(f)}`, propriedade };
+  });
 
 // Unknown fields of a body (sandbox.md 14): warned of, or under --strict and for a strict tenant violacoes of the
 // route's family. One policy per family, made at its first unknown field.
@@ -150,13 +156,7 @@ function policyOf(family: Family): UnknownFieldPolicy {
     policy = {
       mode: (c) => (c.get('strictFields') === true ? 'refuse' : 'warn'),
       refuse(fields) {
-        throw invalid(
-          family,
-          fields.map((f) => {
-            const propriedade = family.prefix ? `${family.prefix}.${f.field}` : f.field;
-            return { razao: `${propriedade} ${unknownFieldMessage(f)}`, propriedade };
-          }),
-        );
+        throw invalid(family, unknownViolacoes(family, fields));
       },
     };
     policies.set(family, policy);

@@ -37,7 +37,7 @@ function cobvValor(due: DueRules) {
 }
 
 /** The BR Code of a charge as it stands now: a cobv's amount is what it costs today. */
-function copyPaste(deps: Deps, account: Account, record: CobRecord): string | undefined {
+export function copyPaste(deps: Deps, account: Account, record: CobRecord): string | undefined {
   const { tx, loc } = record;
   if (!loc) return undefined;
   const due = tx.charge!.due;

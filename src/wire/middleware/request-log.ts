@@ -74,10 +74,24 @@ function isJson(text: string): boolean {
   }
 }
 
+/**
+ * A Content-Type header's media type, lower-case, without parameters: one string per distinct header, so that the
+ * entries a ring holds share it (each string an entry keeps is one more object for the collector to copy).
+ */
+const mediaTypes = new Map<string, string>();
+function mediaTypeOf(contentType: string): string {
+  let type = mediaTypes.get(contentType);
+  if (type === undefined) {
+    type = contentType.split(';')[0]!.trim().toLowerCase();
+    if (mediaTypes.size < 64) mediaTypes.set(contentType, type);
+  }
+  return type;
+}
+
 /** A body as the log keeps it: masked JSON under the cap, else its size and type. */
 function loggedBody(contentType: string, text: string | undefined, size: number, cap: number, valid: boolean): LoggedBody {
   if (size === 0 && !text) return NONE;
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(contentType);
   if (!JSON_TYPE.test(type) || text === undefined) return { kind: 'omitted', contentType: type || 'none', size, reason: JSON_TYPE.test(type) ? 'not read' : 'not JSON' };
   if (size > cap) return { kind: 'omitted', contentType: type, size, reason: `over the ${Math.round(cap / 1024)} KB cap` };
   const masked = maskedJson(text, valid);
@@ -89,7 +103,9 @@ function headerIn(headers: unknown, name: string): string | undefined {
   if (!headers) return undefined;
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
   if (Array.isArray(headers)) return (headers as [string, string][]).find(([k]) => k.toLowerCase() === name)?.[1];
-  for (const [k, v] of Object.entries(headers as Record<string, string>)) if (k.toLowerCase() === name) return v;
+  const record = headers as Record<string, string>;
+  if (name in record) return record[name];
+  for (const k in record) if (k.toLowerCase() === name) return record[k];
   return undefined;
 }
 
@@ -152,9 +168,9 @@ const NONE: LoggedBody = { kind: 'none' };
 const FIRST_ID = /^\s*\{\s*"(?:id|txid)"\s*:\s*"([^"\\]{1,120})"/;
 const TXID = /"txid"\s*:\s*"([^"\\]{1,120})"/;
 
-/** Ids a 2xx answer names: its own id (first field, or txid on API Pix) and its Location's last segment. */
-function idsOf(face: RequestFace, status: number, text: string | undefined, location: string | undefined): string[] {
-  if (status < 200 || status > 299) return NO_IDS;
+/** Ids a 2xx answer to a change names: its own id (first field, or txid on API Pix) and its Location's last segment. A read changes nothing. */
+function idsOf(face: RequestFace, method: string, status: number, text: string | undefined, location: string | undefined): string[] {
+  if (status < 200 || status > 299 || method === 'GET' || method === 'HEAD') return NO_IDS;
   const ids: string[] = [];
   const own = text && (FIRST_ID.exec(text) ?? (face === 'api-pix' ? TXID.exec(text) : null));
   if (own) ids.push(own[1]!);
@@ -288,12 +304,13 @@ export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Conte
           request,
           // The app's own JSON answers are JSON: not parsed again to know it.
           answer: loggedBody(answer.type, answer.text, answer.size, cap, true),
-          ids: idsOf(face, status, answer.text, answer.header('location')),
+          ids: idsOf(face, method, status, answer.text, answer.header('location')),
           warnings: warningsOf(c) ?? NO_WARNINGS,
         },
         face === 'control',
       );
-      if (entry) {
+      // The stream's news of it, built only when something listens (the console, a test kit's stream).
+      if (entry && deps.bus.listeners > 0) {
         const { id, method: m, path, status: s, durationMs: d } = entry;
         const at = isoTime(atMs);
         deps.bus.publish(entry.accountId === null ? { kind: 'request', id, face, method: m, path, status: s, durationMs: d, at } : { kind: 'request', accountId: entry.accountId, id, face, method: m, path, status: s, durationMs: d, at });

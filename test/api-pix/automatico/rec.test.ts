@@ -3,7 +3,8 @@
 import { compactVerify, createLocalJWKSet } from 'jose';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startHarness, type Harness } from '../../helpers/harness';
-import { apiPix, pixToken } from '../../helpers/api-pix';
+import { apiPix, cobBody, KEYS, pixToken, putCob } from '../../helpers/api-pix';
+import { parseBrCode, parseTlv } from '../../../src/pix';
 import { approvedRec, createRec, documented, expectDocumented, expectSchema, recBody, sendSolicRec, solicBody } from '../../helpers/api-pix-rec';
 
 let h: Harness;
@@ -233,5 +234,66 @@ describe('webhookrec and webhookcobr', () => {
     expect(res.status).toBe(400);
     expect(res.body.type).toBe(`https://pix.bcb.gov.br/api/v2/error/${name}`);
     expect(res.body.violacoes[0].propriedade).toBe('fim');
+  });
+});
+
+describe('GET /rec/{idRec} with and without txid: the QR Composto of the journey (dadosQR)', () => {
+  const recLocationOf = (location: string) => location.replace(/^https?:\/\//, '');
+  const cobvBody = {
+    calendario: { dataDeVencimento: '2026-03-20' },
+    devedor: { cpf: '45164632481', nome: 'Fulano de Tal' },
+    valor: { original: '35.00' },
+    chave: KEYS.cnpj,
+  };
+
+  test('without txid: Jornada 2, a code of the recurrence alone (field 26 only the GUI, no amount, field 80 its location)', async () => {
+    const loc = (await apiPix(h, 'POST', '/locrec')).body;
+    const idRec = await createRec(h, recBody({ loc: loc.id }));
+    const res = await documented(h, '/rec/{idRec}', 'GET', `/rec/${idRec}`);
+    expect(res.body.dadosQR.jornada).toBe('JORNADA_2');
+    const code = parseBrCode(res.body.dadosQR.pixCopiaECola);
+    expect(code.crcValid).toBe(true);
+    expect(code.merchantAccount).toEqual({ '00': 'br.gov.bcb.pix' });
+    expect(code.amountCents).toBeUndefined();
+    expect(parseTlv(code.fields['80']!)).toEqual([{ id: '00', value: 'br.gov.bcb.pix' }, { id: '25', value: recLocationOf(loc.location) }]);
+    // no location, no QR
+    const bare = await createRec(h);
+    expect((await documented(h, '/rec/{idRec}', 'GET', `/rec/${bare}`)).body.dadosQR).toBeUndefined();
+  });
+
+  test("with its immediate cob's txid: Jornada 3, the cob's code with field 80; with a cobv's: Jornada 4 unless the recurrence is a Jornada 3", async () => {
+    const cob = await putCob(h, 'jornada3cob0000000000000000001', cobBody({ valor: { original: '35.00' } }));
+    const loc = (await apiPix(h, 'POST', '/locrec')).body;
+    const idRec = await createRec(h, recBody({ loc: loc.id, ativacao: { dadosJornada: { txid: 'jornada3cob0000000000000000001' } } }));
+    const res = await documented(h, '/rec/{idRec}', 'GET', `/rec/${idRec}?txid=jornada3cob0000000000000000001`);
+    expect(res.body.dadosQR.jornada).toBe('JORNADA_3');
+    const code = parseBrCode(res.body.dadosQR.pixCopiaECola);
+    expect(code.crcValid).toBe(true);
+    expect(code.merchantAccount['25']).toBe(recLocationOf(cob.body.location));
+    expect(code.amountCents).toBe(3500);
+    expect(parseTlv(code.fields['80']!).find((f) => f.id === '25')?.value).toBe(recLocationOf(loc.location));
+    expect(res.body.dadosQR.pixCopiaECola.startsWith(cob.body.pixCopiaECola.slice(0, -8))).toBe(true);
+
+    expect((await apiPix(h, 'PUT', '/cobv/jornada4cobv000000000000000001', { body: cobvBody })).status).toBe(201);
+    const cobvForJ3 = await documented(h, '/rec/{idRec}', 'GET', `/rec/${idRec}?txid=jornada4cobv000000000000000001`);
+    expect(cobvForJ3.status).toBe(400);
+    expect(cobvForJ3.body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/RecConsultaInvalida', violacoes: [{ propriedade: 'txid' }] });
+
+    const other = await createRec(h, recBody({ loc: (await apiPix(h, 'POST', '/locrec')).body.id }));
+    const j4 = await documented(h, '/rec/{idRec}', 'GET', `/rec/${other}?txid=jornada4cobv000000000000000001`);
+    expect(j4.body.dadosQR.jornada).toBe('JORNADA_4');
+    expect(parseBrCode(j4.body.dadosQR.pixCopiaECola).merchantAccount['25']).toContain('/cobv/');
+  });
+
+  test.each([
+    ['a txid of no charge', 'naoexiste000000000000000000'],
+    ["a cob other than the recurrence's dadosJornada.txid", 'outracob00000000000000000001'],
+  ])('%s is 400 RecConsultaInvalida naming txid', async (_what, txid) => {
+    await putCob(h, 'jornada3cob0000000000000000001');
+    await putCob(h, 'outracob00000000000000000001');
+    const idRec = await createRec(h, recBody({ ativacao: { dadosJornada: { txid: 'jornada3cob0000000000000000001' } } }));
+    const res = await documented(h, '/rec/{idRec}', 'GET', `/rec/${idRec}?txid=${txid}`);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/RecConsultaInvalida', violacoes: [{ propriedade: 'txid' }] });
   });
 });

@@ -6,9 +6,10 @@ import { moneyText } from '../../../domain/api-pix';
 import type { CobR, Rec, RecLoc, SolicRec } from '../../../domain/api-pix-rec';
 import type { Account } from '../../../domain/types';
 import { isoTime as iso } from '../../../lib/iso';
-import { findRec, recLocationOf, recLocOf } from '../../../services/recs';
+import { findRec, recLocationOf, recLocOf, type QrJourney } from '../../../services/recs';
+import { buildRecBrCode, withRecurrence } from '../../../pix';
 import { cobrStatusView, historyView, recStatusView } from '../../../webhooks/api-pix-rec';
-import { cnpjOf } from '../views';
+import { cnpjOf, copyPaste } from '../views';
 
 const opt = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
 
@@ -40,6 +41,19 @@ export function recView(deps: Deps, account: Account, rec: Rec, full = false) {
     ...(full && rec.pagador ? { pagador: rec.pagador } : {}),
     ...(full ? solicitacoes(deps, account, rec) : {}),
   };
+}
+
+/**
+ * dadosQR of GET /rec/{idRec}: the QR Composto of the journey asked for, given only when the recurrence has a location
+ * (and, for Jornadas 3 and 4, the charge too), as the document says.
+ */
+export function dadosQrView(deps: Deps, account: Account, rec: Rec, journey: QrJourney) {
+  const loc = recLocOf(account, rec);
+  if (!loc) return {};
+  const recLocation = recLocationOf(deps, loc);
+  if (journey.jornada === 'JORNADA_2') return { dadosQR: { jornada: journey.jornada, pixCopiaECola: buildRecBrCode({ recLocation, merchantName: account.name, merchantCity: account.city }) } };
+  const code = copyPaste(deps, account, journey.charge);
+  return code ? { dadosQR: { jornada: journey.jornada, pixCopiaECola: withRecurrence(code, recLocation) } } : {};
 }
 
 function solicitacoes(deps: Deps, account: Account, rec: Rec) {
