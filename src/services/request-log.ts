@@ -8,7 +8,8 @@
 //   from old objects to new ones, which the young generation's collector then walks) than look-ups ever would;
 // - what a ring keeps of an entry is small (Kept): what a read costs with the log on is mostly the collector copying
 //   what the rings hold, object by object, so a kept entry has as few objects as it can and shares what repeats (the
-//   media type, the list of headers an app sends every time), and a read's entry names no ids (it made nothing); the
+//   media type, the list of headers an app sends every time, the path and unchanged answer of a resource polled), and
+//   a read's entry names no ids (it made nothing); the
 //   RequestEntry a reader gets is built when it is read;
 // - reset forgets everything; deleting an account forgets its ring. Ids keep counting, so an old id or cursor never
 //   names a newer entry.
@@ -106,8 +107,15 @@ class Ring {
     const k = shared ?? kept(entry);
     // An app sends the same headers request after request: the entry shares the list of the one before when they
     // are equal, so a turning ring keeps one list, not one per entry.
+    // So is an app polling one resource: its path, and its answer while it has not changed.
     const before = this.size === 0 ? undefined : this.items[(this.next - 1 + this.capacity) % this.capacity];
-    if (before && sameStrings(before.headers, k.headers)) k.headers = before.headers;
+    if (before) {
+      if (sameStrings(before.headers, k.headers)) k.headers = before.headers;
+      if (before.path === k.path) {
+        k.path = before.path;
+        if (typeof k.answer === 'string' && before.answer === k.answer) k.answer = before.answer;
+      }
+    }
     if (this.next * 2 >= this.times.length) {
       const grown = new Float64Array(Math.min(this.times.length * 2, this.capacity * 2));
       grown.set(this.times);
