@@ -76,7 +76,7 @@ export function payPage({ tokenRequired, phoneUrl, authorisations = [] }: { toke
           <h2 id="read-title">1. Read the code</h2>
           <form id="decode-form">
             <label for="brcode">BR Code (PIX copia e cola)</label>
-            <textarea id="brcode" name="code" rows={5} spellcheck={false} autocomplete="off" placeholder="00020101021226..."></textarea>
+            <textarea id="brcode" name="code" rows={4} aria-describedby="read-result verdict" spellcheck={false} autocomplete="off" placeholder="00020101021226..."></textarea>
             <p class="row">
               <button type="button" id="paste" class="secondary">
                 Paste

@@ -142,4 +142,68 @@ describe.skipIf(noBrowser('room-fixes.test.ts'))('what a workshop room saw go wr
     await shot(page, `refund-refused-${size.split(' ')[0]}`, false);
     expect(await axe(page)).toEqual([]);
   });
+
+  /** /pay on a phone with `code` pasted into the box the way a person pastes (the clipboard, then Ctrl+V): no button pressed. */
+  async function pasteOnPay(code: string): Promise<Page> {
+    const context = await b.rig.browser.newContext({ viewport: PHONE });
+    b.closers.push(() => context.close());
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/pay`);
+    await page.waitForSelector('body[data-live="true"]');
+    await page.evaluate((text: string) => (globalThis as any).navigator.clipboard.writeText(text), code);
+    await page.focus('#brcode');
+    await page.keyboard.press('Control+V');
+    return page;
+  }
+  const inView = (page: Page, selector: string) =>
+    page.evaluate((sel: string) => {
+      const r = (globalThis as any).document.querySelector(sel).getBoundingClientRect();
+      return r.height > 0 && r.top >= 0 && r.bottom <= (globalThis as any).innerHeight;
+    }, selector);
+
+  test('on /pay at 390x844 a pasted code is checked without a press, and Pay comes up above the fold', async () => {
+    site = await startSite();
+    const charge = await createCharge(site, { amount: 19.9, description: 'Café' });
+    const page = await pasteOnPay(charge.pixCopyPaste);
+    await page.waitForSelector('#verdict[data-verdict="payable"]');
+    const pay = (await page.locator('#pay').boundingBox())!;
+    expect(pay.y).toBeGreaterThanOrEqual(0);
+    expect(pay.y + pay.height).toBeLessThanOrEqual(PHONE.height);
+    expect(await inView(page, '#verdict')).toBe(true);
+    await expect(page.locator('#brcode').getAttribute('aria-invalid')).resolves.toBe('false');
+    await shot(page, 'pay-pasted-390x844', false);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    expect(await axe(page)).toEqual([]);
+  });
+
+  test.each([
+    ['a broken CRC', 'invalid', (code: string) => code.slice(0, -4) + (code.endsWith('0000') ? '1111' : '0000'), /^Not a valid BR Code: .*CRC/i, 'true'],
+    ['a charge this sandbox does not have (made before a reset)', 'not_ours', (code: string) => code, /this sandbox has no charge/, 'false'],
+  ] as const)('on /pay at 390x844 a pasted code with %s says what is wrong at once, in view, and offers no Pay', async (_what, verdict, spoil, message, invalid) => {
+    site = await startSite();
+    const charge = await createCharge(site, { amount: 19.9, description: 'Café' });
+    if (verdict === 'not_ours') await api('POST', '/_sandbox/reset');
+    const page = await pasteOnPay(spoil(charge.pixCopyPaste));
+    await page.waitForSelector(`#verdict[data-verdict="${verdict}"]`);
+    await expect(page.locator('#verdict').textContent()).resolves.toMatch(message);
+    expect(await inView(page, '#verdict')).toBe(true);
+    expect((await page.isVisible('#pay')) && (await page.isEnabled('#pay')), 'no Pay to press').toBe(false);
+    await expect(page.locator('#brcode').getAttribute('aria-invalid')).resolves.toBe(invalid);
+    await shot(page, `pay-${verdict}-390x844`, false);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    expect(await axe(page)).toEqual([]);
+  });
+
+  test('on /pay a code typed by hand is checked after a pause, with no press', async () => {
+    site = await startSite();
+    const charge = await createCharge(site, { amount: 3, description: 'typed' });
+    const context = await b.rig.browser.newContext({ viewport: PHONE });
+    b.closers.push(() => context.close());
+    const page = await context.newPage();
+    await page.goto(`${site.url}/pay`);
+    await page.waitForSelector('body[data-live="true"]');
+    await page.fill('#brcode', charge.pixCopyPaste);
+    await page.waitForSelector('#verdict[data-verdict="payable"]');
+  });
 });

@@ -102,20 +102,41 @@
     }
   }
 
-  async function decode(code) {
+  // `show`: a code just came in (pasted, typed, read from a QR, Check pressed), so what it says, and Pay when it can
+  // be paid, are brought into view (on a phone they are below the box); a re-check from the stream moves nothing.
+  async function decode(code, show = false) {
+    lastChecked = code.trim();
     readResult.textContent = 'Checking…';
     const res = await window.sandbox.api('POST', '/_sandbox/brcodes/decode', { code });
+    if (code !== textarea.value) return; // the box changed while this was checked: its own check follows
     if (!res.ok) {
       readResult.textContent = window.sandbox.errorText(res);
       return;
     }
     readResult.textContent = '';
     render(res.data);
+    const wrong = res.data.verdict !== 'payable';
+    textarea.setAttribute('aria-invalid', String(res.data.verdict === 'invalid'));
+    if (show) {
+      if (wrong || paySection.hidden) verdictEl.scrollIntoView({ block: 'nearest' });
+      else payButton.scrollIntoView({ block: 'nearest' });
+    }
   }
+  let lastChecked = null;
 
   $('decode-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    window.sandbox.ready(() => decode(textarea.value));
+    window.sandbox.ready(() => decode(textarea.value, true));
+  });
+
+  // A code is checked as it comes in: at once when pasted or dropped, after a pause in typing otherwise.
+  let typing = 0;
+  textarea.addEventListener('input', (e) => {
+    clearTimeout(typing);
+    const text = textarea.value.trim();
+    if (!text || text === lastChecked) return;
+    const now = e.inputType === 'insertFromPaste' || e.inputType === 'insertFromDrop';
+    typing = setTimeout(() => window.sandbox.ready(() => decode(textarea.value, true)), now ? 0 : 600);
   });
 
   // A QR found in pixels (an image file or a camera frame) becomes the pasted text, then goes through the same check.
@@ -132,7 +153,7 @@
   function found(text, where) {
     textarea.value = text;
     window.sandbox.ready(async () => {
-      await decode(text);
+      await decode(text, true);
       if (!readResult.textContent) readResult.textContent = `Read a QR code from ${where}.`;
     });
   }
@@ -235,7 +256,7 @@
         return;
       }
       textarea.value = text;
-      window.sandbox.ready(() => decode(text));
+      window.sandbox.ready(() => decode(text, true));
     } catch {
       textarea.focus();
       readResult.textContent = 'This browser does not let the page read the clipboard here: long-press the box and choose Paste.';
