@@ -8,7 +8,7 @@ import { Layout } from './layout';
 import { JSQR_PATH } from './static';
 import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
 import type { PendingAuthorisation } from '../services/recs';
-import { brlText } from '../domain/money';
+import { brl } from './format';
 
 /** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see pages/payer.ts). */
 
@@ -48,7 +48,7 @@ function Authorisations({ items }: { items: PendingAuthorisation[] }) {
                 {rec.vinculo.objeto ?? rec.vinculo.contrato} ({rec.calendario.periodicidade.toLowerCase()} from {rec.calendario.dataInicial}
                 {rec.calendario.dataFinal ? ` to ${rec.calendario.dataFinal}` : ''}), debtor {rec.vinculo.devedor.nome}
               </td>
-              <td data-label="Value">{rec.valorRec !== undefined ? `R$ ${brlText(rec.valorRec)}` : rec.valorMinimoRecebedor !== undefined ? `from R$ ${brlText(rec.valorMinimoRecebedor)}` : 'variable'}</td>
+              <td data-label="Value">{rec.valorRec !== undefined ? brl(rec.valorRec) : rec.valorMinimoRecebedor !== undefined ? `from ${brl(rec.valorMinimoRecebedor)}` : 'variable'}</td>
               <td data-label="Answer">
                 <button type="button" class="rec-answer" data-solicrec={id} data-answer="accept">
                   Authorise

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { axe, browserForFile, noBrowser, startSite, type Site } from './support';
 import { call, createCharge } from './customer';
 import { DEFAULT } from '../helpers/harness';
+import { brlAmount } from '../../src/lib/brl';
 
 const A = DEFAULT.accountId;
 const ENDPOINT = '77777777-7777-4777-8777-777777777701';
@@ -205,5 +206,28 @@ describe.skipIf(noBrowser('room-fixes.test.ts'))('what a workshop room saw go wr
     await page.waitForSelector('body[data-live="true"]');
     await page.fill('#brcode', charge.pixCopyPaste);
     await page.waitForSelector('#verdict[data-verdict="payable"]');
+  });
+
+  test('an amount reads the same on the checkout card, in the verdict of /pay, on its summary and on Pay: R$ 1.234,50', async () => {
+    site = await startSite();
+    const charge = await createCharge(site, { amount: 1234.5, description: 'Workshop ticket' });
+    const page = await pasteOnPay(charge.pixCopyPaste);
+    await page.waitForSelector('#verdict[data-verdict="payable"]');
+    const card = await open(PHONE, `/pix/qr/${charge.id}`);
+    const shown = await card.locator('#amount').textContent();
+    expect(shown).toBe('R$ 1.234,50');
+    await expect(page.locator('#verdict').textContent()).resolves.toContain(`, ${shown}, pending`);
+    await expect(page.locator('#charge-summary').textContent()).resolves.toContain(`: ${shown} (Workshop ticket)`);
+    await expect(page.locator('#pay').textContent()).resolves.toBe(`Pay ${shown}`);
+    await expect(page.locator('#checks tr[data-check="amount"]').textContent()).resolves.toContain(`${shown}.`);
+  });
+
+  test('the browser writes amounts by the same rule as the server (src/lib/brl.ts and window.sandbox.brl)', async () => {
+    site = await startSite();
+    const page = await open(PHONE, '/pay');
+    const cents = [0, 1, 9, 10, 99, 100, 1990, 99999, 100000, 101950, 123456789, -50, -101950];
+    const browser = await page.evaluate((list: number[]) => list.map((c) => (globalThis as any).sandbox.brl(c / 100)), cents);
+    expect(browser).toEqual(cents.map(brlAmount));
+    expect(brlAmount(101950)).toBe('R$ 1.019,50');
   });
 });

@@ -96,9 +96,9 @@
       const link = document.createElement('a');
       link.href = charge.checkoutPath;
       link.textContent = 'checkout page';
-      summary.append(`${charge.merchantName}: R$ ${charge.amount.toFixed(2).replace('.', ',')}${charge.description ? ` (${charge.description})` : ''}, ${charge.status}. Open its `, link, '.');
+      summary.append(`${charge.merchantName}: ${window.sandbox.brl(charge.amount)}${charge.description ? ` (${charge.description})` : ''}, ${charge.status}. Open its `, link, '.');
       payButton.disabled = result.verdict !== 'payable';
-      payButton.textContent = `Pay R$ ${charge.amount.toFixed(2).replace('.', ',')}`;
+      payButton.textContent = `Pay ${window.sandbox.brl(charge.amount)}`;
     }
   }
 
@@ -224,7 +224,7 @@
     const { charge } = current;
     const res = await window.sandbox.api('POST', charge.payPath, body);
     await decode(textarea.value);
-    payResult.textContent = res.ok ? `Paid: ${charge.merchantName} received R$ ${charge.amount.toFixed(2).replace('.', ',')}.` : window.sandbox.errorText(res);
+    payResult.textContent = res.ok ? `Paid: ${charge.merchantName} received ${window.sandbox.brl(charge.amount)}.` : window.sandbox.errorText(res);
     payResult.dataset.paid = String(res.ok);
     if (res.ok) {
       paidId = charge.id;
@@ -233,7 +233,7 @@
       verdictEl.hidden = true;
       $('charge-summary').hidden = true;
       payResult.classList.add('visually-hidden');
-      $('paid-title').textContent = `Paid R$ ${charge.amount.toFixed(2).replace('.', ',')}`;
+      $('paid-title').textContent = `Paid ${window.sandbox.brl(charge.amount)}`;
       $('paid-detail').textContent = `to ${charge.merchantName}${charge.description ? ` (${charge.description})` : ''}${res.data?.e2eId ? `. End-to-end id ${res.data.e2eId}` : ''}.`;
       $('paid-screen').hidden = false;
       $('paid-screen').focus?.();
