@@ -1,8 +1,9 @@
 // Small shapers shared by the pages (console, checkout, /pay): money and the status words a customer reads.
 import type { CustomerStatus } from '../services/checkout';
+import { brlAmount } from '../lib/brl';
 
-/** Integer cents as Brazilian reais: 2590 -> "R$ 25,90". */
-export const brl = (cents: number) => (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' }).replace(/\u00a0/g, ' ');
+/** Integer cents as Brazilian reais: 2590 -> "R$ 25,90" (the one rule: domain/money's brlAmount). */
+export const brl = brlAmount;
 
 export const STATUS_LABEL: Record<CustomerStatus, string> = {
   pending: 'Waiting for payment',

@@ -8,7 +8,7 @@ import { Layout } from './layout';
 import { JSQR_PATH } from './static';
 import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
 import type { PendingAuthorisation } from '../services/recs';
-import { brlText } from '../domain/money';
+import { brl } from './format';
 
 /** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see pages/payer.ts). */
 
@@ -48,7 +48,7 @@ function Authorisations({ items }: { items: PendingAuthorisation[] }) {
                 {rec.vinculo.objeto ?? rec.vinculo.contrato} ({rec.calendario.periodicidade.toLowerCase()} from {rec.calendario.dataInicial}
                 {rec.calendario.dataFinal ? ` to ${rec.calendario.dataFinal}` : ''}), debtor {rec.vinculo.devedor.nome}
               </td>
-              <td data-label="Value">{rec.valorRec !== undefined ? `R$ ${brlText(rec.valorRec)}` : rec.valorMinimoRecebedor !== undefined ? `from R$ ${brlText(rec.valorMinimoRecebedor)}` : 'variable'}</td>
+              <td data-label="Value">{rec.valorRec !== undefined ? brl(rec.valorRec) : rec.valorMinimoRecebedor !== undefined ? `from ${brl(rec.valorMinimoRecebedor)}` : 'variable'}</td>
               <td data-label="Answer">
                 <button type="button" class="rec-answer" data-solicrec={id} data-answer="accept">
                   Authorise
@@ -76,7 +76,7 @@ export function payPage({ tokenRequired, phoneUrl, authorisations = [], attendee
           <h2 id="read-title">1. Read the code</h2>
           <form id="decode-form">
             <label for="brcode">BR Code (PIX copia e cola)</label>
-            <textarea id="brcode" name="code" rows={5} spellcheck={false} autocomplete="off" placeholder="00020101021226..."></textarea>
+            <textarea id="brcode" name="code" rows={4} aria-describedby="read-result verdict" spellcheck={false} autocomplete="off" placeholder="00020101021226..."></textarea>
             <p class="row">
               <button type="button" id="paste" class="secondary">
                 Paste

@@ -3,6 +3,7 @@
 // code sees all that is wrong with it at once. Pure: no store, no clock. The TLV split and the CRC are the project's own.
 import { LOCATION, parseAmount, PIX_GUI } from './brcode';
 import { crc16CcittFalse } from './crc16';
+import { brlAmount } from '../lib/brl';
 import { parseTlv, type TlvField } from './tlv';
 
 /** The longest BR Code the EMV QR specification allows. */
@@ -264,7 +265,7 @@ export function checkBrCode(input: string): BrCodeReport {
     } else {
       try {
         decoded.amountCents = parseAmount(decoded.amount);
-        amountMessage = decoded.amountCents > 0 ? `R$ ${decoded.amount}.` : 'Field 54 is zero; an amount must be above 0.';
+        amountMessage = decoded.amountCents > 0 ? `${brlAmount(decoded.amountCents)}.` : 'Field 54 is zero; an amount must be above 0.';
       } catch (e) {
         amountMessage = (e as Error).message.replace(/^Malformed BR Code: f/, 'F');
       }

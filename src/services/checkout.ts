@@ -10,6 +10,7 @@ import { amountDue, locateLocByToken } from './cobs';
 import { brtDay } from '../domain/api-pix';
 import { staticQrStatus } from './static-qr';
 import { extended } from '../lib/objects';
+import { brlAmount } from '../lib/brl';
 import { nowOf } from './clocks';
 
 /** How a charge stands for the person paying it: an expired charge is `cancelled` inside, but says so. */
@@ -83,6 +84,9 @@ function chargeIdAt(deps: Deps, location: string): string | null {
   return txid === undefined ? null : (found!.account.cobs[txid]?.transactionId ?? null);
 }
 
+/** A code's amount as the pages show amounts; a code without one (a static QR's open amount) says so. */
+const amountText = (cents: number | null) => (cents === null ? 'any amount' : brlAmount(cents));
+
 /** Checks a BR Code and finds the charge its location names. The host is not compared: a code made for a LAN
  * address or another --public-host still names the charge by its path. */
 export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
@@ -101,7 +105,7 @@ export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
   if (staticQr) {
     const { qr, merchantName, status } = staticQr;
     return status === 'pending'
-      ? extended(base, { chargeId: qr.id, staticQr, verdict: 'payable', message: `Static QR code ${qr.id} of ${merchantName}, R$ ${report.decoded.amount}: each payment is a new transaction; it can be paid again until it expires.` })
+      ? extended(base, { chargeId: qr.id, staticQr, verdict: 'payable', message: `Static QR code ${qr.id} of ${merchantName}, ${amountText(report.decoded.amountCents)}: each payment is a new transaction; it can be paid again until it expires.` })
       : extended(base, { chargeId: qr.id, staticQr, verdict: 'not_payable', message: `Static QR code ${qr.id} of ${merchantName} expired; it takes no more payments.` });
   }
   if (!location) {
@@ -116,10 +120,10 @@ export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
   // A cobv pending costs what its rules say today (a paid one, what was paid).
   const due = charge.status === 'pending' ? amountDue(charge.tx, brtDay(nowOf(deps, charge.account))) : charge.tx.amount;
   if (report.decoded.amountCents !== due) {
-    return extended(base, { verdict: 'invalid', message: `The code says R$ ${report.decoded.amount} but charge ${chargeId} is for R$ ${(due / 100).toFixed(2)}; this code was not made from that charge.` });
+    return extended(base, { verdict: 'invalid', message: `The code says ${amountText(report.decoded.amountCents)} but charge ${chargeId} is for ${brlAmount(due)}; this code was not made from that charge.` });
   }
   if (charge.status !== 'pending') {
     return extended(base, { verdict: 'not_payable', message: `This code points at charge ${chargeId} of ${charge.merchantName}, which is ${charge.status}; only a pending charge can be paid.` });
   }
-  return extended(base, { verdict: 'payable', message: `Charge ${chargeId} of ${charge.merchantName}, R$ ${report.decoded.amount}, pending: it can be paid.` });
+  return extended(base, { verdict: 'payable', message: `Charge ${chargeId} of ${charge.merchantName}, ${brlAmount(due)}, pending: it can be paid.` });
 }

@@ -97,7 +97,7 @@ describe('POST /_sandbox/brcodes/decode', () => {
     const code = buildDynamicBrCode({ location: `127.0.0.1:4747/pix/qr/${charge.id}`, merchantName: 'Loja', merchantCity: 'Sao Paulo', amountCents: 1 });
     const res = await decode(h, code);
     expect(res.body, res.text).toMatchObject({ verdict: 'invalid', valid: true, charge: { id: charge.id } });
-    expect(res.body.message).toMatch(/says R\$ 0\.01 but charge .* is for R\$ 10\.00/);
+    expect(res.body.message).toMatch(/says R\$ 0,01 but charge .* is for R\$ 10,00/);
   });
 
   // Malformed codes: each names what is wrong. `code` gets a code of this sandbox (a pending charge of 25.90).

@@ -42,7 +42,7 @@ test('GET /pay lists the Pix Automático recurrences waiting for the payer, with
   expect(page.status).toBe(200);
   const row = page.text.slice(page.text.indexOf(`<tr data-solicrec="${id}"`));
   expect(row).toContain('Plano mensal (mensal from 2026-04-01), debtor Fulano de Tal');
-  expect(row).toContain('R$ 35.00');
+  expect(row).toContain('R$ 35,00');
   expect(row).toContain(`data-solicrec="${id}" data-answer="accept"`);
   expect(row).toContain(`data-solicrec="${id}" data-answer="reject"`);
   // What the buttons call (assets/pay.js): the payer's control route.

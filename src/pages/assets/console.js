@@ -35,11 +35,10 @@
       if (same) same.open = true;
     });
     // Keep an outcome shown next to its button until the next action.
-    current.querySelectorAll('form[data-action] output').forEach(function (o) {
+    current.querySelectorAll('form[data-action] output, output.kept').forEach(function (o) {
       if (!o.textContent) return;
-      var form = o.closest('form');
-      var twin = next.querySelector('form[data-action="' + CSS.escape(form.dataset.action) + '"] output');
-      if (twin) { twin.textContent = o.textContent; twin.className = o.className; }
+      var place = outputIn(next, o);
+      if (place) { place.textContent = o.textContent; place.className = o.className.replace(/ kept$/, '') + (place.closest('form[data-action]') ? '' : ' kept'); }
     });
     var before = rowStates(current);
     window.sandbox.localize(next, fresh); // relative times on the clock the fresh console shows
@@ -123,9 +122,39 @@
     at[keys[keys.length - 1]] = value;
   }
 
+  /**
+   * Where `o`'s outcome shows in `within` (the fresh markup of a live update, or the page): the same form's output,
+   * or, when that action is no longer offered (a payment refunded in full has no Refund), a kept output in the
+   * nearest container of it that still is (the transaction's actions cell, its section).
+   */
+  function outputIn(within, o) {
+    var form = o.closest('form[data-action]');
+    if (form) {
+      var twin = within.querySelector('form[data-action="' + CSS.escape(form.dataset.action) + '"] output');
+      if (twin) return twin;
+    }
+    for (var el = o.parentElement; el; el = el.parentElement) {
+      if (!el.id) continue;
+      var box = within.querySelector('#' + CSS.escape(el.id));
+      if (!box) continue;
+      var cell = box.querySelector('td[data-label="Actions"]') || box;
+      var kept = cell.querySelector(':scope > output.kept');
+      if (!kept) {
+        kept = document.createElement('output');
+        kept.setAttribute('role', 'status');
+        cell.append(kept);
+      }
+      return kept;
+    }
+    return null;
+  }
+
   function say(out, text, kind) {
     if (!out) return;
-    out.className = 'outcome ' + kind;
+    // A live update may have replaced the form while its request was out: say it where the form is now.
+    if (!out.isConnected) out = outputIn(document, out);
+    if (!out) return;
+    out.className = 'outcome ' + kind + (out.closest('form[data-action]') ? '' : ' kept');
     out.textContent = text;
   }
 
@@ -180,6 +209,7 @@
     // A tab opened after the answer would be blocked as a pop-up: open it now, point it at the checkout after.
     var tab = open === 'tab' ? window.open('about:blank', '_blank') : null;
     if (out) { out.textContent = ''; out.className = 'outcome'; }
+    document.querySelectorAll('output.kept').forEach(function (k) { k.remove(); }); // the last action's, kept where its form was
     button.disabled = true;
     if (then === 'story') {
       playing = form.dataset.action.split('/').pop();

@@ -96,26 +96,47 @@
       const link = document.createElement('a');
       link.href = charge.checkoutPath;
       link.textContent = 'checkout page';
-      summary.append(`${charge.merchantName}: R$ ${charge.amount.toFixed(2).replace('.', ',')}${charge.description ? ` (${charge.description})` : ''}, ${charge.status}. Open its `, link, '.');
+      summary.append(`${charge.merchantName}: ${window.sandbox.brl(charge.amount)}${charge.description ? ` (${charge.description})` : ''}, ${charge.status}. Open its `, link, '.');
       payButton.disabled = result.verdict !== 'payable';
-      payButton.textContent = `Pay R$ ${charge.amount.toFixed(2).replace('.', ',')}`;
+      payButton.textContent = `Pay ${window.sandbox.brl(charge.amount)}`;
     }
   }
 
-  async function decode(code) {
+  // `show`: a code just came in (pasted, typed, read from a QR, Check pressed), so what it says, and Pay when it can
+  // be paid, are brought into view (on a phone they are below the box); a re-check from the stream moves nothing.
+  async function decode(code, show = false) {
+    lastChecked = code.trim();
     readResult.textContent = 'Checking…';
     const res = await window.sandbox.api('POST', '/_sandbox/brcodes/decode', { code });
+    if (code !== textarea.value) return; // the box changed while this was checked: its own check follows
     if (!res.ok) {
       readResult.textContent = window.sandbox.errorText(res);
       return;
     }
     readResult.textContent = '';
     render(res.data);
+    const wrong = res.data.verdict !== 'payable';
+    textarea.setAttribute('aria-invalid', String(res.data.verdict === 'invalid'));
+    if (show) {
+      if (wrong || paySection.hidden) verdictEl.scrollIntoView({ block: 'nearest' });
+      else payButton.scrollIntoView({ block: 'nearest' });
+    }
   }
+  let lastChecked = null;
 
   $('decode-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    window.sandbox.ready(() => decode(textarea.value));
+    window.sandbox.ready(() => decode(textarea.value, true));
+  });
+
+  // A code is checked as it comes in: at once when pasted or dropped, after a pause in typing otherwise.
+  let typing = 0;
+  textarea.addEventListener('input', (e) => {
+    clearTimeout(typing);
+    const text = textarea.value.trim();
+    if (!text || text === lastChecked) return;
+    const now = e.inputType === 'insertFromPaste' || e.inputType === 'insertFromDrop';
+    typing = setTimeout(() => window.sandbox.ready(() => decode(textarea.value, true)), now ? 0 : 600);
   });
 
   // A QR found in pixels (an image file or a camera frame) becomes the pasted text, then goes through the same check.
@@ -132,7 +153,7 @@
   function found(text, where) {
     textarea.value = text;
     window.sandbox.ready(async () => {
-      await decode(text);
+      await decode(text, true);
       if (!readResult.textContent) readResult.textContent = `Read a QR code from ${where}.`;
     });
   }
@@ -203,7 +224,7 @@
     const { charge } = current;
     const res = await window.sandbox.api('POST', charge.payPath, body);
     await decode(textarea.value);
-    payResult.textContent = res.ok ? `Paid: ${charge.merchantName} received R$ ${charge.amount.toFixed(2).replace('.', ',')}.` : window.sandbox.errorText(res);
+    payResult.textContent = res.ok ? `Paid: ${charge.merchantName} received ${window.sandbox.brl(charge.amount)}.` : window.sandbox.errorText(res);
     payResult.dataset.paid = String(res.ok);
     if (res.ok) {
       paidId = charge.id;
@@ -212,7 +233,7 @@
       verdictEl.hidden = true;
       $('charge-summary').hidden = true;
       payResult.classList.add('visually-hidden');
-      $('paid-title').textContent = `Paid R$ ${charge.amount.toFixed(2).replace('.', ',')}`;
+      $('paid-title').textContent = `Paid ${window.sandbox.brl(charge.amount)}`;
       $('paid-detail').textContent = `to ${charge.merchantName}${charge.description ? ` (${charge.description})` : ''}${res.data?.e2eId ? `. End-to-end id ${res.data.e2eId}` : ''}.`;
       $('paid-screen').hidden = false;
       $('paid-screen').focus?.();
@@ -235,7 +256,7 @@
         return;
       }
       textarea.value = text;
-      window.sandbox.ready(() => decode(text));
+      window.sandbox.ready(() => decode(text, true));
     } catch {
       textarea.focus();
       readResult.textContent = 'This browser does not let the page read the clipboard here: long-press the box and choose Paste.';

@@ -2,7 +2,7 @@
 // the same /_sandbox routes curl uses, the live stream (GET /_sandbox/stream) with an honest connection state in the
 // header ("live" only while the stream is open), times in the browser's zone with the offset (ISO on hover), copy
 // buttons, and projector mode (remembered in localStorage). Plain script, no build step, no inline code (CSP).
-// window.sandbox = { api(method, url, body), stream(onMessage, accountId), ready(fn), errorText(result), localize(root, clockFrom), needsToken() }
+// window.sandbox = { api(method, url, body), stream(onMessage, accountId), ready(fn), errorText(result), localize(root, clockFrom), needsToken(), brl(reais) }
 (function () {
   'use strict';
   var KEY = 'pix-sandbox-token';
@@ -204,5 +204,15 @@
     });
   });
 
-  window.sandbox = { api: api, stream: stream, ready: ready, errorText: errorText, needsToken: needsToken, localize: localize, localText: localText };
+  // An amount of reais (a number, as the API answers it) as every page shows amounts: the rule of src/lib/brl.ts,
+  // "R$ 1.019,50", so what the browser writes and what the server rendered never differ.
+  function brl(reais) {
+    var cents = Math.round(reais * 100);
+    var abs = Math.abs(cents);
+    var whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+    var rest = String(abs % 100);
+    return (cents < 0 ? '-' : '') + 'R$ ' + whole + ',' + (rest.length < 2 ? '0' + rest : rest);
+  }
+
+  window.sandbox = { api: api, stream: stream, ready: ready, errorText: errorText, needsToken: needsToken, localize: localize, localText: localText, brl: brl };
 })();
