@@ -154,6 +154,7 @@ export function createRec(deps: Deps, account: Account, input: RecInput): Rec {
     politicaRetentativa: input.politicaRetentativa,
     status: 'CRIADA',
     atualizacao: [{ status: 'CRIADA', data: now }],
+    solicRecIds: [],
   };
   if (input.valorRec !== undefined) rec.valorRec = input.valorRec;
   if (input.valorMinimoRecebedor !== undefined) rec.valorMinimoRecebedor = input.valorMinimoRecebedor;
@@ -180,7 +181,8 @@ export function createRec(deps: Deps, account: Account, input: RecInput): Rec {
 function expireRec(deps: Deps, account: Account, rec: Rec) {
   const now = nowOf(deps, account);
   moveTo(REC_TRANSITIONS, 'recurrence', rec, 'EXPIRADA', now, 'expire');
-  for (const solic of Object.values(account.solicrecs)) if (solic.idRec === rec.id && (OPEN_SOLICREC as readonly string[]).includes(solic.status)) moveTo(SOLICREC_TRANSITIONS, 'solicrec', solic, 'EXPIRADA', now, 'expire');
+  const open = openSolicRecOf(account, rec);
+  if (open) moveTo(SOLICREC_TRANSITIONS, 'solicrec', open, 'EXPIRADA', now, 'expire');
   recordRecNotice(deps, account, rec);
 }
 
@@ -189,7 +191,8 @@ function endRec(deps: Deps, account: Account, rec: Rec, to: 'CANCELADA' | 'REJEI
   const now = nowOf(deps, account);
   moveTo(REC_TRANSITIONS, 'recurrence', rec, to, now, action);
   rec.encerramento = encerramento;
-  for (const solic of Object.values(account.solicrecs)) if (solic.idRec === rec.id && (OPEN_SOLICREC as readonly string[]).includes(solic.status)) moveTo(SOLICREC_TRANSITIONS, 'solicrec', solic, 'CANCELADA', now, action);
+  const open = openSolicRecOf(account, rec);
+  if (open) moveTo(SOLICREC_TRANSITIONS, 'solicrec', open, 'CANCELADA', now, action);
   cancelOpenCobrs(deps, account, rec, encerramento.cancelamento?.solicitante === 'USUARIO_PAGADOR' ? 'USUARIO_PAGADOR' : 'USUARIO_RECEBEDOR');
   recordRecNotice(deps, account, rec);
 }
@@ -310,6 +313,7 @@ export function createSolicRec(deps: Deps, account: Account, input: SolicRecInpu
     status: 'CRIADA',
     atualizacao: [{ status: 'CRIADA', data: now }],
   };
+  rec!.solicRecIds = [...(rec!.solicRecIds ?? solicRecsOf(account, rec!).map((s) => s.id)), solic.id];
   account.solicrecs[solic.id] = solic;
   deps.scheduler.schedule({ kind: SOLICREC_SEND_JOB, dueAt: now, accountId: account.id, ref: solic.id });
   deps.scheduler.schedule({ kind: SOLICREC_EXPIRE_JOB, dueAt: expiresAt, accountId: account.id, ref: solic.id });
@@ -367,9 +371,12 @@ export function answerRecFromQr(deps: Deps, account: Account, rec: Rec, accept: 
   return rec;
 }
 
+/** The confirmation requests of `rec`, oldest first (by its index; a recurrence stored before it had one, by a scan). */
+export const solicRecsOf = (account: Account, rec: Rec): SolicRec[] =>
+  rec.solicRecIds ? rec.solicRecIds.map((id) => account.solicrecs[id]!).filter(Boolean) : Object.values(account.solicrecs ?? {}).filter((s) => s.idRec === rec.id);
+
 /** The confirmation request of `rec` still waiting for an answer, if any (at most one: POST /solicrec refuses a second). */
-export const openSolicRecOf = (account: Account, rec: Rec): SolicRec | undefined =>
-  Object.values(account.solicrecs ?? {}).find((s) => s.idRec === rec.id && (OPEN_SOLICREC as readonly string[]).includes(s.status));
+export const openSolicRecOf = (account: Account, rec: Rec): SolicRec | undefined => solicRecsOf(account, rec).find((s) => (OPEN_SOLICREC as readonly string[]).includes(s.status));
 
 /** A confirmation request waiting for its payer, as the payer page shows it (its recurrence and receiver). */
 export interface PendingAuthorisation {
