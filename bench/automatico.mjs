@@ -7,13 +7,15 @@ import { createSandbox } from '../dist/index.js';
 
 const RECS = Number(process.argv.find((a) => a.startsWith('--recs='))?.slice(7) ?? 1000);
 const sb = await createSandbox({ log: () => {}, clockStart: '2026-01-05T12:00:00Z', freezeClock: true });
-const call = async (method, path, body, token) => {
+/** A request to `s` in process that must succeed; its JSON answer. */
+const callerOf = (s) => async (method, path, body, token) => {
   const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const res = await sb.app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await s.app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
 };
+const call = callerOf(sb);
 const basic = `Basic ${Buffer.from('mp_test_sandbox_full_access:sandbox-secret-full-access').toString('base64')}`;
 const token = async () => {
   const res = await sb.app.request('/api-pix/oauth/token', { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
@@ -90,22 +92,16 @@ function faceRow(f) {
  */
 async function faceCost(rounds = 30, n = 45) {
   const fb = await createSandbox({ log: () => {}, clockStart: '2026-01-05T12:00:00Z', freezeClock: true });
-  const req = async (method, path, body, tok) => {
-    const headers = { 'content-type': 'application/json', ...(tok ? { authorization: `Bearer ${tok}` } : {}) };
-    const res = await fb.app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  };
+  const req = callerOf(fb);
   const tokenOf = async () => (await (await fb.app.request('/api-pix/oauth/token', { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })).json()).access_token;
   let tok = await tokenOf();
   const recBody = (i) => ({ vinculo: { contrato: `F${i}`, devedor: { cpf: '45164632481', nome: 'Assinante' } }, calendario: { dataInicial: '2026-02-01', periodicidade: 'MENSAL' }, valor: { valorRec: '19.90' }, politicaRetentativa: 'NAO_PERMITE' });
   // The recurrences the cobr creates charge: approved ahead, one per cobr (one charge per cycle).
   const approvedIds = [];
   for (let i = 0; i < rounds * n; i++) {
-    const res = await fb.app.request('/api-pix/v2/rec', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tok}` }, body: JSON.stringify(recBody(`a${i}`)) });
-    const { idRec } = await res.json();
-    const sres = await fb.app.request('/api-pix/v2/solicrec', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tok}` }, body: JSON.stringify({ idRec, calendario: { dataExpiracaoSolicitacao: '2026-01-20T00:00:00Z' }, destinatario: { cpf: '45164632481', conta: '1', ispbParticipante: '91193552' } }) });
-    await req('POST', `/_sandbox/api-pix/solicrec/${(await sres.json()).idSolicRec}/accept`);
+    const { idRec } = await req('POST', '/api-pix/v2/rec', recBody(`a${i}`), tok);
+    const solic = await req('POST', '/api-pix/v2/solicrec', { idRec, calendario: { dataExpiracaoSolicitacao: '2026-01-20T00:00:00Z' }, destinatario: { cpf: '45164632481', conta: '1', ispbParticipante: '91193552' } }, tok);
+    await req('POST', `/_sandbox/api-pix/solicrec/${solic.idSolicRec}/accept`);
     approvedIds.push(idRec);
   }
   await req('PUT', '/_sandbox/clock', { now: '2026-01-25T12:00:00Z', frozen: true });
@@ -113,7 +109,7 @@ async function faceCost(rounds = 30, n = 45) {
   const made = { cob: [], rec: [], cobr: [] };
   const creates = {
     cob: async (r, i) => { const txid = `cob${String(r * n + i).padStart(26, '0')}`; await req('PUT', `/api-pix/v2/cob/${txid}`, cobBody, tok); made.cob.push(txid); },
-    rec: async (r, i) => { const res = await fb.app.request('/api-pix/v2/rec', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tok}` }, body: JSON.stringify(recBody(`r${r}-${i}`)) }); made.rec.push((await res.json()).idRec); },
+    rec: async (r, i) => made.rec.push((await req('POST', '/api-pix/v2/rec', recBody(`r${r}-${i}`), tok)).idRec),
     cobr: async (r, i) => { const txid = `cobr${String(r * n + i).padStart(26, '0')}`; await req('PUT', `/api-pix/v2/cobr/${txid}`, { idRec: approvedIds[r * n + i], calendario: { dataDeVencimento: '2026-02-02' }, valor: { original: '19.90' } }, tok); made.cobr.push(txid); },
   };
   const reads = {

@@ -25,6 +25,7 @@ import type { SandboxEvent } from '../domain/events';
 import { nowOf } from '../services/clocks';
 import { requestView, type RequestView } from '../wire/request-view';
 import { oldestRecordMs, recordsHeld } from '../services/capacity';
+import { openSolicRecOf } from '../services/recs';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches', 'requests'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
@@ -737,14 +738,13 @@ function LinksSection({ deps, account }: { deps: Deps; account: Account }) {
 function RecurrencesSection({ account }: { account: Account }) {
   if (!account.pixKeys?.length) return null;
   const recs = Object.values(account.recs ?? {}).reverse().slice(0, 20);
-  const openSolic = (idRec: string) => Object.values(account.solicrecs ?? {}).find((x) => x.idRec === idRec && ['CRIADA', 'ENVIADA', 'RECEBIDA'].includes(x.status));
   return (
     <section class="card" id="recurrences" data-section="recurrences" aria-labelledby="recurrences-h">
       <h2 id="recurrences-h">Recurrences (Pix Automático)</h2>
       {recs.length === 0 ? <p class="muted">None yet. A receiver creates one with POST /api-pix/v2/rec and sends it with POST /api-pix/v2/solicrec.</p> : null}
       <ul class="plain">
         {recs.map((rec) => {
-          const solic = rec.status === 'CRIADA' ? openSolic(rec.id) : undefined;
+          const solic = rec.status === 'CRIADA' ? openSolicRecOf(account, rec) : undefined;
           const answer = (a: 'accept' | 'reject') => (solic ? `/_sandbox/api-pix/solicrec/${solic.id}/${a}` : `/_sandbox/api-pix/rec/${rec.id}/${a === 'accept' ? 'authorise' : 'decline'}`);
           const cobrs = (rec.cobrIds ?? []).map((txid) => account.cobrs?.[txid]).filter((c) => c !== undefined);
           const what = rec.vinculo.objeto ?? rec.vinculo.contrato;

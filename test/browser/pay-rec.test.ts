@@ -47,14 +47,20 @@ describe.skipIf(noBrowser('pay-rec.test.ts'))('payer page (/pay): a recurrence r
     return { idRec: rec.body.idRec as string, code: got.body.dadosQR.pixCopiaECola as string };
   }
 
-  test('its own QR (Jornada 2): the recurrence and Authorise, nothing to pay; a click approves it; 390x844 fits and is axe clean', async () => {
-    const { idRec, code } = await recCode('ACAD-1');
+  /** /pay at 390x844 with `code` pasted and checked, the recurrence's section shown. */
+  async function payPageWith(code: string) {
     const { context, page } = await openPage(rig.browser, 390, 844);
     await page.goto(`${site.url}/pay`);
     await page.fill('#brcode', code);
     await page.click('#decode');
-    await page.waitForSelector('#verdict[data-verdict="authorise"]');
     await page.waitForSelector('#qr-recurrence:not([hidden])');
+    return { context, page };
+  }
+
+  test('its own QR (Jornada 2): the recurrence and Authorise, nothing to pay; a click approves it; 390x844 fits and is axe clean', async () => {
+    const { idRec, code } = await recCode('ACAD-1');
+    const { context, page } = await payPageWith(code);
+    await page.waitForSelector('#verdict[data-verdict="authorise"]');
     const details = await page.locator('#qr-rec-details').textContent();
     expect(details).toContain('Loja Exemplo LTDA');
     expect(details).toContain('Academia (contract ACAD-1)');
@@ -76,12 +82,8 @@ describe.skipIf(noBrowser('pay-rec.test.ts'))('payer page (/pay): a recurrence r
   test('a QR Composto (Jornada 3): "Authorise and pay R$ 19,90" pays the cob and approves the recurrence', async () => {
     const txid = 'jornada3academia00000000000001';
     const { idRec, code } = await recCode('ACAD-2', txid);
-    const { context, page } = await openPage(rig.browser, 390, 844);
-    await page.goto(`${site.url}/pay`);
-    await page.fill('#brcode', code);
-    await page.click('#decode');
+    const { context, page } = await payPageWith(code);
     await page.waitForSelector('#verdict[data-verdict="payable"]');
-    await page.waitForSelector('#qr-recurrence:not([hidden])');
     await expect(page.locator('#qr-rec-authorise').textContent()).resolves.toBe('Authorise and pay R$ 19,90');
     await page.click('#qr-rec-authorise');
     await page.waitForFunction(`document.querySelector('#qr-rec-result')?.textContent?.includes('APROVADA')`);
@@ -94,11 +96,7 @@ describe.skipIf(noBrowser('pay-rec.test.ts'))('payer page (/pay): a recurrence r
 
   test('Decline rejects it', async () => {
     const { idRec, code } = await recCode('ACAD-3');
-    const { context, page } = await openPage(rig.browser, 390, 844);
-    await page.goto(`${site.url}/pay`);
-    await page.fill('#brcode', code);
-    await page.click('#decode');
-    await page.waitForSelector('#qr-recurrence:not([hidden])');
+    const { context, page } = await payPageWith(code);
     await page.click('#qr-rec-decline');
     await page.waitForFunction(`document.querySelector('#qr-rec-result')?.textContent?.includes('REJEITADA')`);
     expect(account().recs[idRec]!.status).toBe('REJEITADA');
