@@ -262,6 +262,9 @@ const targets = [
   ...(automatico
     ? [[`Pix Automático: ${automatico.recs} monthly recurrences approved and walked over a year (${automatico.cobrsCreated} charges made, ${automatico.cobrsConcluded} debited) (bench:automatico, ${day(automatico)})`, `${(automatico.totalMs / 1000).toFixed(1)} s (approving ${(automatico.approveMs / 1000).toFixed(1)} s)`, '< 30 s', automatico.met]]
     : [['Pix Automático, a year of 1,000 monthly recurrences', 'not measured: npm run bench:automatico', '< 30 s', false]]),
+  ...(automatico?.face
+    ? [[`API Pix face: time per rec and cobr create and read / cob's, alternating rounds (bench:automatico, ${day(automatico.face)})`, Object.entries(automatico.face.ratios).map(([k, v]) => `${k} ${v}`).join('; '), '<= 1.15', automatico.face.met]]
+    : [['API Pix face: rec and cobr creates and reads / cob', 'not measured: npm run bench:automatico', '<= 1.15', false]]),
   ...(proxy
     ? [
         [`\`GET /v1/account\` through kept-alive CONNECT tunnels (TLS) / the own port (bench:proxy, ${day(proxy)})`, `${proxy.throughput.proxiedReqPerSec} / ${proxy.throughput.directReqPerSec} req/s = ${proxy.throughput.ratio}`, '>= 0.90', proxy.throughput.ratio >= 0.9],

@@ -3,10 +3,12 @@
 // charge's scheduled debit fail (no funds). Thin routes over the verbs the face and the magic debtors use.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { answerSolicRec, cancelRecByPayer, locateRec, locateSolicRec } from '../services/recs';
+import { answerRecFromQr, answerSolicRec, cancelRecByPayer, locateRec, locateSolicRec } from '../services/recs';
+import { locateCob } from '../services/cobs';
+import { runAction } from '../services/actions';
 import { failCobRDebit, locateCobR } from '../services/cobrs';
 import { cobrStatusView, recStatusView } from '../webhooks/api-pix-rec';
-import { controlConflict, controlErrors, controlSecurity, json, pathParam } from '../wire/schemas';
+import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../wire/schemas';
 import type { Router } from '../wire/env';
 
 const History = z.array(z.object({ status: z.string(), data: z.string() }));
@@ -51,7 +53,38 @@ const failRoute = createRoute({
   responses: { 200: json(CobRState, 'The cobr after the failed debit'), ...controlErrors, ...controlConflict('The cobr has no debit scheduled') },
 });
 
+const QrAnswer = z
+  .object({
+    txid: z.string().min(1).max(35).optional().openapi({ description: "The cob (Jornada 3) or cobv (Jornada 4) of the QR Composto, paid together when authorising; absent for a recurrence's own code (Jornada 2)" }),
+  })
+  .openapi('ApiPixRecQrAnswer');
+const qrRoute = (answer: 'authorise' | 'decline') =>
+  createRoute({
+    method: 'post',
+    path: `/api-pix/rec/{idRec}/${answer}`,
+    operationId: answer === 'authorise' ? 'authoriseApiPixRecFromQr' : 'declineApiPixRecFromQr',
+    tags: ['Control API'],
+    security: controlSecurity,
+    summary:
+      answer === 'authorise'
+        ? "The payer authorises a recurrence read from its QR (as /pay does): its charge paid first when a txid is given, then the recurrence APROVADA (a waiting confirmation request ACEITA, as .../solicrec/{id}/accept)"
+        : 'The payer declines a recurrence read from its QR: REJEITADA (a waiting confirmation request REJEITADA)',
+    request: { params: z.object({ idRec: pathParam('idRec', 'The idRec', 'RR12345678202603101a2b3c4d5e6') }), body: optionalJsonBody(QrAnswer, { txid: 'jornada3cob0000000000000000001' }) },
+    responses: { 200: json(RecState, 'The recurrence, answered'), ...controlErrors, ...controlConflict('The recurrence is not CRIADA, or the charge is not pending') },
+  });
+
 export function registerApiPixRecControl(app: Router, deps: Deps) {
+  for (const answer of ['authorise', 'decline'] as const) {
+    app.openapi(qrRoute(answer), (c) => {
+      const { account, rec } = locateRec(deps, c.req.valid('param').idRec);
+      const txid = answer === 'authorise' ? c.req.valid('json')?.txid : undefined;
+      // One step: a refused authorisation undoes the payment with the request.
+      const paid = txid === undefined ? undefined : locateCob(deps, txid, account.id).record;
+      if (paid && rec.status === 'CRIADA') runAction(deps, paid.tx.id, 'pay', { payerName: rec.vinculo.devedor.nome });
+      const jornada = !paid ? 'JORNADA_2' : paid.cob.kind === 'cobv' ? 'JORNADA_4' : 'JORNADA_3';
+      return c.json(recStatusView(answerRecFromQr(deps, account, rec, answer === 'authorise', jornada)), 200);
+    });
+  }
   for (const answer of ['accept', 'reject'] as const) {
     app.openapi(answerRoute(answer), (c) => {
       const { account, solic } = locateSolicRec(deps, c.req.valid('param').id);

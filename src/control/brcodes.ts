@@ -10,6 +10,27 @@ import { locationPath } from '../services/charges';
 import { decodeBrCode } from '../services/checkout';
 import type { Router } from '../wire/env';
 import { extended } from '../lib/objects';
+import type { Account } from '../domain/types';
+import type { Rec } from '../domain/api-pix-rec';
+
+const recurrenceView = ({ account, rec }: { account: Account; rec: Rec }, jornada: 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4', txid: string | null) => ({
+  idRec: rec.id,
+  accountId: account.id,
+  receiver: account.name,
+  objeto: rec.vinculo.objeto ?? null,
+  contrato: rec.vinculo.contrato,
+  debtorName: rec.vinculo.devedor.nome,
+  periodicidade: rec.calendario.periodicidade,
+  dataInicial: rec.calendario.dataInicial,
+  dataFinal: rec.calendario.dataFinal ?? null,
+  valorRec: rec.valorRec === undefined ? null : rec.valorRec / 100,
+  valorMinimoRecebedor: rec.valorMinimoRecebedor === undefined ? null : rec.valorMinimoRecebedor / 100,
+  status: rec.status,
+  jornada,
+  txid,
+  authorisePath: `/_sandbox/api-pix/rec/${rec.id}/authorise`,
+  declinePath: `/_sandbox/api-pix/rec/${rec.id}/decline`,
+});
 
 const Check = z.object({
   check: z.string(),
@@ -28,7 +49,9 @@ const Field = z.object({
 const S = z.string().nullable();
 const DecodeResult = z
   .object({
-    verdict: z.enum(['payable', 'not_payable', 'not_ours', 'invalid']).openapi({ description: 'payable: valid and points at a pending charge here; not_payable: at a charge that ended; not_ours: valid, no charge here; invalid: a check failed' }),
+    verdict: z
+      .enum(['payable', 'not_payable', 'not_ours', 'invalid', 'authorise'])
+      .openapi({ description: "payable: valid and points at a pending charge here; not_payable: at a charge (or recurrence) that ended; not_ours: valid, no charge here; invalid: a check failed; authorise: a Pix Automático recurrence's own code, nothing to pay now, the recurrence waiting for the payer's answer" }),
     message: z.string(),
     valid: z.boolean(),
     length: z.number().int(),
@@ -38,6 +61,7 @@ const DecodeResult = z
       gui: S,
       key: S,
       location: S,
+      recLocation: S.openapi({ description: "Field 80-25: a Pix Automático recurrence's payload location" }),
       description: S,
       categoryCode: S,
       currency: S,
@@ -65,6 +89,27 @@ const DecodeResult = z
         payPath: z.string(),
       })
       .nullable(),
+    recurrence: z
+      .object({
+        idRec: z.string(),
+        accountId: z.string(),
+        receiver: z.string(),
+        objeto: S,
+        contrato: z.string(),
+        debtorName: z.string(),
+        periodicidade: z.string(),
+        dataInicial: z.string(),
+        dataFinal: S,
+        valorRec: z.number().nullable().openapi({ description: 'The fixed value of each charge in BRL, null when variable' }),
+        valorMinimoRecebedor: z.number().nullable(),
+        status: z.string(),
+        jornada: z.enum(['JORNADA_2', 'JORNADA_3', 'JORNADA_4']).openapi({ description: 'What authorising from this code makes of the recurrence: 2 its own code, 3 with an immediate cob, 4 with a cobv' }),
+        txid: S.openapi({ description: "The txid of the code's charge (Jornadas 3 and 4), to send to authorisePath to pay it together" }),
+        authorisePath: z.string().openapi({ description: "POST here to authorise (with {txid} to pay the code's charge together)" }),
+        declinePath: z.string(),
+      })
+      .nullable()
+      .openapi({ description: 'The Pix Automático recurrence of this sandbox field 80 points at' }),
   })
   .openapi('BrCodeDecodeResult');
 
@@ -91,7 +136,7 @@ export function registerBrCodeControl(app: Router, deps: Deps) {
       responses: { 200: json(DecodeResult, 'The checks and, when the location names a charge of this sandbox, that charge'), ...controlErrors },
     }),
     (c) => {
-      const { report, verdict, message, chargeId, charge, staticQr } = decodeBrCode(deps, c.req.valid('json').code);
+      const { report, verdict, message, chargeId, charge, staticQr, recurrence } = decodeBrCode(deps, c.req.valid('json').code);
       const { amountCents, amount: _written, ...decoded } = report.decoded;
       return c.json(
         {
@@ -131,6 +176,7 @@ export function registerBrCodeControl(app: Router, deps: Deps) {
                 payPath: `/_sandbox/transactions/${charge.tx.id}/pay`,
               }
             : null,
+          recurrence: recurrence ? recurrenceView(recurrence, report.decoded.location === null ? 'JORNADA_2' : charge?.tx.charge?.due ? 'JORNADA_4' : 'JORNADA_3', charge?.tx.charge?.apiPix?.txid ?? null) : null,
         },
         200,
       );

@@ -44,6 +44,8 @@ export interface Rec {
   pagador?: { cpf?: string; cnpj?: string; ispbParticipante: string };
   /** Its recurring charges' txids, oldest first (the same-cycle rule and a cancellation read these, not every cobr). */
   cobrIds?: string[];
+  /** Its confirmation requests' ids, oldest first (its answer and its ends read these, not every solicrec). */
+  solicRecIds?: string[];
   encerramento?: { rejeicao?: { codigo: string; descricao: string }; cancelamento?: { solicitante: string; codigo: string; descricao: string } };
 }
 

@@ -28,6 +28,7 @@ import type { SandboxEvent } from '../domain/events';
 import { nowOf } from '../services/clocks';
 import { requestView, type RequestView } from '../wire/request-view';
 import { oldestRecordMs, recordsHeld } from '../services/capacity';
+import { openSolicRecOf } from '../services/recs';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches', 'requests'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
@@ -756,6 +757,60 @@ function LinksSection({ deps, account }: { deps: Deps; account: Account }) {
   );
 }
 
+/**
+ * Pix Automático (sandbox.md 15): the account's recurrences, newest first, each with its charges, and the payer's side
+ * played from here: Accept or Reject a recurrence waiting for its payer (its confirmation request, or its QR), Cancel
+ * an approved one as the payer, make a scheduled debit fail. Shown for accounts with PIX keys (the API Pix face's).
+ */
+function RecurrencesSection({ account }: { account: Account }) {
+  if (!account.pixKeys?.length) return null;
+  const recs = Object.values(account.recs ?? {}).reverse().slice(0, 20);
+  return (
+    <section class="card" id="recurrences" data-section="recurrences" aria-labelledby="recurrences-h">
+      <h2 id="recurrences-h">Recurrences (Pix Automático)</h2>
+      {recs.length === 0 ? <p class="muted">None yet. A receiver creates one with POST /api-pix/v2/rec and sends it with POST /api-pix/v2/solicrec.</p> : null}
+      <ul class="plain">
+        {recs.map((rec) => {
+          const solic = rec.status === 'CRIADA' ? openSolicRecOf(account, rec) : undefined;
+          const answer = (a: 'accept' | 'reject') => (solic ? `/_sandbox/api-pix/solicrec/${solic.id}/${a}` : `/_sandbox/api-pix/rec/${rec.id}/${a === 'accept' ? 'authorise' : 'decline'}`);
+          const cobrs = (rec.cobrIds ?? []).map((txid) => account.cobrs?.[txid]).filter((c) => c !== undefined);
+          const what = rec.vinculo.objeto ?? rec.vinculo.contrato;
+          return (
+            <li data-rec={rec.id} data-status={rec.status}>
+              <p>
+                <Badge state={rec.status} /> {what} · {rec.vinculo.devedor.nome} · {rec.valorRec !== undefined ? brl(toBrl(rec.valorRec)) : 'variable'} {rec.calendario.periodicidade.toLowerCase()} from {rec.calendario.dataInicial}
+                {rec.calendario.dataFinal ? ` to ${rec.calendario.dataFinal}` : ''} <code>{rec.id}</code>
+              </p>
+              {cobrs.length ? (
+                <ul class="plain charges">
+                  {cobrs.map((c) => (
+                    <li data-cobr={c.id} data-status={c.status}>
+                      <Badge state={c.status} /> due {c.dataDeVencimento} · {brl(toBrl(c.original))} · {c.tentativas.map((t) => `${t.tipo} ${t.status.toLowerCase()}`).join(', ') || 'no attempt yet'}
+                      {c.status === 'ATIVA' && c.tentativas.some((t) => t.status === 'AGENDADA') ? (
+                        <Action action={`/_sandbox/api-pix/cobr/${c.id}/fail`} label="Fail debit" name={`Fail the debit of ${c.id}`} kind="secondary" />
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+              {rec.status === 'CRIADA' ? (
+                <div class="actions">
+                  <Action action={answer('accept')} label="Accept" name={`Accept recurrence ${what} as the payer`} />
+                  <Action action={answer('reject')} label="Reject" name={`Reject recurrence ${what} as the payer`} kind="danger" />
+                </div>
+              ) : rec.status === 'APROVADA' ? (
+                <div class="actions">
+                  <Action action={`/_sandbox/api-pix/rec/${rec.id}/cancel`} label="Cancel as payer" name={`Cancel recurrence ${what} as the payer`} kind="danger" />
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 function EventsSection({ deps, account, q }: { deps: Deps; account: Account; q: ConsoleQuery }) {
   const list = listAccountEvents(deps, account.id, {}, 'newest', { page: q.epage, limit: SHORT_LIMIT });
   return (
@@ -964,6 +1019,7 @@ export function ConsoleSections({ deps, account, q }: { deps: Deps; account: Acc
         <WithdrawalForm account={account} />
         <SwitchesSection account={account} />
         <BlocksSection account={account} />
+        <RecurrencesSection account={account} />
         <EventsSection deps={deps} account={account} q={q} />
         <LinksSection deps={deps} account={account} />
       </div>

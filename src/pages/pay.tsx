@@ -66,9 +66,32 @@ function Authorisations({ items }: { items: PendingAuthorisation[] }) {
   );
 }
 
+/**
+ * A Pix Automático recurrence read from a code (its own QR, or a QR Composto with a charge): what it is and the
+ * payer's answer, as a bank app asks for it. Filled by /assets/pay-rec.js from the decode result.
+ */
+function QrRecurrence() {
+  return (
+    <section class="card" aria-labelledby="qr-rec-title" id="qr-recurrence" hidden>
+      <h2 id="qr-rec-title">Authorise this recurrence?</h2>
+      <p class="muted">Pix Automático: authorise once, and the receiver's charges are debited on their dates until you cancel.</p>
+      <dl id="qr-rec-details"></dl>
+      <p class="row" id="qr-rec-actions">
+        <button type="button" id="qr-rec-authorise">
+          Authorise
+        </button>
+        <button type="button" id="qr-rec-decline" class="secondary">
+          Decline
+        </button>
+      </p>
+      <p id="qr-rec-result" role="status" aria-live="polite"></p>
+    </section>
+  );
+}
+
 export function payPage({ tokenRequired, phoneUrl, authorisations = [], attendeeToken }: { tokenRequired: boolean; phoneUrl?: string; authorisations?: PendingAuthorisation[]; attendeeToken?: string }) {
   return (
-    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js']} needsToken={tokenRequired} phoneUrl={phoneUrl} attendeeToken={attendeeToken}>
+    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js', '/assets/pay-rec.js']} needsToken={tokenRequired} phoneUrl={phoneUrl} attendeeToken={attendeeToken}>
       <div id="payer" class="payer">
         <h1>Pay a PIX code</h1>
         <p class="muted">Play the customer's bank: read a BR Code, see what it says and whether it is valid, and pay the charge it points at.</p>
@@ -122,6 +145,7 @@ export function payPage({ tokenRequired, phoneUrl, authorisations = [], attendee
             <Table id="fields" caption="Fields of the BR Code" columns={['ID', 'Name', 'Value']} />
           </details>
         </section>
+        <QrRecurrence />
         <Authorisations items={authorisations} />
         <section class="card" aria-labelledby="magic-title">
           <h2 id="magic-title">Magic values</h2>

@@ -22,10 +22,12 @@ const FIELD_NAMES: Record<string, string> = {
   '61': 'Postal code',
   '62': 'Additional data field',
   '63': 'CRC-16',
+  '80': 'Pix Automático (recurrence)',
 };
 const SUBFIELD_NAMES: Record<string, Record<string, string>> = {
   '26': { '00': 'GUI', '01': 'PIX key', '02': 'Description', '25': 'Location (URL of the charge)' },
   '62': { '05': 'Reference label (txid)' },
+  '80': { '00': 'GUI', '25': 'Location (URL of the recurrence)' },
 };
 
 export type BrCodeCheckName =
@@ -35,6 +37,7 @@ export type BrCodeCheckName =
   | 'payloadFormat'
   | 'merchantAccount'
   | 'location'
+  | 'recurrence'
   | 'categoryCode'
   | 'currency'
   | 'amount'
@@ -69,6 +72,8 @@ export interface BrCodeDecoded {
   gui: string | null;
   key: string | null;
   location: string | null;
+  /** Field 80-25: the payload location of a Pix Automático recurrence (a QR Composto, or a recurrence's own code). */
+  recLocation: string | null;
   description: string | null;
   categoryCode: string | null;
   currency: string | null;
@@ -151,6 +156,7 @@ export function checkBrCode(input: string): BrCodeReport {
     gui: null,
     key: null,
     location: null,
+    recLocation: null,
     description: null,
     categoryCode: null,
     currency: null,
@@ -217,10 +223,14 @@ export function checkBrCode(input: string): BrCodeReport {
       decoded.description = account.get('02') ?? null;
     }
     const guiOk = decoded.gui?.toLowerCase() === PIX_GUI;
+    const recurrence = subs['80'];
+    decoded.recLocation = recurrence?.get('25') ?? null;
+    // A recurrence's own code (Jornada 2) names neither key nor charge: field 80 says what it is.
+    const recOnly = decoded.key === null && decoded.location === null && decoded.recLocation !== null;
     add(
       'merchantAccount',
       '26',
-      !!account && guiOk && (decoded.key !== null || decoded.location !== null),
+      !!account && guiOk && (decoded.key !== null || decoded.location !== null || recOnly),
       raw26,
       raw26 === null
         ? 'Field 26 (PIX merchant account) is missing: it names the PIX key (26-01) or the location of the charge (26-25).'
@@ -228,6 +238,8 @@ export function checkBrCode(input: string): BrCodeReport {
           ? 'Field 26 does not hold valid TLV subfields (00 GUI, then 01 key or 25 location).'
           : !guiOk
             ? `Field 26-00 holds ${JSON.stringify(decoded.gui)}; a PIX code holds the GUI "${PIX_GUI}".`
+            : recOnly
+              ? 'A Pix Automático code: a recurrence to authorise (field 80), no charge to pay now.'
             : decoded.key === null && decoded.location === null
               ? 'Field 26 has neither a PIX key (26-01) nor a location (26-25); a code must carry one.'
               : decoded.location !== null
@@ -246,6 +258,21 @@ export function checkBrCode(input: string): BrCodeReport {
       );
     }
 
+    if (get('80') !== null) {
+      const loc = decoded.recLocation;
+      const guiOk80 = recurrence?.get('00')?.toLowerCase() === PIX_GUI;
+      const ok = guiOk80 && loc !== null && !loc.includes('://') && loc.length <= 77 && LOCATION.test(loc);
+      add(
+        'recurrence',
+        '80',
+        ok,
+        get('80'),
+        ok
+          ? 'A Pix Automático recurrence (80-25): its receiver asks to debit it on its dates.'
+          : `Field 80 (Pix Automático) must hold the GUI "${PIX_GUI}" (80-00) and the recurrence's location (80-25), a host with a dot and a path, without a scheme, at most 77 characters.`,
+      );
+    }
+
     decoded.categoryCode = get('52');
     add('categoryCode', '52', /^\d{4}$/.test(decoded.categoryCode ?? ''), decoded.categoryCode,
       decoded.categoryCode === null ? 'Field 52 (merchant category code) is missing; PIX codes carry "0000".' : /^\d{4}$/.test(decoded.categoryCode) ? 'Four digits.' : `Field 52 holds ${JSON.stringify(decoded.categoryCode)}; it must be 4 digits, "0000" in PIX codes.`);
@@ -257,10 +284,12 @@ export function checkBrCode(input: string): BrCodeReport {
     decoded.amount = get('54');
     let amountMessage: string;
     // A static code may leave the amount to the payer; a dynamic one (a charge) states it, as every charge here does.
-    const amountOptional = decoded.location === null && decoded.key !== null;
+    const amountOptional = decoded.location === null && (decoded.key !== null || decoded.recLocation !== null);
     if (decoded.amount === null) {
       amountMessage = amountOptional
-        ? 'No amount: the payer types it (allowed in a static code).'
+        ? decoded.key === null
+          ? "No amount: nothing is paid now (the recurrence's charges state theirs)."
+          : 'No amount: the payer types it (allowed in a static code).'
         : 'Field 54 (amount) is missing: a charge states its amount, and every charge of this sandbox carries it.';
     } else {
       try {

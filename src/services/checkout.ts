@@ -12,6 +12,8 @@ import { staticQrStatus } from './static-qr';
 import { extended } from '../lib/objects';
 import { brlAmount } from '../lib/brl';
 import { nowOf } from './clocks';
+import { recAtLocation } from './recs';
+import type { Rec } from '../domain/api-pix-rec';
 
 /** How a charge stands for the person paying it: an expired charge is `cancelled` inside, but says so. */
 export type CustomerStatus = 'pending' | 'paid' | 'expired' | 'failed' | 'cancelled';
@@ -43,7 +45,8 @@ export function locateCharge(deps: Deps, id: string): LocatedCharge | undefined 
 
 /** `payable`: valid and points at a pending charge here; `not_payable`: at a charge that already ended; `not_ours`:
  * valid but no charge of this sandbox; `invalid`: a check failed. */
-export type DecodeVerdict = 'payable' | 'not_payable' | 'not_ours' | 'invalid';
+/** authorise: a valid Pix Automático code with nothing to pay now, whose recurrence waits for the payer's answer. */
+export type DecodeVerdict = 'payable' | 'not_payable' | 'not_ours' | 'invalid' | 'authorise';
 
 export interface DecodedBrCode {
   report: BrCodeReport;
@@ -55,6 +58,8 @@ export interface DecodedBrCode {
   charge: LocatedCharge | undefined;
   /** A static QR code of this sandbox that the code is (v1 POST /pix/qrcode-static): each payment is a new charge. */
   staticQr?: { account: Account; qr: StaticQr; merchantName: string; status: 'pending' | 'expired' };
+  /** The Pix Automático recurrence of this sandbox that field 80 points at (a QR Composto, or a recurrence's own code). */
+  recurrence?: { account: Account; rec: Rec };
 }
 
 /** The static QR code of this sandbox whose BR Code is exactly `code`. */
@@ -90,6 +95,21 @@ const amountText = (cents: number | null) => (cents === null ? 'any amount' : br
 /** Checks a BR Code and finds the charge its location names. The host is not compared: a code made for a LAN
  * address or another --public-host still names the charge by its path. */
 export function decodeBrCode(deps: Deps, code: string): DecodedBrCode {
+  const decoded = decodeChargeCode(deps, code);
+  const recLocation = decoded.report.decoded.recLocation;
+  if (recLocation === null || decoded.verdict === 'invalid') return decoded;
+  const recurrence = recAtLocation(deps, recLocation);
+  const { location } = decoded.report.decoded;
+  if (!recurrence) {
+    return location === null ? extended(decoded, { verdict: 'not_ours', message: `A valid Pix Automático code, but its recurrence location ${recLocation} is not one of this sandbox's.` }) : decoded;
+  }
+  const { rec, account } = recurrence;
+  const asks = rec.status === 'CRIADA' ? `${account.name} asks you to authorise the recurrence ${rec.id}` : `The recurrence ${rec.id} of ${account.name} is ${rec.status}: nothing to authorise`;
+  if (location !== null) return extended(decoded, { recurrence, message: `${decoded.message} ${asks}.` });
+  return extended(decoded, { recurrence, verdict: rec.status === 'CRIADA' ? 'authorise' : 'not_payable', message: `${asks}${rec.status === 'CRIADA' ? ': nothing is paid now, its charges are debited on their dates' : ''}.` });
+}
+
+function decodeChargeCode(deps: Deps, code: string): DecodedBrCode {
   const report = checkBrCode(code);
   const location = report.decoded.location;
   const chargeId = location ? chargeIdAt(deps, location) : null;

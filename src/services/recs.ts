@@ -103,6 +103,14 @@ export function unbindRecLoc(account: Account, id: number): RecLoc {
   return loc;
 }
 
+/** The recurrence a payer's bank finds at a location URL (…/api-pix/qr/v2/rec/{token}, whatever the host), if any. */
+export function recAtLocation(deps: Deps, location: string): { account: Account; rec: Rec } | undefined {
+  const token = /\/api-pix\/qr\/v2\/rec\/([a-z0-9]+)$/.exec(location)?.[1];
+  const found = token === undefined ? undefined : locateRecLocByToken(deps, token);
+  const rec = found?.loc.idRec === undefined ? undefined : findRec(found.account, found.loc.idRec);
+  return rec ? { account: found!.account, rec } : undefined;
+}
+
 /** The recurrence location a payer's bank reads, in any account, by its token. */
 export function locateRecLocByToken(deps: Deps, token: string): { account: Account; loc: RecLoc } | undefined {
   for (const account of Object.values(deps.store.state.accounts)) for (const loc of Object.values(account.locrecs ?? {})) if (loc.token === token) return { account, loc };
@@ -146,6 +154,7 @@ export function createRec(deps: Deps, account: Account, input: RecInput): Rec {
     politicaRetentativa: input.politicaRetentativa,
     status: 'CRIADA',
     atualizacao: [{ status: 'CRIADA', data: now }],
+    solicRecIds: [],
   };
   if (input.valorRec !== undefined) rec.valorRec = input.valorRec;
   if (input.valorMinimoRecebedor !== undefined) rec.valorMinimoRecebedor = input.valorMinimoRecebedor;
@@ -172,7 +181,8 @@ export function createRec(deps: Deps, account: Account, input: RecInput): Rec {
 function expireRec(deps: Deps, account: Account, rec: Rec) {
   const now = nowOf(deps, account);
   moveTo(REC_TRANSITIONS, 'recurrence', rec, 'EXPIRADA', now, 'expire');
-  for (const solic of Object.values(account.solicrecs)) if (solic.idRec === rec.id && (OPEN_SOLICREC as readonly string[]).includes(solic.status)) moveTo(SOLICREC_TRANSITIONS, 'solicrec', solic, 'EXPIRADA', now, 'expire');
+  const open = openSolicRecOf(account, rec);
+  if (open) moveTo(SOLICREC_TRANSITIONS, 'solicrec', open, 'EXPIRADA', now, 'expire');
   recordRecNotice(deps, account, rec);
 }
 
@@ -181,7 +191,8 @@ function endRec(deps: Deps, account: Account, rec: Rec, to: 'CANCELADA' | 'REJEI
   const now = nowOf(deps, account);
   moveTo(REC_TRANSITIONS, 'recurrence', rec, to, now, action);
   rec.encerramento = encerramento;
-  for (const solic of Object.values(account.solicrecs)) if (solic.idRec === rec.id && (OPEN_SOLICREC as readonly string[]).includes(solic.status)) moveTo(SOLICREC_TRANSITIONS, 'solicrec', solic, 'CANCELADA', now, action);
+  const open = openSolicRecOf(account, rec);
+  if (open) moveTo(SOLICREC_TRANSITIONS, 'solicrec', open, 'CANCELADA', now, action);
   cancelOpenCobrs(deps, account, rec, encerramento.cancelamento?.solicitante === 'USUARIO_PAGADOR' ? 'USUARIO_PAGADOR' : 'USUARIO_RECEBEDOR');
   recordRecNotice(deps, account, rec);
 }
@@ -285,7 +296,7 @@ export function createSolicRec(deps: Deps, account: Account, input: SolicRecInpu
   if (!rec) problems.push(field('solicrec.idRec', `names no recurrence of this account ('${input.idRec}'); create one with POST /api-pix/v2/rec`));
   else if (rec.status !== 'CRIADA') problems.push(field('solicrec.idRec', `names a recurrence that is ${rec.status}; only a CRIADA recurrence is sent to its payer`));
   else {
-    const open = Object.values(account.solicrecs).find((s) => s.idRec === rec.id && (OPEN_SOLICREC as readonly string[]).includes(s.status));
+    const open = openSolicRecOf(account, rec);
     if (open) problems.push(field('solicrec.idRec', `already has an active confirmation request (${open.id}, ${open.status}); cancel it with PATCH /api-pix/v2/solicrec/${open.id} or wait for its answer`));
   }
   const expiresAt = Date.parse(input.dataExpiracaoSolicitacao);
@@ -302,6 +313,7 @@ export function createSolicRec(deps: Deps, account: Account, input: SolicRecInpu
     status: 'CRIADA',
     atualizacao: [{ status: 'CRIADA', data: now }],
   };
+  rec!.solicRecIds = [...(rec!.solicRecIds ?? solicRecsOf(account, rec!).map((s) => s.id)), solic.id];
   account.solicrecs[solic.id] = solic;
   deps.scheduler.schedule({ kind: SOLICREC_SEND_JOB, dueAt: now, accountId: account.id, ref: solic.id });
   deps.scheduler.schedule({ kind: SOLICREC_EXPIRE_JOB, dueAt: expiresAt, accountId: account.id, ref: solic.id });
@@ -326,17 +338,45 @@ export function answerSolicRec(deps: Deps, account: Account, solic: SolicRec, ac
   const now = nowOf(deps, account);
   deliver(deps, account, solic);
   moveTo(SOLICREC_TRANSITIONS, 'solicrec', solic, accept ? 'ACEITA' : 'REJEITADA', now, accept ? 'accept' : 'reject');
-  if (accept) {
-    moveTo(REC_TRANSITIONS, 'recurrence', rec, 'APROVADA', now, 'approve');
-    const d = solic.destinatario;
-    rec.pagador = { ...(d.cpf !== undefined ? { cpf: d.cpf } : { cnpj: d.cnpj! }), ispbParticipante: d.ispbParticipante };
-    rec.tipoJornada ??= 'JORNADA_1';
-    recordRecNotice(deps, account, rec);
-  } else {
-    endRec(deps, account, rec, 'REJEITADA', { rejeicao: { codigo: 'AP13', descricao: 'Recorrência rejeitada pelo usuário pagador.' } }, 'reject');
-  }
+  const d = solic.destinatario;
+  decideRec(deps, account, rec, accept, { ...(d.cpf !== undefined ? { cpf: d.cpf } : { cnpj: d.cnpj! }), ispbParticipante: d.ispbParticipante });
   return solic;
 }
+
+/** The payer's answer on the recurrence: APROVADA with its payer (Jornada 1 unless a QR said otherwise), or REJEITADA. */
+function decideRec(deps: Deps, account: Account, rec: Rec, accept: boolean, pagador: NonNullable<Rec['pagador']>) {
+  if (!accept) return endRec(deps, account, rec, 'REJEITADA', { rejeicao: { codigo: 'AP13', descricao: 'Recorrência rejeitada pelo usuário pagador.' } }, 'reject');
+  moveTo(REC_TRANSITIONS, 'recurrence', rec, 'APROVADA', nowOf(deps, account), 'approve');
+  rec.pagador = pagador;
+  rec.tipoJornada ??= 'JORNADA_1';
+  recordRecNotice(deps, account, rec);
+}
+
+/**
+ * The payer answers a recurrence read from its QR on /pay (Jornada 2: its own code; 3 or 4: with a cob or cobv,
+ * which the caller has paid first). A confirmation request waiting for the payer is answered as
+ * POST /_sandbox/api-pix/solicrec/{id}/accept|reject answers it; without one the recurrence is approved or rejected
+ * alike, its payer the debtor of its vinculo at the sandbox's PSP.
+ */
+export function answerRecFromQr(deps: Deps, account: Account, rec: Rec, accept: boolean, jornada: 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4'): Rec {
+  if (rec.status !== 'CRIADA')
+    throw new SandboxError('INVALID_STATE_TRANSITION', `The recurrence ${rec.id} is ${rec.status}; only a CRIADA recurrence waits for its payer's answer.`, { from: rec.status, action: accept ? 'authorise' : 'decline' });
+  if (accept) rec.tipoJornada = jornada;
+  const solic = openSolicRecOf(account, rec);
+  if (solic) answerSolicRec(deps, account, solic, accept);
+  else {
+    const { cpf, cnpj } = rec.vinculo.devedor;
+    decideRec(deps, account, rec, accept, { ...(cpf !== undefined ? { cpf } : { cnpj: cnpj! }), ispbParticipante: deps.settings.ispb });
+  }
+  return rec;
+}
+
+/** The confirmation requests of `rec`, oldest first (by its index; a recurrence stored before it had one, by a scan). */
+export const solicRecsOf = (account: Account, rec: Rec): SolicRec[] =>
+  rec.solicRecIds ? rec.solicRecIds.map((id) => account.solicrecs[id]!).filter(Boolean) : Object.values(account.solicrecs ?? {}).filter((s) => s.idRec === rec.id);
+
+/** The confirmation request of `rec` still waiting for an answer, if any (at most one: POST /solicrec refuses a second). */
+export const openSolicRecOf = (account: Account, rec: Rec): SolicRec | undefined => solicRecsOf(account, rec).find((s) => (OPEN_SOLICREC as readonly string[]).includes(s.status));
 
 /** A confirmation request waiting for its payer, as the payer page shows it (its recurrence and receiver). */
 export interface PendingAuthorisation {

@@ -19,6 +19,7 @@
     payloadFormat: 'Payload format',
     merchantAccount: 'PIX merchant account',
     location: 'Location (URL)',
+    recurrence: 'Recurrence (Pix Automático)',
     categoryCode: 'Merchant category',
     currency: 'Currency',
     amount: 'Amount',
@@ -27,7 +28,7 @@
     merchantCity: 'Merchant city',
     crc: 'CRC',
   };
-  const VERDICT_CLASS = { payable: 'ok', not_payable: 'warn', not_ours: 'warn', invalid: 'bad' };
+  const VERDICT_CLASS = { payable: 'ok', not_payable: 'warn', not_ours: 'warn', invalid: 'bad', authorise: 'ok' };
 
   function cell(row, label, content) {
     const el = document.createElement('td');
@@ -46,6 +47,7 @@
 
   function render(result) {
     current = result;
+    document.dispatchEvent(new CustomEvent('payer:decoded', { detail: result })); // pay-rec.js: a recurrence to authorise
     resultSection.hidden = false;
     verdictEl.textContent = result.message;
     verdictEl.className = `verdict ${VERDICT_CLASS[result.verdict] ?? ''}`;

@@ -6,7 +6,7 @@ import { moneyText } from '../../../domain/api-pix';
 import type { CobR, Rec, RecLoc, SolicRec } from '../../../domain/api-pix-rec';
 import type { Account } from '../../../domain/types';
 import { isoTime as iso } from '../../../lib/iso';
-import { findRec, recLocationOf, recLocOf, type QrJourney } from '../../../services/recs';
+import { findRec, recLocationOf, recLocOf, solicRecsOf, type QrJourney } from '../../../services/recs';
 import { buildRecBrCode, withRecurrence } from '../../../pix';
 import { cobrStatusView, historyView, recStatusView } from '../../../webhooks/api-pix-rec';
 import { cnpjOf, copyPaste } from '../views';
@@ -57,7 +57,7 @@ export function dadosQrView(deps: Deps, account: Account, rec: Rec, journey: QrJ
 }
 
 function solicitacoes(deps: Deps, account: Account, rec: Rec) {
-  const list = Object.values(account.solicrecs).filter((s) => s.idRec === rec.id);
+  const list = solicRecsOf(account, rec);
   return list.length ? { solicitacao: list.map((s) => solicRecView(deps, account, s)) } : {};
 }
 
