@@ -3,8 +3,7 @@
 // charge's scheduled debit fail (no funds). Thin routes over the verbs the face and the magic debtors use.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { answerRecFromQr, answerSolicRec, cancelRecByPayer, locateRec, locateSolicRec } from '../services/recs';
-import { locateCob } from '../services/cobs';
+import { answerRecFromQr, answerSolicRec, cancelRecByPayer, locateRec, locateSolicRec, recQrJourney } from '../services/recs';
 import { runAction } from '../services/actions';
 import { failCobRDebit, locateCobR } from '../services/cobrs';
 import { cobrStatusView, recStatusView } from '../webhooks/api-pix-rec';
@@ -77,12 +76,12 @@ export function registerApiPixRecControl(app: Router, deps: Deps) {
   for (const answer of ['authorise', 'decline'] as const) {
     app.openapi(qrRoute(answer), (c) => {
       const { account, rec } = locateRec(deps, c.req.valid('param').idRec);
-      const txid = answer === 'authorise' ? c.req.valid('json')?.txid : undefined;
+      // The charge of a QR Composto, checked as GET /rec/{idRec}?txid checks it (its kind, the recurrence's own cob).
+      const journey = recQrJourney(account, rec, answer === 'authorise' ? c.req.valid('json')?.txid : undefined);
+      const charge = 'charge' in journey ? journey.charge : undefined;
       // One step: a refused authorisation undoes the payment with the request.
-      const paid = txid === undefined ? undefined : locateCob(deps, txid, account.id).record;
-      if (paid && rec.status === 'CRIADA') runAction(deps, paid.tx.id, 'pay', { payerName: rec.vinculo.devedor.nome });
-      const jornada = !paid ? 'JORNADA_2' : paid.cob.kind === 'cobv' ? 'JORNADA_4' : 'JORNADA_3';
-      return c.json(recStatusView(answerRecFromQr(deps, account, rec, answer === 'authorise', jornada)), 200);
+      if (charge && rec.status === 'CRIADA') runAction(deps, charge.tx.id, 'pay', { payerName: rec.vinculo.devedor.nome });
+      return c.json(recStatusView(answerRecFromQr(deps, account, rec, answer === 'authorise', journey.jornada)), 200);
     });
   }
   for (const answer of ['accept', 'reject'] as const) {

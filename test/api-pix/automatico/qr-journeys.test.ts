@@ -87,6 +87,19 @@ describe('answering from the code', () => {
     expect(res.body).toMatchObject({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP13' } } });
   });
 
+  test("authorising with a cob other than the recurrence's own immediate charge is 400 naming txid, and nothing is paid", async () => {
+    const OTHER = 'jornada3cob0000000000000000002';
+    await putCob(h, COB, cobBody({ valor: { original: '35.00' } }));
+    await putCob(h, OTHER, cobBody({ valor: { original: '35.00' } }));
+    const { idRec } = await recWithQr({ ativacao: { dadosJornada: { txid: COB } } }, COB);
+    const before = JSON.stringify(account());
+    const res = await h.control('POST', `/api-pix/rec/${idRec}/authorise`, { txid: OTHER });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.details.fields[0]).toMatchObject({ field: 'txid' });
+    expect(res.body.details.fields[0].message).toContain(COB);
+    expect(JSON.stringify(account())).toBe(before);
+  });
+
   test('a recurrence already answered is 409, and its charge is not paid', async () => {
     await putCob(h, COB, cobBody({ valor: { original: '35.00' } }));
     const { idRec } = await recWithQr({ ativacao: { dadosJornada: { txid: COB } } }, COB);
