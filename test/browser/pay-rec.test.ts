@@ -73,7 +73,7 @@ describe.skipIf(noBrowser('pay-rec.test.ts'))('payer page (/pay): a recurrence r
     await page.locator('#qr-recurrence').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(tmpdir(), 'pix-sandbox-pay-rec-390.png') }); // to look at
     await page.click('#qr-rec-authorise');
-    await page.waitForFunction(`document.querySelector('#qr-rec-result')?.textContent?.includes('APROVADA')`);
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#qr-rec-result')?.textContent?.includes('APROVADA'));
     expect(account().recs[idRec]).toMatchObject({ status: 'APROVADA', tipoJornada: 'JORNADA_2' });
     expect(await page.locator('#qr-rec-actions').isHidden()).toBe(true);
     await context.close();
@@ -86,7 +86,7 @@ describe.skipIf(noBrowser('pay-rec.test.ts'))('payer page (/pay): a recurrence r
     await page.waitForSelector('#verdict[data-verdict="payable"]');
     await expect(page.locator('#qr-rec-authorise').textContent()).resolves.toBe('Authorise and pay R$ 19,90');
     await page.click('#qr-rec-authorise');
-    await page.waitForFunction(`document.querySelector('#qr-rec-result')?.textContent?.includes('APROVADA')`);
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#qr-rec-result')?.textContent?.includes('APROVADA'));
     expect(account().recs[idRec]).toMatchObject({ status: 'APROVADA', tipoJornada: 'JORNADA_3' });
     const cob = account().cobs[txid]!;
     expect(account().transactions[cob.transactionId]!.status).toBe('completed');
@@ -98,7 +98,7 @@ describe.skipIf(noBrowser('pay-rec.test.ts'))('payer page (/pay): a recurrence r
     const { idRec, code } = await recCode('ACAD-3');
     const { context, page } = await payPageWith(code);
     await page.click('#qr-rec-decline');
-    await page.waitForFunction(`document.querySelector('#qr-rec-result')?.textContent?.includes('REJEITADA')`);
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#qr-rec-result')?.textContent?.includes('REJEITADA'));
     expect(account().recs[idRec]!.status).toBe('REJEITADA');
     await context.close();
   });

@@ -150,7 +150,7 @@ describe.skipIf(noBrowser('pay.test.ts'))('payer page (/pay)', () => {
     const row = page.locator(`tr[data-solicrec="${solic.body.idSolicRec}"]`);
     await expect(row.textContent()).resolves.toContain('Clube do livro');
     await row.locator('button[data-answer="accept"]').click();
-    await page.waitForFunction(`document.querySelector('tr[data-solicrec="${solic.body.idSolicRec}"] .rec-result')?.textContent?.includes('APROVADA')`);
+    await page.waitForFunction((id) => (globalThis as any).document.querySelector(`tr[data-solicrec="${id}"] .rec-result`)?.textContent?.includes('APROVADA'), solic.body.idSolicRec);
     expect(site.sb.deps.store.state.accounts['11111111-1111-4111-8111-111111111111']!.recs[rec.body.idRec]!.status).toBe('APROVADA');
     expect(await axe(page)).toEqual([]);
     await context.close();
