@@ -71,3 +71,15 @@ export const cobrBody = (idRec: string, dataDeVencimento: string, over: Record<s
   infoAdicional: 'Mensalidade',
   ...over,
 });
+
+/** A webhook delivery the harness made: where it was POSTed and its parsed body. */
+export type Posted = { url: string; body: any };
+/** A harness whose webhook deliveries are recorded in `posted` instead of sent (every one answered 200). */
+export async function harnessRecordingPosts(): Promise<{ h: Harness; posted: Posted[] }> {
+  const posted: Posted[] = [];
+  const fetch = (async (url: string, init: RequestInit) => {
+    posted.push({ url, body: JSON.parse(String(init.body)) });
+    return new Response('ok', { status: 200 });
+  }) as unknown as typeof globalThis.fetch;
+  return { h: await startHarness({ fetch }), posted };
+}

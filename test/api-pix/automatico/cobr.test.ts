@@ -2,19 +2,14 @@
 // recurrence, debited on their due date through the core's ledger (CONCLUIDA with its pix), a failed debit retried as
 // the policy allows, and every refusal the document names answered CobROperacaoInvalida with nothing kept.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { DEFAULT, expectLedgerBalanced, startHarness, type Harness } from '../../helpers/harness';
+import { DEFAULT, expectLedgerBalanced, type Harness } from '../../helpers/harness';
 import { apiPix } from '../../helpers/api-pix';
-import { approvedRec, cobrBody, createRec, documented, recBody } from '../../helpers/api-pix-rec';
+import { approvedRec, cobrBody, createRec, documented, recBody, harnessRecordingPosts, type Posted } from '../../helpers/api-pix-rec';
 
 let h: Harness;
-let posted: Array<{ url: string; body: any }>;
+let posted: Posted[];
 beforeEach(async () => {
-  posted = [];
-  const fetch = (async (url: string, init: RequestInit) => {
-    posted.push({ url, body: JSON.parse(String(init.body)) });
-    return new Response('ok', { status: 200 });
-  }) as unknown as typeof globalThis.fetch;
-  h = await startHarness({ fetch });
+  ({ h, posted } = await harnessRecordingPosts());
 });
 afterEach(() => h.sb.close());
 

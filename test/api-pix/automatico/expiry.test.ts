@@ -2,19 +2,14 @@
 // unanswered past its dataExpiracaoSolicitacao takes its never-approved recurrence with it, and a recurrence past its
 // dataFinal ends; each change reaches the webhookrec, and an expired recurrence takes no request or charge.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { startHarness, type Harness } from '../../helpers/harness';
+import type { Harness } from '../../helpers/harness';
 import { apiPix } from '../../helpers/api-pix';
-import { approvedRec, cobrBody, createRec, documented, expectSchema, recBody, sendSolicRec, solicBody } from '../../helpers/api-pix-rec';
+import { approvedRec, cobrBody, createRec, documented, expectSchema, recBody, sendSolicRec, solicBody, harnessRecordingPosts, type Posted } from '../../helpers/api-pix-rec';
 
 let h: Harness;
-let posted: Array<{ url: string; body: any }>;
+let posted: Posted[];
 beforeEach(async () => {
-  posted = [];
-  const fetch = (async (url: string, init: RequestInit) => {
-    posted.push({ url, body: JSON.parse(String(init.body)) });
-    return new Response('ok', { status: 200 });
-  }) as unknown as typeof globalThis.fetch;
-  h = await startHarness({ fetch });
+  ({ h, posted } = await harnessRecordingPosts());
   expect((await apiPix(h, 'PUT', '/webhookrec', { body: { webhookUrl: 'https://loja.example/automatico' } })).status).toBe(200);
 });
 afterEach(() => h.sb.close());

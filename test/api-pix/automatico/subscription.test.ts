@@ -5,7 +5,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { DEFAULT, expectLedgerBalanced, startHarness, type Harness } from '../../helpers/harness';
 import { apiPix } from '../../helpers/api-pix';
-import { approvedRec, cobrBody, expectSchema } from '../../helpers/api-pix-rec';
+import { approvedRec, cobrBody, expectSchema, harnessRecordingPosts } from '../../helpers/api-pix-rec';
 import { tempDir } from '../../foundation/process';
 
 const DAY = 86_400;
@@ -21,12 +21,7 @@ async function at(h: Harness, iso: string) {
 }
 
 test('three months paid (one retried), then cancelled by the payer: charges, money and webhooks in order', async () => {
-  const posted: Array<{ url: string; body: any }> = [];
-  const fetch = (async (url: string, init: RequestInit) => {
-    posted.push({ url, body: JSON.parse(String(init.body)) });
-    return new Response('ok', { status: 200 });
-  }) as unknown as typeof globalThis.fetch;
-  const h = await startHarness({ fetch });
+  const { h, posted } = await harnessRecordingPosts();
   harnesses.push(h);
   for (const which of ['webhookrec', 'webhookcobr']) expect((await apiPix(h, 'PUT', `/${which}`, { body: { webhookUrl: 'https://loja.example/pix-automatico' } })).status).toBe(200);
   const idRec = await approvedRec(h);
