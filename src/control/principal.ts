@@ -57,12 +57,21 @@ const HELD_BY: Record<string, HolderKind[]> = {
 const outside = (p: Principal & { kind: 'attendee' }, what: string) =>
   new SandboxError('OUTSIDE_ATTENDEE_TENANT', `This console token reaches only ${p.name}'s tenant (${p.accountId}); ${what}. Ask the presenter, or use the routes of your own account.`, { accountId: p.accountId });
 
+/** A path segment as the routes read it: percent-decoded, or as it came when it does not decode (hono does the same). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Refuses what an attendee may not do; `path` is the control route's path after /_sandbox. */
 async function checkScope(deps: Deps, p: Principal & { kind: 'attendee' }, c: Context<Env>, path: string): Promise<void> {
   const method = c.req.method;
   if (p.readOnly && method !== 'GET' && method !== 'HEAD')
     throw new SandboxError('READ_ONLY_CONSOLE', `This is a read-only view of ${p.name}'s console (a view token): it can look, not change. ${p.name}'s own console link can.`, { accountId: p.accountId });
-  const [first = '', id, ...rest] = path.split('/').slice(1).map(decodeURIComponent);
+  const [first = '', id, ...rest] = path.split('/').slice(1).map(decodedSegment);
   const own = (accountId: string | undefined, what: string) => {
     if (accountId !== undefined && accountId !== p.accountId) throw outside(p, what);
   };

@@ -71,6 +71,8 @@ describe("an attendee's console token", () => {
     ['closing joining', 'PATCH', 403, () => '/workshop', () => ({ open: false })],
     ['ending the workshop', 'DELETE', 403, () => '/workshop'],
     ['health', 'GET', 403, () => '/health'],
+    ['an account id that does not percent-decode', 'GET', 403, () => '/accounts/%E0%A4%A'],
+    ['a request id that does not percent-decode', 'GET', 404, () => '/requests/%'],
   ];
 
   test.each(cases)('%s: %s answers %i (a 403 is OUTSIDE_ATTENDEE_TENANT and changes nothing)', async (_what, method, status, path, body) => {
