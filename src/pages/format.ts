@@ -2,7 +2,7 @@
 import type { CustomerStatus } from '../services/checkout';
 import { brlAmount } from '../lib/brl';
 
-/** Integer cents as Brazilian reais: 2590 -> "R$ 25,90" (the one rule: domain/money's brlAmount). */
+/** Integer cents as Brazilian reais: 2590 -> "R$ 25,90" (the one rule: lib/brl's brlAmount). */
 export const brl = brlAmount;
 
 export const STATUS_LABEL: Record<CustomerStatus, string> = {

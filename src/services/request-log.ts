@@ -4,13 +4,13 @@
 //   for, and every control API request); an entry's bodies are capped before they get here (wire/middleware/request-log.ts);
 // - an entry is in at most two rings (a control request naming an account: its ring and the sandbox's), what is kept
 //   of it the same object in both, and is found by id while a ring holds it: its id is its sequence number, and each
-//   ring is in that order, so a look-up is a binary search per ring. No index by id: a map of every entry costs each request more (it points
-//   from old objects to new ones, which the young generation's collector then walks) than look-ups ever would;
-// - what a ring keeps of an entry is small (Kept): what a read costs with the log on is mostly the collector copying
-//   what the rings hold, object by object, so a kept entry has as few objects as it can and shares what repeats (the
-//   media type, the list of headers an app sends every time, the path and unchanged answer of a resource polled), and
-//   a read's entry names no ids (it made nothing); the
-//   RequestEntry a reader gets is built when it is read;
+//   ring is in that order, so a look-up is a binary search per ring. No index by id: a map of every entry costs each
+//   request more (it points from old objects to new ones, which the young generation's collector then walks) than
+//   look-ups ever would;
+// - what a ring keeps of an entry is small (Kept): every object a ring holds is one more for the collector to copy,
+//   so a kept entry has as few as it can and shares what repeats (the media type, the list of headers an app sends
+//   every time, the path and unchanged answer of a resource polled), and a read's entry names no ids (it made
+//   nothing); the RequestEntry a reader gets is built when it is read;
 // - reset forgets everything; deleting an account forgets its ring. Ids keep counting, so an old id or cursor never
 //   names a newer entry.
 import type { Store } from '../store/store';
