@@ -51,6 +51,8 @@ import { DEFAULT_SERVICE_HOSTS } from './proxy/hosts';
 import { lazyProxy } from './proxy/lazy';
 import { proxiedName } from './proxy/marks';
 import { createRequestLog, DEFAULT_REQUEST_LOG_SIZE } from './services/request-log';
+import { createRetention } from './services/retention';
+import { DURATION_HINT, formatDuration, parseDuration } from './lib/duration';
 import { requestLogger } from './wire/middleware/request-log';
 import { warningsOf } from './wire/validate';
 
@@ -151,6 +153,7 @@ async function fixturesChecker({ file, text }: { file: FixturesFile; text?: stri
 function loadFixtures(deps: Deps, fixtures: () => CheckedFixtures, webhookUrl?: string) {
   fixtures().accounts.forEach((spec, i) => {
     const account = createAccount(deps, spec);
+    account.fixture = true; // retention never deletes the default world (services/retention.ts)
     // --webhook-url points the default world's first endpoint somewhere.
     if (i === 0 && webhookUrl && account.webhooks[0]) account.webhooks[0].url = webhookUrl;
   });
@@ -167,6 +170,17 @@ function checkPublicHost(host: string): string {
 }
 
 /** Fails fast on a webhook header word that cannot stand in a header name. */
+/** A charge's default life (expiresIn on v2 and v1): --retain-transactions shorter than it is said at start. */
+const DAY_MS = 86_400_000;
+
+/** A duration option (retain, retainTransactions) in ms, or undefined when not given; fails fast on a bad one. */
+function durationOption(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text);
+  if (ms === null) throw new Error(`${name} must be ${DURATION_HINT}, got ${JSON.stringify(text)}.`);
+  return ms;
+}
+
 function checkHeaderWord(word: string): string {
   if (!/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(word)) throw new Error(`webhookHeaderWord '${word}' cannot name headers (X-${word}-Event): give 1 to 32 letters, digits and dashes starting with a letter, like Service.`);
   return word;
@@ -180,6 +194,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const requestLogSize = options.requestLog ?? DEFAULT_REQUEST_LOG_SIZE;
   if (!(Number.isSafeInteger(requestLogSize) && requestLogSize >= 0))
     throw new Error(`requestLog (--request-log) must be a whole number of requests per account, 0 for off, got ${JSON.stringify(options.requestLog)}.`);
+  const retainMs = durationOption('retain', options.retain);
+  const retainTransactionsMs = durationOption('retainTransactions', options.retainTransactions);
   const { store, loaded } = await openStore(options.dataFile, { hooks: options.testHooks, log, compactAfterBytes: options.compactAfterBytes });
   // Date.now is read at each call, not captured: a test that fakes Date moves real time (a token's 300 s) without a sleep.
   const clock = createClock(() => Date.now(), store.state.clock);
@@ -193,6 +209,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const clocks = createClocks(store, clock, log);
   const scheduler = createScheduler(store, clocks, ids, log);
   const tokens = await createTokens(store, clock);
+  const fixtures = await fixturesChecker(readFixtures(options.fixtures));
+  // Tenants of a data file written before they carried `fixture`: the fixture world's ids say which are its.
+  const fixtureIds = new Set<string>(loaded ? fixtures().accounts.flatMap((a) => (a.id === undefined ? [] : [a.id])) : []);
   const deps: Deps = {
     store,
     clock,
@@ -216,7 +235,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       mtls: !!(options.https && options.mtls),
       ...(options.maxRecords !== undefined ? { maxRecords: options.maxRecords } : {}),
       ...(options.strict ? { strict: true } : {}),
+      ...(retainMs !== undefined ? { retainMs } : {}),
+      ...(retainTransactionsMs !== undefined ? { retainTransactionsMs } : {}),
     },
+    retention: createRetention(() => deps, fixtureIds),
   };
   registerChargeJobs(deps);
   const deliveries = registerDeliveryJobs(deps, options.webhookTimeoutMs);
@@ -228,11 +250,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerStaticQrActions(deps);
   registerRecJobs(deps);
   registerCobRJobs(deps);
-  const fixtures = await fixturesChecker(readFixtures(options.fixtures));
   if (!loaded) await store.atomically('system', () => loadFixtures(deps, fixtures, options.webhookUrl)).durable;
   const room = recordsHeld(deps);
   if (room.full)
     log(`pix-sandbox: ${options.dataFile ?? 'the state'} holds ${room.held} records (stored transactions), at or past the limit of ${room.limit} (--max-records): creates answer 507 STORAGE_FULL until tenants are deleted (DELETE /_sandbox/accounts/{id}) or the sandbox is reset; reads, deletes, payments and control actions keep working.`);
+
+  if (retainTransactionsMs !== undefined && retainTransactionsMs < DAY_MS)
+    log(`pix-sandbox: --retain-transactions ${formatDuration(retainTransactionsMs)} is shorter than a charge's default life (a day): pending charges are kept until they are paid, expire or are cancelled, and go once settled for ${formatDuration(retainTransactionsMs)}.`);
 
   const faults = new Faults();
   const resetState = () => {
@@ -243,6 +267,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const reset = async (opts: { clock?: boolean } = {}) => {
     faults.rules = [];
     deps.requestLog.clear();
+    deps.retention.clear();
     // The clock is kept unless asked (sandbox.md 4.7); then it goes back to where start-up put it.
     const resetAll = () => {
       if (opts.clock) startClock();
@@ -402,12 +427,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       // container, whose own addresses are not the LAN's.
       deps.settings.lanUrls = options.container ? [] : lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
       scheduler.start();
+      deps.retention.start();
       return server.url;
     },
     reset,
     settle: () => deliveries.settle(),
     async close() {
       scheduler.stop();
+      deps.retention.stop();
       await deliveries.close();
       releaseQrThread();
       if (serviceServer) await serviceServer.close();

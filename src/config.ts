@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { sandboxHome } from './tls/home';
 import { parseServiceHosts, type Face } from './proxy/hosts';
+import { DURATION_HINT, parseDuration } from './lib/duration';
 
 export interface SandboxOptions {
   /** Path of a fixtures JSON file, or the world itself. Default: fixtures/default.json of this package. */
@@ -60,6 +61,16 @@ export interface SandboxOptions {
    * The log lives in memory, never in `dataFile`, and reset clears it.
    */
   requestLog?: number;
+  /**
+   * Delete tenants made through the control API (not the fixtures') once no request has touched them for this long on
+   * their clock: a duration like '7d', '12h', '30m' (sandbox.md 6.1, docs/data.md). A tenant's own `retain` overrides it.
+   */
+  retain?: string;
+  /**
+   * Delete settled transactions (with their events and deliveries) unchanged for this long, keeping balances: a
+   * duration like '30d' (sandbox.md 6.1, docs/data.md).
+   */
+  retainTransactions?: string;
   /** --workshop: joining a workshop room at /join is open from the start (sandbox.md 5.2). */
   workshop?: boolean;
   /** --workshop-max: attendees a room takes (default 200). */
@@ -143,6 +154,11 @@ Usage: pix-sandbox [options]
   --data FILE          keep state in FILE and resume from it (SANDBOX_DATA)
   --max-records N      records (stored transactions) held before creates answer 507 STORAGE_FULL
                        (SANDBOX_MAX_RECORDS; default from the heap limit, see docs/data.md)
+  --retain DURATION    delete tenants made through the control API once no request has touched them for
+                       DURATION (7d, 12h, 30m...) on their clock; fixture tenants stay (SANDBOX_RETAIN; see docs/data.md)
+  --retain-transactions DURATION
+                       delete settled transactions unchanged for DURATION, with their events and deliveries;
+                       balances stay (SANDBOX_RETAIN_TRANSACTIONS; see docs/data.md)
   --strict             answer an unknown request field with 400 naming it, rather than a Sandbox-Warning
                        header (SANDBOX_STRICT=1; per tenant: strict: true)
   --request-log N      requests kept in the request log per account, 0 = off (SANDBOX_REQUEST_LOG, default 1000;
@@ -195,6 +211,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         data: { type: 'string' },
         'max-records': { type: 'string' },
         'request-log': { type: 'string' },
+        retain: { type: 'string' },
+        'retain-transactions': { type: 'string' },
         workshop: { type: 'boolean' },
         'workshop-max': { type: 'string' },
         fixtures: { type: 'string' },
@@ -238,6 +256,10 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const requestLog = requestLogText === undefined ? undefined : Number(requestLogText.replaceAll('_', ''));
   if (requestLog !== undefined && !(/^[0-9_]+$/.test(requestLogText!) && Number.isSafeInteger(requestLog) && requestLog <= MAX_REQUEST_LOG))
     return { error: `--request-log must be a whole number of requests per account from 0 (off) to ${MAX_REQUEST_LOG}, got '${requestLogText}'. Leave it out for the default of 1000.` };
+  const retain = values.retain ?? env.SANDBOX_RETAIN;
+  const retainTransactions = values['retain-transactions'] ?? env.SANDBOX_RETAIN_TRANSACTIONS;
+  for (const [flag, text] of [['--retain', retain], ['--retain-transactions', retainTransactions]] as const)
+    if (text !== undefined && parseDuration(text) === null) return { error: `${flag} must be ${DURATION_HINT}, got '${text}'. Leave it out to keep everything.` };
   const workshopMaxText = values['workshop-max'] ?? env.SANDBOX_WORKSHOP_MAX;
   const workshopMax = workshopMaxText === undefined ? undefined : Number(workshopMaxText);
   if (workshopMax !== undefined && !(/^[0-9]+$/.test(workshopMaxText!) && Number.isSafeInteger(workshopMax) && workshopMax >= 1))
@@ -256,6 +278,8 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     ...(maxRecords !== undefined ? { maxRecords } : {}),
     strict: values.strict ?? env.SANDBOX_STRICT === '1',
     ...(requestLog !== undefined ? { requestLog } : {}),
+    ...(retain !== undefined ? { retain } : {}),
+    ...(retainTransactions !== undefined ? { retainTransactions } : {}),
     workshop: values.workshop ?? env.SANDBOX_WORKSHOP === '1',
     ...(workshopMax !== undefined ? { workshopMax } : {}),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,

@@ -8,6 +8,7 @@ import type { Tokens } from './services/tokens';
 import type { Bus } from './lib/bus';
 import type { RequestLog } from './services/request-log';
 import type { WorkshopRoom } from './domain/workshop';
+import type { Retention } from './domain/retention';
 
 export interface Settings {
   /** Host (no scheme) that BR Code locations point at. */
@@ -27,6 +28,10 @@ export interface Settings {
   maxRecords?: number;
   /** --strict: an unknown field of a request to the service's faces is a 400, not a warning (wire/unknown-fields.ts). */
   strict?: boolean;
+  /** --retain: tenants made through the control API are deleted once untouched this long (services/retention.ts). */
+  retainMs?: number;
+  /** --retain-transactions: settled transactions are deleted once unchanged this long (services/retention.ts). */
+  retainTransactionsMs?: number;
 }
 
 export interface Deps {
@@ -46,4 +51,6 @@ export interface Deps {
   requestLog: RequestLog;
   /** The workshop room (sandbox.md 5.2): in memory, beside the state. */
   workshop: WorkshopRoom;
+  /** Retention (sandbox.md 6.1): touches of tenants, and the sweeps that delete what is kept too long. */
+  retention: Retention;
 }

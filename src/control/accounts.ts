@@ -18,6 +18,7 @@ import {
 import { controlConflict, controlErrors, controlSecurity, createdHeaders, json, jsonBody, pathParam } from '../wire/schemas';
 import { AccountDetailSchema, AccountListSchema, AdjustmentSchema, CredentialSchema, DeletedSchema, InstitutionSchema } from './answers';
 import { tenantClockView } from '../services/clocks';
+import { retentionView } from '../services/retention';
 import { accountDetailView, credentialView, institutionView, subAccountView } from '../wire/views';
 import type { Router } from '../wire/env';
 import { AccountPatchSchema, AccountSpecSchema, brlSigned, CredentialSpecSchema, institutionStatus, permissions, status, SubAccountSpecSchema } from './schemas';
@@ -32,6 +33,7 @@ export function registerAccounts(app: Router, deps: Deps) {
   const view = (id: string, webhookSecrets = false) => ({
     ...accountDetailView(deps.store.account(id), { webhookSecrets, ...(deps.settings.webhookHeaderWord ? { headerWord: deps.settings.webhookHeaderWord } : {}) }),
     clock: tenantClockView(deps.clocks, id),
+    retention: retentionView(deps, deps.store.account(id)),
   });
 
   app.openapi(

@@ -64,6 +64,14 @@ export const AccountDetailSchema = z
     automation: z.object({ completeAfterSeconds: z.number().int(), autoPayAfterSeconds: z.number().int().nullable() }),
     webhookRetrySchedule: z.array(z.number()).openapi({ description: 'Seconds of sandbox clock between webhook attempts' }),
     clock: TenantClockSchema.openapi({ description: "The clock the tenant runs on (sandbox.md 4.6): its own, or the sandbox clock (own: false)" }),
+    retention: z
+      .object({
+        retain: z.string().nullable().openapi({ description: 'The period after which it is deleted when untouched (its own, else --retain); null: kept (a fixture tenant, or no retention)', example: '7d' }),
+        own: z.boolean().openapi({ description: 'Whether the period is its own (retain in its spec)' }),
+        lastTouchedAt: dateTime().openapi({ description: 'When a request last named it, on its clock (its creation when none has)' }),
+        deletedAfter: dateTime().nullable().openapi({ description: 'When it is deleted unless a request touches it first; null: kept' }),
+      })
+      .openapi({ description: 'Retention (sandbox.md 6.1, docs/data.md)' }),
     balances: z.array(
       BalanceSchema.extend({
         subAccount: z.string().nullable().openapi({ description: 'null for the main wallet' }),
@@ -180,6 +188,22 @@ export const HealthSchema = z
     oldestRecordAt: dateTime().nullable().openapi({ description: 'When the oldest record held was made (on its tenant\'s clock); null when none is held' }),
     maxRecords: z.number().int().openapi({ description: 'The limit of records (--max-records; by default from the heap limit): at it, creates answer 507 STORAGE_FULL' }),
     storageFull: z.boolean().openapi({ description: 'Whether records is at or past maxRecords: creates answer 507 STORAGE_FULL; reads, deletes, payments and control actions go on' }),
+    retention: z
+      .object({
+        retain: z.string().nullable().openapi({ description: '--retain: tenants made through the control API untouched this long are deleted; null: off (a tenant may still have its own)', example: '7d' }),
+        retainTransactions: z.string().nullable().openapi({ description: '--retain-transactions: settled transactions unchanged this long are deleted; null: off', example: '30d' }),
+        lastRun: z
+          .object({
+            at: dateTime().openapi({ description: 'When it ended, on the sandbox clock' }),
+            ms: z.number().int().openapi({ description: 'How long it took, real time' }),
+            tenantsDeleted: z.number().int(),
+            transactionsDeleted: z.number().int(),
+          })
+          .nullable()
+          .openapi({ description: 'The last sweep (one runs every minute of real time and after every clock move); null: none yet' }),
+        deleted: z.object({ tenants: z.number().int(), transactions: z.number().int() }).openapi({ description: 'Deleted by retention since this process started' }),
+      })
+      .openapi({ description: 'Retention (sandbox.md 6.1, docs/data.md)' }),
   })
   .openapi('Health');
 

@@ -35,10 +35,14 @@ function advanceTarget(clock: Clock, seconds: number): number {
 
 export function registerClock(app: Router, deps: Deps) {
   const view = (clock: Clock) => ({ now: clock.iso(), frozen: clock.frozen });
-  /** The clock moved: tell the live stream (and answer with the same view); a tenant's clock names its account. */
-  const moved = (clock: Clock, accountId?: string) => {
+  /**
+   * The clock moved: tell the live stream (and answer with the same view; a tenant's clock names its account), and
+   * run a retention sweep (services/retention.ts) before answering, so what the move made too old is gone.
+   */
+  const moved = async (clock: Clock, accountId?: string) => {
     const shown = view(clock);
     deps.bus.publish({ kind: 'clock', ...shown, ...(accountId === undefined ? {} : { accountId }) });
+    await deps.retention.sweep();
     return shown;
   };
   const tenantView = (id: string) => tenantClockView(deps.clocks, id);
@@ -72,7 +76,7 @@ export function registerClock(app: Router, deps: Deps) {
       const { now, frozen } = c.req.valid('json');
       // Back to real time means running again, unless the caller asks to freeze there.
       await deps.scheduler.setClock(instantOf(deps.clock, now), frozen ?? (now === null ? false : deps.clock.frozen));
-      return c.json(moved(deps.clock), 200);
+      return c.json(await moved(deps.clock), 200);
     },
   );
 
@@ -89,7 +93,7 @@ export function registerClock(app: Router, deps: Deps) {
     }),
     async (c) => {
       await deps.scheduler.advance(advanceTarget(deps.clock, c.req.valid('json').seconds));
-      return c.json(moved(deps.clock), 200);
+      return c.json(await moved(deps.clock), 200);
     },
   );
 
@@ -140,7 +144,7 @@ export function registerClock(app: Router, deps: Deps) {
         ]);
       const clock = ownClock(id);
       await deps.scheduler.setClock(to, frozen ?? (now === null ? false : clock.frozen), id);
-      moved(clock, id);
+      await moved(clock, id);
       return c.json(tenantView(id), 200);
     },
   );
@@ -164,7 +168,7 @@ export function registerClock(app: Router, deps: Deps) {
       const ms = advanceTarget(deps.clocks.of(id), seconds);
       const clock = ownClock(id);
       await deps.scheduler.advance(ms, id);
-      moved(clock, id);
+      await moved(clock, id);
       return c.json(tenantView(id), 200);
     },
   );
@@ -197,7 +201,7 @@ export function registerClock(app: Router, deps: Deps) {
         inRequestUnit(c, () => deps.clocks.release(id));
         deps.scheduler.release(id);
         await deps.scheduler.catchUp();
-        moved(deps.clock, id);
+        await moved(deps.clock, id);
       }
       return c.json(tenantView(id), 200);
     },

@@ -15,6 +15,8 @@ export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: nu
     pendingJobs: deps.scheduler.pendingCount(),
     rssBytes: process.memoryUsage().rss,
     ...recordsOf(deps),
+    /** What retention keeps and last did (services/retention.ts). */
+    retention: deps.retention.report(),
   };
 }
 

@@ -66,12 +66,26 @@ function decodedSegment(segment: string): string {
   }
 }
 
-/** Refuses what an attendee may not do; `path` is the control route's path after /_sandbox. */
-async function checkScope(deps: Deps, p: Principal & { kind: 'attendee' }, c: Context<Env>, path: string): Promise<void> {
+/** A control path's segments after /_sandbox, each as the routes read it. */
+const segmentsOf = (path: string) => path.split('/').slice(1).map(decodedSegment);
+
+/**
+ * The tenant a control path names: /accounts/{id}/..., or the holder of a record addressed by id alone
+ * (/transactions/{id}/...); undefined when it names none (or an unknown record: the route's 404).
+ */
+function tenantNamed(deps: Deps, [first = '', id]: string[]): string | undefined {
+  if (id === undefined) return undefined;
+  if (first === 'accounts') return id;
+  if (first in HELD_BY) return HELD_BY[first]!.map((kind) => holderOf(deps.store, kind, id)).find((a) => a !== undefined)?.id;
+  return undefined;
+}
+
+/** Refuses what an attendee may not do; `segments` are the control route's path after /_sandbox. */
+async function checkScope(deps: Deps, p: Principal & { kind: 'attendee' }, c: Context<Env>, segments: string[], path: string): Promise<void> {
   const method = c.req.method;
   if (p.readOnly && method !== 'GET' && method !== 'HEAD')
     throw new SandboxError('READ_ONLY_CONSOLE', `This is a read-only view of ${p.name}'s console (a view token): it can look, not change. ${p.name}'s own console link can.`, { accountId: p.accountId });
-  const [first = '', id, ...rest] = path.split('/').slice(1).map(decodedSegment);
+  const [first = '', id, ...rest] = segments;
   const own = (accountId: string | undefined, what: string) => {
     if (accountId !== undefined && accountId !== p.accountId) throw outside(p, what);
   };
@@ -80,10 +94,7 @@ async function checkScope(deps: Deps, p: Principal & { kind: 'attendee' }, c: Co
     if (rest.length === 0 && method === 'DELETE') throw outside(p, 'deleting a tenant is the presenter\'s (ending the workshop deletes it)');
     return;
   }
-  if (first in HELD_BY && id !== undefined) {
-    const holder = HELD_BY[first]!.map((kind) => holderOf(deps.store, kind, id)).find((a) => a !== undefined);
-    return own(holder?.id, `${first.replace(/s$/, '')} ${id} belongs to another tenant`); // an unknown id: the route's 404
-  }
+  if (first in HELD_BY && id !== undefined) return own(tenantNamed(deps, segments), `${first.replace(/s$/, '')} ${id} belongs to another tenant`); // an unknown id: the route's 404
   if (first === 'requests' && id !== undefined) {
     const entry = deps.requestLog.get(id);
     return own(entry ? (entry.accountId ?? '') : undefined, `request ${id} was not made by your tenant`);
@@ -104,7 +115,16 @@ export function principalGuard(deps: Deps): MiddlewareHandler<Env> {
   return async (c, next) => {
     const principal = principalOf(deps, tokenOf(c));
     c.set('principal', principal);
-    if (principal.kind === 'attendee') await checkScope(deps, principal, c, c.req.path.slice('/_sandbox'.length));
-    await next();
+    const path = c.req.path.slice('/_sandbox'.length);
+    const segments = segmentsOf(path);
+    if (principal.kind === 'attendee') await checkScope(deps, principal, c, segments, path);
+    // A request on a tenant touches it, and no retention sweep deletes it while the request runs (services/retention.ts).
+    const tenant = tenantNamed(deps, segments);
+    const release = tenant !== undefined && Object.hasOwn(deps.store.raw.accounts, tenant) ? deps.retention.hold(tenant) : undefined;
+    try {
+      await next();
+    } finally {
+      release?.();
+    }
   };
 }

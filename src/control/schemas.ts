@@ -1,5 +1,6 @@
 // Schemas of the control API's account spec. The fixtures file is validated with the same schema, so the default
 // world is built exactly like an account created with POST /_sandbox/accounts. BRL in, cents out.
+import { DURATION_HINT, parseDuration } from '../lib/duration';
 import { z } from '@hono/zod-openapi';
 import { toCents } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
@@ -117,6 +118,15 @@ export const BankAccountSpecSchema = z
 
 const company = CompanySchema;
 
+/** A tenant's own retention period (services/retention.ts). */
+const retain = z
+  .string()
+  .refine((t) => parseDuration(t) !== null, { error: `must be ${DURATION_HINT}` })
+  .openapi({
+    description: "This tenant's own --retain: it is deleted once no request has touched it for this long on its clock (sandbox.md 6.1); absent: the sandbox's --retain; null on PATCH: back to it",
+    example: '1d',
+  });
+
 export const AccountSpecSchema = z
   .object({
     id: z.uuid({ error: 'must be a UUID' }).optional(),
@@ -156,6 +166,7 @@ export const AccountSpecSchema = z
       .max(20)
       .optional()
       .openapi({ description: 'PIX keys: the chave of the standard API Pix face; the first is the key of static QR codes; absent: a random key and a generated CNPJ' }),
+    retain: retain.optional(),
     clock: ClockInputSchema.optional().openapi({
       description: "A clock of the tenant's own (sandbox.md 4.6): it starts at `now` (absent: where the sandbox clock stands; null: real time), frozen or not (absent: as the sandbox clock is); absent: the tenant runs on the sandbox clock",
     }),
@@ -175,6 +186,7 @@ export const AccountPatchSchema = z
     bankAccounts: z.array(BankAccountSpecSchema),
     webhookHeaderWord: headerWord.nullable(),
     company: company.nullable(),
+    retain: retain.nullable(),
   })
   .partial()
   .openapi('AccountPatch');

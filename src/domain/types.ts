@@ -353,6 +353,12 @@ export interface Account {
    * absent: the tenant runs on the sandbox clock.
    */
   clock?: { offsetMs: number; frozenAt: number | null };
+  /** Made from the fixtures (the default world): retention never deletes it (services/retention.ts). */
+  fixture?: true;
+  /** This tenant's own --retain: deleted once no request has touched it for this many ms of its clock; absent: the sandbox's. */
+  retainMs?: number;
+  /** When a request last touched it (ms on its clock), as the retention sweep last saved it; absent: never saved. */
+  touchedAt?: number;
 }
 
 export const PAYMENT_LINK_STATUSES = ['active', 'expired', 'disabled', 'paid'] as const;

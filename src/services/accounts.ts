@@ -1,5 +1,6 @@
 // Tenants: accounts with their wallets, credentials, API keys, sub-accounts, projects and institutions. The same
 // verb builds the fixtures' default world and every account made through POST /_sandbox/accounts.
+import { DURATION_HINT, parseDuration } from '../lib/duration';
 import type { Deps } from '../deps';
 import { conflict, SandboxError, validationError, type ErrorCode } from '../domain/errors';
 import { post } from '../domain/ledger';
@@ -60,6 +61,8 @@ export interface AccountSpec {
   pixKeys?: { key: string; type: PixKeyType }[];
   /** A clock of its own (sandbox.md 4.6): at `now` (absent: the sandbox clock's; null: real time), frozen or not (absent: as the sandbox clock). */
   clock?: { now?: string | number | null; frozen?: boolean };
+  /** Its own retention (services/retention.ts): a duration like '1d', checked by the schema; absent: the sandbox's --retain. */
+  retain?: string;
 }
 
 export interface BankAccountSpec {
@@ -353,6 +356,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     solicrecs: {},
     cobrs: {},
     ...opt('clock', clock),
+    ...opt('retainMs', spec.retain === undefined ? undefined : durationMs(spec.retain)),
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
   (spec.subAccounts ?? []).forEach((s, i) => buildSubAccount(deps, account, s, taken, `subAccounts[${i}].`));
@@ -393,6 +397,8 @@ export interface AccountPatch {
   /** null goes back to the sandbox's word. */
   webhookHeaderWord?: string | null;
   company?: Company | null;
+  /** null goes back to the sandbox's --retain. */
+  retain?: string | null;
 }
 
 export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch): Account {
@@ -415,7 +421,16 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
   else if (patch.webhookHeaderWord !== undefined) account.webhookHeaderWord = patch.webhookHeaderWord;
   if (patch.company === null) delete account.company;
   else if (patch.company !== undefined) account.company = patch.company;
+  if (patch.retain === null) delete account.retainMs;
+  else if (patch.retain !== undefined) account.retainMs = durationMs(patch.retain);
   return account;
+}
+
+/** A duration the schema checked (control/schemas.ts), in ms. */
+function durationMs(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === null) throw validationError([{ field: 'retain', message: `must be ${DURATION_HINT}` }]);
+  return ms;
 }
 
 export function deleteAccount(deps: Deps, accountId: string): void {

@@ -122,6 +122,9 @@ const Account = entity({
   balanceBlocks: keyed(BalanceBlock),
   /** A clock of its own (services/clocks.ts); absent: the tenant runs on the sandbox clock. */
   clock: z.looseObject({ offsetMs: z.number(), frozenAt: ms.nullable() }).optional(),
+  /** Retention (services/retention.ts): its own period and when a request last touched it. */
+  retainMs: z.number().positive().optional(),
+  touchedAt: ms.optional(),
 });
 
 const Jobs = bulk('keyed', [

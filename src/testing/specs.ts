@@ -82,6 +82,8 @@ export interface AccountSpec {
   pixKeys?: { key: string; type: 'cpf' | 'cnpj' | 'email' | 'phone' | 'random' }[];
   /** A clock of the tenant's own: at `now` (absent: where the sandbox clock stands; null: real time), frozen or not (absent: as the sandbox clock). */
   clock?: { now?: string | number | null; frozen?: boolean };
+  /** Its own retention: deleted once untouched this long on its clock ('1d', '12h'...); absent: the sandbox's --retain. */
+  retain?: string;
 }
 
 /** A bank account a v1 withdrawal names by bankAccountId; the tenant's company as GET /v1/account shows it. */
@@ -112,6 +114,8 @@ export interface AccountPatch {
   bankAccounts?: BankAccountSpec[];
   webhookHeaderWord?: string | null;
   company?: Company | null;
+  /** null: back to the sandbox's --retain. */
+  retain?: string | null;
 }
 
 /** True only when A and B are the same type (not merely assignable either way: a missing optional field counts). */

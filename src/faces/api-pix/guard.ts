@@ -56,6 +56,7 @@ export function scoped(deps: Deps, scope: ApiPixScope): MiddlewareHandler<ApiPix
           : `This operation needs the scope ${scope}; the token has '${claims.scope}'. Ask for it in the scope of POST /api-pix/oauth/token.`,
       );
     c.set('caller', { account, credential, wallet: mainWallet(account), subAccount: null });
+    deps.retention.touch(account);
     if (deps.settings.strict || account.strict) c.set('strictFields', true);
     await next();
   };

@@ -43,6 +43,7 @@ export function apiKeyGuard(deps: Deps, opts: { permissions: Permission[] }): Mi
         "API keys are account-level and have no sub-account access, so X-Sub-Account cannot be used on v1: the report already covers the whole account (main wallet and every sub-account). Omit the header (or send 'principal').",
       );
     c.set('caller', { account, wallet: mainWallet(account), subAccount: null, apiKeyId: apiKey.id });
+    deps.retention.touch(account);
     await next();
   };
 }

@@ -52,6 +52,7 @@ export function guard(deps: Deps, opts: GuardOptions): MiddlewareHandler<Env> {
         throw validationError([{ field: 'X-Sub-Account', message: 'must match ^[a-z0-9][a-z0-9_-]{1,31}$ (a sub-account reference) or be "principal"' }]);
     }
     c.set('caller', { account, credential, ...walletToActOn(account, header, 'GET /v2/sub-accounts') });
+    deps.retention.touch(account);
     await next();
   };
 }

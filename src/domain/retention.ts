@@ -1,0 +1,31 @@
+// What retention (sandbox.md 6.1) offers the rest of the sandbox: its interface, apart from its work
+// (services/retention.ts), so deps.ts can name it without importing the services it uses.
+import type { Account } from './types';
+
+export interface RetentionRun {
+  /** When it ended, on the sandbox clock. */
+  at: string;
+  ms: number;
+  tenantsDeleted: number;
+  transactionsDeleted: number;
+}
+
+export interface Retention {
+  /** A request names the tenant (a face's guard): touched at its clock's now. */
+  touch(account: Account): void;
+  /** A control request works on the tenant: no sweep deletes it until the returned function runs (which touches it). */
+  hold(accountId: string): () => void;
+  /** Runs a sweep now, or after the one running (whose start may predate a change); resolves when done, never rejects. */
+  sweep(): Promise<void>;
+  /** The real-time timer (after listen); stop() clears it. */
+  start(): void;
+  stop(): void;
+  /** Forgets touches and holds (reset). */
+  clear(): void;
+  /** What health shows: the periods in force, the last run and the totals since start. */
+  report(): { retain: string | null; retainTransactions: string | null; lastRun: RetentionRun | null; deleted: { tenants: number; transactions: number } };
+  /** The period that applies to a tenant, or null when it is kept (a fixture, or no retention). */
+  periodOf(account: Account): number | null;
+  /** When a request last touched the tenant (ms on its clock): in memory, else as saved, else its creation. */
+  lastTouched(account: Account): number;
+}

@@ -1,0 +1,198 @@
+// Retention (sandbox.md 6.1, docs/data.md): a shared sandbox keeps itself small. Two rules, each off unless asked:
+// - `--retain DURATION` (or a tenant's own `retain`): a tenant that no request has touched for that long on its clock
+//   is deleted, as DELETE /_sandbox/accounts/{id} deletes it. Tenants of the fixtures (the default world) never are.
+// - `--retain-transactions DURATION`: settled transactions last changed longer ago than that are deleted with what
+//   hangs on them (services/retain-transactions.ts), a batch per unit of work.
+// A sweep runs in the background: on a real-time timer once the sandbox listens, and after every move of a clock (the
+// move's answer waits for it, so a test that advances two days sees the tenants gone). Each deletion is a unit of its
+// own, so a kill -9 mid-sweep leaves whole tenants and whole transactions; the sweep yields to the event loop between
+// units, so requests go on meanwhile.
+// Touches are kept in memory (a Map per request, nothing written by a read) and saved into the account (touchedAt) by
+// the sweep that finds them newer, in one unit: a crash forgets at most the touches since the last sweep, which makes
+// a tenant look older by at most that much. A control request on a tenant holds it while it runs (its own clock's
+// advance cannot delete it) and touches it again when done.
+import type { Deps } from '../deps';
+import type { Account } from '../domain/types';
+import type { Retention, RetentionRun } from '../domain/retention';
+import { formatDuration } from '../lib/duration';
+import { isoTime } from '../lib/iso';
+import { deleteAccount } from './accounts';
+import { nowOf } from './clocks';
+import { retainTransactions } from './retain-transactions';
+
+/** Real-time ms between background sweeps (a sweep also follows every clock move). */
+export const SWEEP_EVERY_MS = 60_000;
+/** Transactions deleted per unit of work: small enough that a unit's pause of the event loop stays short. */
+export const TRANSACTIONS_PER_UNIT = 500;
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * `depsOf` gives the sandbox's deps once they are built (this is one of them); `fixtureIds`: ids of the fixture world's
+ * tenants, for data files written before tenants carried `fixture`.
+ */
+export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<string>): Retention {
+  let deps: Deps;
+  let store: Deps['store'];
+  let settings: Deps['settings'];
+  let log: Deps['log'];
+  const ready = () => {
+    if (deps) return;
+    deps = depsOf();
+    ({ store, settings, log } = deps);
+  };
+  const touches = new Map<string, number>();
+  const holds = new Map<string, number>();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let lastRun: RetentionRun | null = null;
+  const deleted = { tenants: 0, transactions: 0 };
+
+  const periodOf = (account: Account): number | null => (account.fixture || fixtureIds.has(account.id) ? null : (account.retainMs ?? settings.retainMs ?? null));
+  const lastTouched = (account: Account) => Math.max(touches.get(account.id) ?? -Infinity, account.touchedAt ?? -Infinity, account.createdAt);
+  const stale = (account: Account) => {
+    const period = periodOf(account);
+    return period !== null && !holds.has(account.id) && nowOf(deps, account) - lastTouched(account) >= period;
+  };
+
+  /** Saves the touches newer than what the tenants hold, of the tenants a period applies to (one unit). */
+  async function saveTouches(): Promise<void> {
+    const accounts = store.raw.accounts;
+    const newer: Array<[string, number]> = [];
+    for (const [id, at] of touches) {
+      const account = accounts[id];
+      if (!account) touches.delete(id);
+      else if (at > (account.touchedAt ?? -Infinity) && periodOf(account) !== null) newer.push([id, at]);
+    }
+    if (newer.length === 0) return;
+    await store.atomically('system', () => {
+      for (const [id, at] of newer) {
+        const account = store.state.accounts[id];
+        if (account) account.touchedAt = at;
+      }
+    }).durable;
+  }
+
+  async function deleteStaleTenants(run: RetentionRun): Promise<void> {
+    const candidates = Object.values(store.raw.accounts).filter(stale).map((a) => a.id);
+    for (const id of candidates) {
+      // Checked again in its unit: a request may have touched it while the sweep yielded.
+      const { result: period, durable } = store.atomically('system', () => {
+        const account = store.state.accounts[id];
+        if (!account || !stale(account)) return null;
+        const period = periodOf(account);
+        deleteAccount(deps, id);
+        return period;
+      });
+      await durable;
+      if (period !== null) {
+        run.tenantsDeleted++;
+        touches.delete(id);
+        log(`retention: deleted tenant ${id}, untouched for ${formatDuration(period)} or more`);
+      }
+      await turn();
+    }
+  }
+
+  async function deleteOldTransactions(run: RetentionRun): Promise<void> {
+    const period = settings.retainTransactionsMs;
+    if (period === undefined) return;
+    for (const id of Object.keys(store.raw.accounts)) {
+      for (;;) {
+        const account = store.raw.accounts[id];
+        if (!account) break;
+        const cutoff = nowOf(deps, account) - period;
+        const { result: n, durable } = store.atomically('system', () => (store.state.accounts[id] ? retainTransactions(deps, id, cutoff, TRANSACTIONS_PER_UNIT) : 0));
+        await durable;
+        run.transactionsDeleted += n;
+        await turn();
+        if (n < TRANSACTIONS_PER_UNIT) break;
+      }
+    }
+  }
+
+  async function sweepOnce(): Promise<void> {
+    const started = performance.now();
+    const run: RetentionRun = { at: '', ms: 0, tenantsDeleted: 0, transactionsDeleted: 0 };
+    try {
+      await saveTouches();
+      await deleteStaleTenants(run);
+      await deleteOldTransactions(run);
+    } catch (err) {
+      log(`retention: a sweep stopped: ${(err as Error)?.stack ?? String(err)}`);
+    }
+    run.ms = Math.round(performance.now() - started);
+    run.at = isoTime(deps.clock.nowMs());
+    deleted.tenants += run.tenantsDeleted;
+    deleted.transactions += run.transactionsDeleted;
+    lastRun = run;
+  }
+
+  const active = () => settings.retainMs !== undefined || settings.retainTransactionsMs !== undefined || Object.values(store.raw.accounts).some((a) => a.retainMs !== undefined);
+
+  const retention: Retention = {
+    touch(account) {
+      ready();
+      touches.set(account.id, nowOf(deps, account));
+    },
+    hold(accountId) {
+      ready();
+      holds.set(accountId, (holds.get(accountId) ?? 0) + 1);
+      return () => {
+        const n = holds.get(accountId)! - 1;
+        if (n > 0) holds.set(accountId, n);
+        else holds.delete(accountId);
+        if (Object.hasOwn(store.raw.accounts, accountId)) retention.touch(store.raw.accounts[accountId]!);
+      };
+    },
+    sweep() {
+      ready();
+      if (running) {
+        again = true;
+        return running;
+      }
+      if (!active()) return Promise.resolve();
+      running = (async () => {
+        do {
+          again = false;
+          await sweepOnce();
+        } while (again);
+        running = null;
+      })();
+      return running;
+    },
+    start() {
+      timer ??= setInterval(() => void retention.sweep(), SWEEP_EVERY_MS).unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+    clear() {
+      touches.clear();
+      holds.clear();
+    },
+    report: () => (ready(), {
+      retain: settings.retainMs === undefined ? null : formatDuration(settings.retainMs),
+      retainTransactions: settings.retainTransactionsMs === undefined ? null : formatDuration(settings.retainTransactionsMs),
+      lastRun,
+      deleted: { ...deleted },
+    }),
+    periodOf: (account) => (ready(), periodOf(account)),
+    lastTouched,
+  };
+  return retention;
+}
+
+/** A tenant's retention as GET /_sandbox/accounts/{id} shows it. */
+export function retentionView(deps: Deps, account: Account) {
+  const period = deps.retention.periodOf(account);
+  const touched = deps.retention.lastTouched(account);
+  return {
+    retain: period === null ? null : formatDuration(period),
+    own: account.retainMs !== undefined,
+    lastTouchedAt: isoTime(touched),
+    deletedAfter: period === null ? null : isoTime(touched + period),
+  };
+}
