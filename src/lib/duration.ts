@@ -14,11 +14,11 @@ export function parseDuration(text: string): number | null {
   return ms > 0 && Number.isSafeInteger(ms) ? ms : null;
 }
 
-/** A duration as parseDuration reads it back, in its largest whole units (`7d`, `1d12h`, `90s`). */
+/** A duration as parseDuration reads it back, in whole days, hours, minutes and seconds (`7d`, `30d`, `1d12h`, `90s`). */
 export function formatDuration(ms: number): string {
   let rest = ms;
   let out = '';
-  for (const unit of ['w', 'd', 'h', 'm', 's'] as const) {
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
     const n = Math.floor(rest / UNIT_MS[unit]!);
     if (n > 0) out += `${n}${unit}`;
     rest -= n * UNIT_MS[unit]!;
