@@ -1,5 +1,6 @@
 // The CLI itself (src/cli.ts loads it once the compile cache is on): read the configuration once, build the sandbox,
 // listen, print the banner.
+import { retentionSummary } from './services/retention';
 import { readCliConfig } from './config';
 import { createSandbox, VERSION } from './app';
 import { reachOf } from './server';
@@ -76,9 +77,8 @@ async function main() {
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
     recordsLine(recordsHeld(sandbox.deps), config.options.maxRecords !== undefined),
   ];
-  const kept = sandbox.deps.retention.report();
-  if (kept.retain !== null || kept.retainTransactions !== null)
-    lines.push(`  retention   ${[kept.retain && `tenants untouched for ${kept.retain}`, kept.retainTransactions && `settled transactions older than ${kept.retainTransactions}`].filter(Boolean).join('; ')} are deleted`);
+  const retention = retentionSummary(sandbox.deps.retention.report());
+  if (retention) lines.push(`  retention   ${retention}`);
   if (account) {
     lines.push(`  account     ${account.id} (${account.name})`);
     for (const cr of account.credentials) lines.push(`  credential  client_id=${cr.clientId}  client_secret=${cr.clientSecret}  [${cr.permissions.join(', ')}${cr.subAccountAccess ? ', sub-account access' : ''}]`);

@@ -28,6 +28,7 @@ import type { SandboxEvent } from '../domain/events';
 import { nowOf } from '../services/clocks';
 import { requestView, type RequestView } from '../wire/request-view';
 import { oldestRecordMs, recordsHeld } from '../services/capacity';
+import { retentionSummary } from '../services/retention';
 import { openSolicRecOf } from '../services/recs';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches', 'requests'] as const;
@@ -290,10 +291,11 @@ function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
   );
 }
 
-/** The sandbox's records held against --max-records and the oldest one's time, as GET /_sandbox/health reports them. */
+/** The sandbox's records held against --max-records, the oldest one's time and what retention deletes, as GET /_sandbox/health reports them. */
 function RecordsLine({ deps }: { deps: Deps }) {
   const { held, limit, full } = recordsHeld(deps);
   const oldest = oldestRecordMs(deps);
+  const retention = retentionSummary(deps.retention.report());
   return (
     <p class="muted" id="records-line">
       Sandbox holds {held.toLocaleString('en-US')} records of {limit.toLocaleString('en-US')}
@@ -304,6 +306,7 @@ function RecordsLine({ deps }: { deps: Deps }) {
           <When ms={oldest} format="date" /> <When ms={oldest} format="time" />
         </>
       )}
+      {retention && `; retention ${retention}`}
     </p>
   );
 }

@@ -196,3 +196,9 @@ export function retentionView(deps: Deps, account: Account) {
     deletedAfter: period === null ? null : isoTime(touched + period),
   };
 }
+
+/** What retention deletes, in words (the banner, the console's records line); null when it deletes nothing. */
+export function retentionSummary({ retain, retainTransactions }: { retain: string | null; retainTransactions: string | null }): string | null {
+  const parts = [retain && `tenants untouched for ${retain}`, retainTransactions && `settled transactions older than ${retainTransactions}`].filter(Boolean);
+  return parts.length ? `deletes ${parts.join(' and ')}` : null;
+}

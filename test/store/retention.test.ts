@@ -35,6 +35,8 @@ describe('--retain deletes tenants untouched for that long', () => {
     expect(await exists(DEFAULT.accountId)).toBe(true);
     const health = (await h.control('GET', '/health')).body;
     expect(health.retention).toMatchObject({ retain: '1d', retainTransactions: null, lastRun: { tenantsDeleted: 1 }, deleted: { tenants: 1, transactions: 0 } });
+    const page = await (await h.sb.app.request('/')).text();
+    expect(page).toMatch(/id="records-line">[^<]*(<[^p][^>]*>[^<]*)*; retention deletes tenants untouched for 1d</);
   });
 
   // What touches a tenant: each face's request as it, and a control request naming it or a record of it.
