@@ -24,6 +24,8 @@ export interface Retention {
   clear(): void;
   /** What health shows: the periods in force, the last run and the totals since start. */
   report(): { retain: string | null; retainTransactions: string | null; lastRun: RetentionRun | null; deleted: { tenants: number; transactions: number } };
+  /** A tenant was given a period of its own (its spec or a PATCH): sweeps run from now on. */
+  ownPeriod(): void;
   /** The period that applies to a tenant, or null when it is kept (a fixture, or no retention). */
   periodOf(account: Account): number | null;
   /** When a request last touched the tenant (ms on its clock): in memory, else as saved, else its creation. */

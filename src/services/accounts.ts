@@ -356,7 +356,7 @@ export function createAccount(deps: Deps, spec: AccountSpec): Account {
     solicrecs: {},
     cobrs: {},
     ...opt('clock', clock),
-    ...opt('retainMs', spec.retain === undefined ? undefined : durationMs(spec.retain)),
+    ...opt('retainMs', spec.retain === undefined ? undefined : retainMsOf(deps, spec.retain)),
   };
   if (spec.balance) adjustmentTx(deps, account, mainWallet(account), spec.balance, 'Initial balance');
   (spec.subAccounts ?? []).forEach((s, i) => buildSubAccount(deps, account, s, taken, `subAccounts[${i}].`));
@@ -422,14 +422,15 @@ export function patchAccount(deps: Deps, accountId: string, patch: AccountPatch)
   if (patch.company === null) delete account.company;
   else if (patch.company !== undefined) account.company = patch.company;
   if (patch.retain === null) delete account.retainMs;
-  else if (patch.retain !== undefined) account.retainMs = durationMs(patch.retain);
+  else if (patch.retain !== undefined) account.retainMs = retainMsOf(deps, patch.retain);
   return account;
 }
 
-/** A duration the schema checked (control/schemas.ts), in ms. */
-function durationMs(text: string): number {
+/** A tenant's own retention period, which the schema checked (control/schemas.ts), in ms; sweeps run from now on. */
+function retainMsOf(deps: Deps, text: string): number {
   const ms = parseDuration(text);
   if (ms === null) throw validationError([{ field: 'retain', message: `must be ${DURATION_HINT}` }]);
+  deps.retention.ownPeriod();
   return ms;
 }
 
