@@ -18,7 +18,7 @@ import { formatDuration } from '../lib/duration';
 import { isoTime } from '../lib/iso';
 import { deleteAccount } from './accounts';
 import { nowOf } from './clocks';
-import { retainTransactions } from './retain-transactions';
+import { compactLedgerAndEvents, retainTransactions } from './retain-transactions';
 
 /** Real-time ms between background sweeps (a sweep also follows every clock move). */
 export const SWEEP_EVERY_MS = 60_000;
@@ -99,16 +99,20 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
     const period = settings.retainTransactionsMs;
     if (period === undefined) return;
     for (const id of Object.keys(store.raw.accounts)) {
+      const cutoffOf = () => (Object.hasOwn(store.raw.accounts, id) ? nowOf(deps, store.raw.accounts[id]!) - period : null);
       for (;;) {
-        const account = store.raw.accounts[id];
-        if (!account) break;
-        const cutoff = nowOf(deps, account) - period;
-        const { result: n, durable } = store.atomically('system', () => (store.state.accounts[id] ? retainTransactions(deps, id, cutoff, TRANSACTIONS_PER_UNIT) : 0));
+        const cutoff = cutoffOf();
+        if (cutoff === null) break;
+        const { result: n, durable } = store.atomically('system', () => retainTransactions(deps, id, cutoff, TRANSACTIONS_PER_UNIT));
         await durable;
         run.transactionsDeleted += n;
         await turn();
         if (n < TRANSACTIONS_PER_UNIT) break;
       }
+      // The ledger and events are arrays, written whole by the journal: rewritten once per account and sweep.
+      const cutoff = cutoffOf();
+      if (cutoff !== null) await store.atomically('system', () => compactLedgerAndEvents(deps, id, cutoff, cutoff + period)).durable;
+      await turn();
     }
   }
 

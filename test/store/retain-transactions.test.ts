@@ -1,0 +1,168 @@
+// --retain-transactions (sandbox.md 6.1, docs/data.md): settled transactions older than the period go with what hangs
+// on them; pending ones, and ones a refund, block or job still needs, stay; balances never move (carried forward).
+import { afterEach, describe, expect, test } from 'vitest';
+import { CARRIED_FORWARD } from '../../src/services/retain-transactions';
+import { createSandbox } from '../../src/app';
+import { apiPix, payCob, putCob, TXID } from '../helpers/api-pix';
+import { DEFAULT, expectLedgerBalanced, startHarness, type Harness } from '../helpers/harness';
+
+const DAY = 86_400;
+let h: Harness;
+afterEach(async () => h?.sb.close());
+
+interface Tenant {
+  id: string;
+  token: () => Promise<string>;
+}
+
+/** A tenant of its own with money, whose refunds and withdrawals wait to be completed by hand. */
+async function tenant(): Promise<Tenant> {
+  const res = await h.control('POST', '/accounts', { name: 'Loja', balance: 1000, automation: { completeAfterSeconds: 0 } });
+  expect(res.status, res.text).toBe(201);
+  const { clientId, clientSecret } = res.body.credentials[0];
+  return { id: res.body.id, token: async () => (await h.api('POST', '/v2/auth', { body: { client_id: clientId, client_secret: clientSecret } })).body.access_token };
+}
+const charge = async (t: Tenant, expiresIn = DAY) => {
+  const res = await h.api('POST', '/v2/pix', { token: await t.token(), body: { amount: 10, description: 'x', expiresIn } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.id as string;
+};
+const act = async (path: string, body?: unknown) => {
+  const res = await h.control('POST', path, body);
+  expect(res.status, `${path}: ${res.text}`).toBeLessThan(300);
+  return res.body;
+};
+const paid = async (t: Tenant) => {
+  const id = await charge(t);
+  await act(`/transactions/${id}/pay`);
+  return id;
+};
+const held = (t: Tenant, id: string) => id in h.sb.deps.store.raw.accounts[t.id]!.transactions;
+const balances = async (t: Tenant) => (await h.control('GET', `/accounts/${t.id}`)).body.balances;
+
+// Each case makes its transactions, then the clock passes the period: which stay.
+const CASES: Array<[string, (t: Tenant) => Promise<{ kept: string[]; gone: string[] }>]> = [
+  ['a pending charge stays', async (t) => ({ kept: [await charge(t)], gone: [] })],
+  ['a paid charge goes, with its fee', async (t) => ({ kept: [], gone: [await paid(t)] })],
+  ['an expired charge goes', async (t) => {
+    const id = await charge(t);
+    await act(`/transactions/${id}/expire`);
+    return { kept: [], gone: [id] };
+  }],
+  ['a payment whose refund is pending stays, with the refund', async (t) => {
+    const id = await paid(t);
+    const refund = await act(`/transactions/${id}/refund`);
+    return { kept: [id, refund.id ?? refund.pspRefundTransactionId], gone: [] };
+  }],
+  ['a payment whose refund completed goes, with the refund', async (t) => {
+    const id = await paid(t);
+    const refund = await act(`/transactions/${id}/refund`);
+    await act(`/transactions/${refund.id}/complete`);
+    return { kept: [], gone: [id, refund.id] };
+  }],
+  ['a payment under an open balance block stays', async (t) => {
+    const id = await paid(t);
+    await act(`/transactions/${id}/block`, {});
+    return { kept: [id], gone: [] };
+  }],
+  ['a payment whose block was rejected goes, with the block', async (t) => {
+    const id = await paid(t);
+    const block = await act(`/transactions/${id}/block`, {});
+    await act(`/balance-blocks/${block.id}/reject`);
+    return { kept: [], gone: [id] };
+  }],
+  ['a pending withdrawal stays; a completed one goes', async (t) => {
+    const withdraw = async () => {
+      const body = { amount: 5, pixKey: 'ana@example.com', pixKeyType: 'email', holderName: 'Ana Souza', holderDocument: '12345678909', holderDocumentType: 'cpf' };
+      const res = await h.api('POST', '/v2/withdrawals', { token: await t.token(), body });
+      expect(res.status, res.text).toBe(201);
+      return res.body.id as string;
+    };
+    const pending = await withdraw();
+    const done = await withdraw();
+    await act(`/transactions/${done}/complete`);
+    return { kept: [pending], gone: [done] };
+  }],
+];
+
+describe('--retain-transactions', () => {
+  test.each(CASES)('%s', async (_, make) => {
+    h = await startHarness({ retainTransactions: '7d' });
+    const t = await tenant();
+    const { kept, gone } = await make(t);
+    const before = await balances(t);
+    const recordsBefore = (await h.control('GET', '/health')).body.records;
+    await h.advance(6 * DAY);
+    for (const id of [...kept, ...gone]) expect(held(t, id), `${id} before the period`).toBe(true);
+    await h.advance(2 * DAY);
+    for (const id of kept) expect(held(t, id), `${id} kept`).toBe(true);
+    for (const id of gone) {
+      expect(held(t, id), `${id} gone`).toBe(false);
+      expect((await h.api('GET', `/v2/transactions/${id}`, { token: await t.token() })).status).toBe(404);
+    }
+    expect(await balances(t)).toEqual(before);
+    expectLedgerBalanced(h.sb);
+    const health = (await h.control('GET', '/health')).body;
+    expect(health.records).toBeLessThanOrEqual(recordsBefore - gone.length);
+    expect(health.retention.retainTransactions).toBe('7d');
+  });
+
+  test('balances stay equal to the ledger, which keeps one carried-forward entry per wallet and bucket; events and deliveries go too', async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    const t = await tenant();
+    await h.control('POST', `/accounts/${t.id}/webhooks`, { url: 'http://127.0.0.1:9/hook' });
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 6; i++) await paid(t);
+      const refund = await act(`/transactions/${await paid(t)}/refund`);
+      await act(`/transactions/${refund.id}/complete`);
+      await h.sb.settle();
+      const before = await balances(t);
+      await h.advance(2 * DAY);
+      expect(await balances(t)).toEqual(before);
+      expectLedgerBalanced(h.sb);
+    }
+    const account = h.sb.deps.store.raw.accounts[t.id]!;
+    expect(Object.keys(account.transactions)).toHaveLength(0);
+    const carried = account.ledger.filter((e) => e.transactionId === CARRIED_FORWARD);
+    expect(carried.length).toBeGreaterThan(0);
+    expect(account.ledger).toHaveLength(carried.length);
+    expect(new Set(carried.map((e) => `${e.walletId}:${e.bucket}`)).size).toBe(carried.length);
+    // every event of the tenant was older than a day, its deliveries finished (failed: nobody listens on port 9)
+    expect(account.events).toHaveLength(0);
+    expect(Object.keys(account.deliveries)).toHaveLength(0);
+    expect((await h.control('GET', '/health')).body.retention.deleted.transactions).toBeGreaterThanOrEqual(3 * 7 * 2);
+  });
+
+  test('a transaction changed within the period stays: the period runs from its last change', async () => {
+    h = await startHarness({ retainTransactions: '7d' });
+    const t = await tenant();
+    const id = await charge(t, 7 * DAY);
+    await h.advance(6 * DAY);
+    await act(`/transactions/${id}/pay`); // paid six days after it was made
+    await h.advance(6 * DAY);
+    expect(held(t, id)).toBe(true);
+    await h.advance(2 * DAY);
+    expect(held(t, id)).toBe(false);
+  });
+
+  test("a paid cob of the standard face goes with its transaction and its location: GET /cob/{txid} is the face's 404, and the fixture tenant's money stays", async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    const made = await putCob(h);
+    await payCob(h);
+    const before = (await h.control('GET', `/accounts/${DEFAULT.accountId}`)).body.balances;
+    await h.advance(2 * 86_400);
+    const read = await apiPix(h, 'GET', `/cob/${TXID}`);
+    expect(read.status, read.text).toBe(404);
+    expect(read.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/CobNaoEncontrado');
+    expect((await apiPix(h, 'GET', `/loc/${made.body.loc.id}`)).status).toBe(404);
+    expect((await h.control('GET', `/accounts/${DEFAULT.accountId}`)).body.balances).toEqual(before);
+    expectLedgerBalanced(h.sb);
+  });
+
+  test('a period shorter than a charge\'s default life says at start that pending charges are kept', async () => {
+    const lines: string[] = [];
+    const sb = await createSandbox({ retainTransactions: '1h', log: (l) => lines.push(l) });
+    await sb.close();
+    expect(lines.join('\n')).toContain('--retain-transactions 1h is shorter than a charge\'s default life (a day): pending charges are kept');
+  });
+});
