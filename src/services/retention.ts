@@ -100,15 +100,19 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
     if (period === undefined) return;
     for (const id of Object.keys(store.raw.accounts)) {
       const cutoffOf = () => (Object.hasOwn(store.raw.accounts, id) ? nowOf(deps, store.raw.accounts[id]!) - period : null);
+      let deleted = 0;
       for (;;) {
         const cutoff = cutoffOf();
         if (cutoff === null) break;
         const { result: n, durable } = store.atomically('system', () => retainTransactions(deps, id, cutoff, TRANSACTIONS_PER_UNIT));
         await durable;
-        run.transactionsDeleted += n;
+        deleted += n;
         await turn();
         if (n < TRANSACTIONS_PER_UNIT) break;
+        if (deleted === n) log(`retention: deleting the settled transactions of tenant ${id} last changed before ${isoTime(cutoff)}, ${TRANSACTIONS_PER_UNIT} at a time`);
       }
+      run.transactionsDeleted += deleted;
+      if (deleted > 0) log(`retention: deleted ${deleted} settled transactions of tenant ${id}`);
       // The ledger and events are arrays, written whole by the journal: rewritten once per account and sweep.
       const cutoff = cutoffOf();
       if (cutoff !== null) await store.atomically('system', () => compactLedgerAndEvents(deps, id, cutoff, cutoff + period)).durable;
