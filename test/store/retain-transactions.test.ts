@@ -1,7 +1,8 @@
 // --retain-transactions (sandbox.md 6.1, docs/data.md): settled transactions older than the period go with what hangs
 // on them; pending ones, and ones a refund, block or job still needs, stay; balances never move (carried forward).
 import { afterEach, describe, expect, test } from 'vitest';
-import { CARRIED_FORWARD } from '../../src/services/retain-transactions';
+import { CARRIED_FORWARD, retainTransactions } from '../../src/services/retain-transactions';
+import { nowOf } from '../../src/services/clocks';
 import { createSandbox } from '../../src/app';
 import { apiPix, payCob, putCob, TXID } from '../helpers/api-pix';
 import { DEFAULT, expectLedgerBalanced, startHarness, type Harness } from '../helpers/harness';
@@ -131,6 +132,29 @@ describe('--retain-transactions', () => {
     expect(account.events).toHaveLength(0);
     expect(Object.keys(account.deliveries)).toHaveLength(0);
     expect((await h.control('GET', '/health')).body.retention.deleted.transactions).toBeGreaterThanOrEqual(3 * 7 * 2);
+  });
+
+  // A run lists its candidates once (a call costs what it deletes); what changes between two of its calls is seen.
+  test.each([
+    ['refunded', (id: string) => act(`/transactions/${id}/refund`)],
+    ['blocked and the block rejected', async (id: string) => act(`/balance-blocks/${(await act(`/transactions/${id}/block`, {})).id}/reject`)],
+    ['blocked', (id: string) => act(`/transactions/${id}/block`, {})],
+  ])('a payment %s between two calls of one run stays, with all it now has', async (_, change) => {
+    h = await startHarness(); // no retention: the test makes the calls a sweep makes
+    const t = await tenant();
+    const ids = [await paid(t), await paid(t), await paid(t)];
+    await h.advance(2 * DAY);
+    const store = h.sb.deps.store;
+    const call = (max: number) => store.atomically('system', () => retainTransactions(h.sb.deps, t.id, nowOf(h.sb.deps, store.raw.accounts[t.id]!) - DAY * 1000, max)).result;
+    expect(call(1)).toBeGreaterThanOrEqual(1); // the oldest group (the tenant's first balance): the run goes on
+    await change(ids[2]!);
+    const members = () => Object.values(store.raw.accounts[t.id]!.transactions).filter((tx) => tx.id === ids[2] || tx.relatedTransactionId === ids[2]);
+    const before = members().length;
+    expect(before).toBeGreaterThan(2);
+    expect(call(100)).toBeLessThan(100); // the run ends: the first two went, the third is kept
+    expect([held(t, ids[0]!), held(t, ids[1]!), held(t, ids[2]!)]).toEqual([false, false, true]);
+    expect(members().length).toBe(before);
+    expectLedgerBalanced(h.sb);
   });
 
   test('a transaction changed within the period stays: the period runs from its last change', async () => {
