@@ -190,3 +190,72 @@ describe('--retain-transactions', () => {
     expect(lines.join('\n')).toContain('--retain-transactions 1h is shorter than a charge\'s default life (a day): pending charges are kept');
   });
 });
+
+// Many kinds of transactions on the default world (a main wallet and sub-accounts), two rounds: after each the
+// balances are as before, equal the ledger, and the carried-forward entries stay one per wallet and bucket.
+describe('--retain-transactions over many kinds of transactions', () => {
+  const pay = async (body: Record<string, unknown>, subAccount?: string) => {
+    const res = await h.v2('POST', '/pix', { body: { description: 'mix', expiresIn: 3600, ...body }, ...(subAccount ? { subAccount } : {}) });
+    expect(res.status, res.text).toBe(201);
+    await act(`/transactions/${res.body.id}/pay`);
+    return res.body.id as string;
+  };
+  const withdraw = async (then: 'complete' | 'fail') => {
+    const body = { amount: 3, pixKey: '+5511987654321', pixKeyType: 'phone', holderName: 'Mix', holderDocument: '52998224725', holderDocumentType: 'cpf' };
+    const res = await h.v2('POST', '/withdrawals', { body });
+    expect(res.status, res.text).toBe(201);
+    await act(`/transactions/${res.body.id}/${then}`);
+  };
+  const refund = async (paymentId: string, then: 'complete' | 'fail') => {
+    const res = await h.v2('POST', `/transactions/${paymentId}/refund`, { body: {} });
+    expect(res.status, res.text).toBe(201);
+    await act(`/transactions/${res.headers.get('location')!.split('/').pop()}/${then}`);
+  };
+  const round = async (n: number) => {
+    await h.control('POST', `/accounts/${DEFAULT.accountId}/adjustments`, { amount: 50, subAccount: 'loja-centro' });
+    await pay({ amount: 40, split: [{ subAccount: 'loja-norte', amount: 5 }] });
+    await pay({ amount: 12 }, 'loja-centro');
+    await refund(await pay({ amount: 20 }), 'complete');
+    await refund(await pay({ amount: 21 }), 'fail');
+    await withdraw('complete');
+    await withdraw('fail');
+    await act(`/balance-blocks/${(await act(`/transactions/${await pay({ amount: 30 })}/block`, {})).id}/approve`);
+    await act(`/balance-blocks/${(await act(`/transactions/${await pay({ amount: 31 })}/block`, {})).id}/reject`);
+    const blocked = await pay({ amount: 32 });
+    await act(`/transactions/${blocked}/block`, {});
+    const txid = `mixround${n}sandboxtxid00000000000`;
+    await putCob(h, txid);
+    await payCob(h, txid);
+    const e2eid = (await apiPix(h, 'GET', `/cob/${txid}`)).body.pix[0].endToEndId;
+    const dev = await apiPix(h, 'PUT', `/pix/${e2eid}/devolucao/D${n}`, { body: { valor: '1.00' } });
+    expect(dev.status, dev.text).toBe(201);
+    await h.sb.settle();
+    return { blocked, e2eid };
+  };
+  const wallets = () => Object.values(h.sb.deps.store.raw.accounts[DEFAULT.accountId]!.wallets).map((w) => [w.id, { ...w.balances }]);
+
+  test('balances stay, equal to the ledger; records go down; carried-forward entries are one per wallet and bucket, updated in place; an open block keeps its payment', async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    const carriedIds: string[][] = [];
+    for (let n = 1; n <= 2; n++) {
+      const { blocked, e2eid } = await round(n);
+      await h.advance(DAY / 2); // what completes on the clock (a devolução) does, before anything is old enough to go
+      const before = wallets();
+      expect(before.length).toBeGreaterThan(2);
+      const records = (await h.control('GET', '/health')).body.records;
+      await h.advance(2 * DAY);
+      expect(wallets(), 'balances of every wallet').toEqual(before);
+      expectLedgerBalanced(h.sb);
+      expect((await h.control('GET', '/health')).body.records).toBeLessThan(records);
+      const account = h.sb.deps.store.raw.accounts[DEFAULT.accountId]!;
+      expect(blocked in account.transactions, 'the payment under an open block').toBe(true);
+      expect((await apiPix(h, 'GET', `/pix/${e2eid}`)).status, 'a deleted pix reads as unknown').toBe(404);
+      const carried = account.ledger.filter((e) => e.transactionId === CARRIED_FORWARD);
+      expect(new Set(carried.map((e) => `${e.walletId}:${e.bucket}`)).size).toBe(carried.length);
+      expect(carried.every((e) => !(e.transactionId in account.transactions))).toBe(true);
+      carriedIds.push(carried.map((e) => e.id).sort());
+    }
+    // the second round folds into the same entries (a wallet and bucket first carried in round two may add one)
+    expect(carriedIds[1]).toEqual(expect.arrayContaining(carriedIds[0]!));
+  });
+});
