@@ -6,6 +6,7 @@ import { nowOf } from '../../src/services/clocks';
 import { createSandbox } from '../../src/app';
 import { apiPix, payCob, putCob, TXID } from '../helpers/api-pix';
 import { DEFAULT, expectLedgerBalanced, startHarness, type Harness } from '../helpers/harness';
+import { newLink, v1call } from '../helpers/v1-calls';
 
 const DAY = 86_400;
 let h: Harness;
@@ -181,6 +182,16 @@ describe('--retain-transactions', () => {
     expect((await apiPix(h, 'GET', `/loc/${made.body.loc.id}`)).status).toBe(404);
     expect((await h.control('GET', `/accounts/${DEFAULT.accountId}`)).body.balances).toEqual(before);
     expectLedgerBalanced(h.sb);
+  });
+
+  test("a payment link's counters keep what its deleted payments collected; the payment is v1's 404", async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    const link = await newLink(h);
+    const paid = await h.control('POST', `/charges/${link.id}/pay`, { paymentMethod: 'pix', payerName: 'Maria Silva' });
+    expect(paid.status, paid.text).toBe(200);
+    await h.advance(2 * DAY);
+    expect((await v1call(h, 'GET', `/transactions/${paid.body.paymentId}`)).status).toBe(404);
+    expect((await v1call(h, 'GET', `/charges/${link.id}`)).body).toMatchObject({ paymentsCount: 1, totalCollected: paid.body.totalCollected });
   });
 
   test('a period shorter than a charge\'s default life says at start that pending charges are kept', async () => {
