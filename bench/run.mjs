@@ -227,6 +227,7 @@ const clocks = readResult('clocks'); // npm run bench:clocks: one tenant's clock
 const automatico = readResult('automatico'); // npm run bench:automatico: a year of Pix Automático
 const proxy = readResult('proxy'); // npm run bench:proxy: requests through the proxy's tunnels (sandbox.md 13)
 const workshop = readResult('workshop'); // npm run bench:workshop: a room of 200 attendees (sandbox.md 5.2)
+const retention = readResult('retention'); // npm run bench:retention: deleting 100,000 old transactions (sandbox.md 6.1)
 const at100k = storage.rows.find((r) => r.storedCharges === 100000) ?? storage.rows.at(-1);
 const ratios = results.throughput.ratios;
 const t = results.tenants;
@@ -245,6 +246,9 @@ const targets = [
   [`longest fold slice at ${at100k.storedCharges} stored charges`, at100k.folds > 0 ? `${at100k.longestFoldSliceMs} ms (${at100k.folds} folds)` : 'no fold finished while measured', '<= 10 ms', at100k.folds > 0 && at100k.longestFoldSliceMs <= 10],
   [`\`POST /v2/pix\` p99 during a fold / steady, at ${at100k.storedCharges}`, `${at100k.p99WhileFoldingMs} / ${at100k.p99WithDataMs} ms = ${(at100k.p99WhileFoldingMs / at100k.p99WithDataMs).toFixed(2)}`, '<= 2', at100k.p99WhileFoldingMs <= 2 * at100k.p99WithDataMs],
   [`RSS per stored charge at ${at100k.storedCharges}`, `${at100k.rssBytesPerCharge} B`, '<= 1024 B', at100k.rssBytesPerCharge <= 1024],
+  ...(retention
+    ? [[`\`POST /v2/pix\` p99 while retention deletes ${retention.deleted} old transactions (in ${retention.sweepMs} ms) / alone (bench:retention, ${day(retention)})`, `${retention.p99Ms.during} / ${retention.p99Ms.alone} ms = ${retention.ratio}`, '<= 2', retention.met]]
+    : [['retention deleting 100,000 old transactions', 'not measured: npm run bench:retention', '<= 2', false]]),
   ...(stream ? [[`\`POST /v2/pix\` with 100 streams open / none (bench:stream, ${day(stream)})`, `${stream.cost.with100StreamsReqPerSec} / ${stream.cost.withoutStreamsReqPerSec} req/s = ${stream.cost.ratio}`, '>= 0.90', stream.cost.ratio >= 0.9]] : [['100 streams', 'not measured: npm run bench:stream', '>= 0.90', false]]),
   ...(requestLog
     ? [

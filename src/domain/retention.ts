@@ -20,7 +20,12 @@ export interface Retention {
   /** The real-time timer (after listen); stop() clears it. */
   start(): void;
   stop(): void;
-  /** Forgets touches and holds (reset). */
+  /**
+   * A verb made a transaction that hangs on `transactionId` (a refund of it, a block on it): a sweep under way keeps
+   * that transaction's group (its plan predates the new one).
+   */
+  hang(accountId: string, transactionId: string): void;
+  /** Forgets touches, holds and what hangs (reset). */
   clear(): void;
   /** What health shows: the periods in force, the last run and the totals since start. */
   report(): { retain: string | null; retainTransactions: string | null; lastRun: RetentionRun | null; deleted: { tenants: number; transactions: number } };

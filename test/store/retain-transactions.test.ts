@@ -1,10 +1,10 @@
 // --retain-transactions (sandbox.md 6.1, docs/data.md): settled transactions older than the period go with what hangs
 // on them; pending ones, and ones a refund, block or job still needs, stay; balances never move (carried forward).
 import { afterEach, describe, expect, test } from 'vitest';
-import { CARRIED_FORWARD } from '../../src/services/retain-transactions';
+import { CARRIED_FORWARD, deleteFromPlan, planRetention } from '../../src/services/retain-transactions';
 import { createSandbox } from '../../src/app';
 import { apiPix, payCob, putCob, TXID } from '../helpers/api-pix';
-import { DEFAULT, expectLedgerBalanced, startHarness, type Harness } from '../helpers/harness';
+import { DEFAULT, expectLedgerBalanced, startHarness, T0, type Harness } from '../helpers/harness';
 
 const DAY = 86_400;
 let h: Harness;
@@ -164,5 +164,25 @@ describe('--retain-transactions', () => {
     const sb = await createSandbox({ retainTransactions: '1h', log: (l) => lines.push(l) });
     await sb.close();
     expect(lines.join('\n')).toContain('--retain-transactions 1h is shorter than a charge\'s default life (a day): pending charges are kept');
+  });
+
+  test('a group that changed after the plan is kept by its batch: a refund asked or a block opened meanwhile', async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    const t = await tenant();
+    const [refunded, blocked, plain] = [await paid(t), await paid(t), await paid(t)];
+    const hung = new Set<string>();
+    const hang = h.sb.deps.retention.hang;
+    h.sb.deps.retention.hang = (accountId, txId) => (hung.add(txId), hang(accountId, txId));
+    // A plan with a cutoff past them (no clock moves: a sweep would run and take them first)
+    const cutoff = Date.parse(T0) + 60_000;
+    const plan = (await planRetention(h.sb.deps, t.id, cutoff))!;
+    expect(plan.groups.flat()).toEqual(expect.arrayContaining([refunded, blocked, plain]));
+    await act(`/transactions/${refunded}/refund`);
+    await act(`/transactions/${blocked}/block`, {});
+    expect([...hung]).toEqual([refunded, blocked]);
+    const { result } = h.sb.deps.store.atomically('system', () => deleteFromPlan(h.sb.deps, plan, 0, 500, hung));
+    expect(result.next).toBe(plan.groups.length);
+    expect([held(t, refunded), held(t, blocked), held(t, plain)]).toEqual([true, true, false]);
+    expectLedgerBalanced(h.sb);
   });
 });
