@@ -29,19 +29,11 @@ const NONE: ReadonlySet<string> = new Set();
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * `depsOf` gives the sandbox's deps once they are built (this is one of them); `fixtureIds`: ids of the fixture world's
- * tenants, for data files written before tenants carried `fixture`.
+ * `deps`: the sandbox's, which this becomes part of (it reads deps.retention of none of them); `fixtureIds`: ids of the
+ * fixture world's tenants, for data files written before tenants carried `fixture`.
  */
-export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<string>): Retention {
-  let deps: Deps;
-  let store: Deps['store'];
-  let settings: Deps['settings'];
-  let log: Deps['log'];
-  const ready = () => {
-    if (deps) return;
-    deps = depsOf();
-    ({ store, settings, log } = deps);
-  };
+export function createRetention(deps: Deps, fixtureIds: ReadonlySet<string>): Retention {
+  const { store, settings, log } = deps;
   const touches = new Map<string, number>();
   const holds = new Map<string, number>();
   /** Per tenant: transactions that something made since its last plan now hangs on (hang()). */
@@ -153,11 +145,9 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
 
   const retention: Retention = {
     touch(account) {
-      ready();
       touches.set(account.id, nowOf(deps, account));
     },
     hold(accountId) {
-      ready();
       holds.set(accountId, (holds.get(accountId) ?? 0) + 1);
       return () => {
         const n = holds.get(accountId)! - 1;
@@ -167,7 +157,6 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
       };
     },
     sweep() {
-      ready();
       if (running) {
         again = true;
         return running;
@@ -199,7 +188,7 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
       holds.clear();
       hung.clear();
     },
-    report: () => (ready(), {
+    report: () => ({
       retain: settings.retainMs === undefined ? null : formatDuration(settings.retainMs),
       retainTransactions: settings.retainTransactionsMs === undefined ? null : formatDuration(settings.retainTransactionsMs),
       lastRun,
@@ -208,7 +197,7 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
     ownPeriod() {
       ownPeriods = true;
     },
-    periodOf: (account) => (ready(), periodOf(account)),
+    periodOf,
     lastTouched,
   };
   return retention;
