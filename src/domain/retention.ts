@@ -15,7 +15,7 @@ export interface Retention {
   touch(account: Account): void;
   /** A control request works on the tenant: no sweep deletes it until the returned function runs (which touches it). */
   hold(accountId: string): () => void;
-  /** Runs a sweep now, or after the one running (whose start may predate a change); resolves when done, never rejects. */
+  /** Runs a sweep now, or after the one running (begun maybe before a change); resolves when done, never rejects. */
   sweep(): Promise<void>;
   /** The real-time timer (after listen); stop() clears it. */
   start(): void;

@@ -6,11 +6,12 @@
 //   before the cutoff. So what is left of a payment to refund is never misread from a refund deleted without it.
 // - A group stays while something still needs it: an open balance block or dispute (awaiting_response, defended) on a
 //   member, a job of the scheduler that names a member, a recurring charge (cobr) of Pix Automático, a cob that a
-//   batch of cobv lists or a recurrence names (its Jornada 3 charge). A cob of the standard face goes with its transaction, and its location with it.
+//   batch of cobv lists or a recurrence names (its Jornada 3 charge). A cob of the standard face goes with its
+//   transaction, and its location with it; a finished balance block with its payment.
 // - Balances do not move: the ledger entries of deleted transactions are folded into one carried-forward entry per
-//   wallet and bucket (CARRIED_FORWARD, kept at the head of the ledger and added to in place), so every balance still
-//   equals the sum of its ledger. Events older than the cutoff whose deliveries are all finished go with those
-//   deliveries; idempotency entries older than both the cutoff and their 24 h go too.
+//   wallet and bucket (CARRIED_FORWARD, at the head of the ledger, folded again into itself at each rewrite), so every
+//   balance still equals the sum of its ledger. Events older than the cutoff whose deliveries are all finished go
+//   with those deliveries; idempotency entries older than both the cutoff and their 24 h go too.
 // Deleting transactions writes keyed records (one journal record each); the ledger and events are arrays, which the
 // journal writes whole when anything but an append changes them, so they are rewritten at most once per account per
 // sweep (compactLedgerAndEvents), and only when an eighth of the array or more goes.
