@@ -1,5 +1,4 @@
-// A sandbox for the storage bench: `node bench/storage-server.mjs PORT (--data FILE [--compact-after BYTES] | --memory SEED_FILE)
-// [--retain-transactions DURATION]` (the retention bench, bench/retention.mjs).
+// A sandbox for the storage bench: `node bench/storage-server.mjs PORT (--data FILE [--compact-after BYTES] | --memory SEED_FILE)`.
 // --memory loads the seed file's accounts into an in-memory sandbox (the same stored charges, no data file).
 // Prints `ready` once listening; on SIGTERM prints `stats {json}` (event-loop delay, compaction) and exits.
 import { readFileSync } from 'node:fs';
@@ -12,9 +11,8 @@ const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : unde
 const dataFile = opt('--data');
 const seed = opt('--memory');
 const compactAfterBytes = opt('--compact-after') ? Number(opt('--compact-after')) : undefined;
-const retainTransactions = opt('--retain-transactions');
 
-const sb = await createSandbox({ dataFile, compactAfterBytes, retainTransactions, log: (l) => process.stderr.write(`${l}\n`) });
+const sb = await createSandbox({ dataFile, compactAfterBytes, log: (l) => process.stderr.write(`${l}\n`) });
 if (seed) {
   const seeded = JSON.parse(readFileSync(seed, 'utf8'));
   for (const [id, account] of Object.entries(seeded.accounts)) Object.assign(sb.deps.store.raw.accounts[id].transactions, account.transactions);

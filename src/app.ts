@@ -212,7 +212,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const fixtures = await fixturesChecker(readFixtures(options.fixtures));
   // Tenants of a data file written before they carried `fixture`: the fixture world's ids say which are its.
   const fixtureIds = new Set<string>(loaded ? fixtures().accounts.flatMap((a) => (a.id === undefined ? [] : [a.id])) : []);
-  const deps: Deps = {
+  // Every part of deps but retention, which is made of them just below.
+  const deps = {
     store,
     clock,
     clocks,
@@ -238,8 +239,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ...(retainMs !== undefined ? { retainMs } : {}),
       ...(retainTransactionsMs !== undefined ? { retainTransactionsMs } : {}),
     },
-    retention: createRetention(() => deps, fixtureIds),
-  };
+  } as Deps;
+  deps.retention = createRetention(deps, fixtureIds);
   registerChargeJobs(deps);
   const deliveries = registerDeliveryJobs(deps, options.webhookTimeoutMs);
   registerRefundJobs(deps);

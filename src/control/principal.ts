@@ -118,7 +118,7 @@ export function principalGuard(deps: Deps): MiddlewareHandler<Env> {
     const path = c.req.path.slice('/_sandbox'.length);
     const segments = segmentsOf(path);
     if (principal.kind === 'attendee') await checkScope(deps, principal, c, segments, path);
-    // A request on a tenant touches it, and no retention sweep deletes it while the request runs (services/retention.ts).
+    // A request on a tenant touches it, and no retention sweep deletes it while it runs (services/retention.ts).
     const tenant = tenantNamed(deps, segments);
     const release = tenant !== undefined && Object.hasOwn(deps.store.raw.accounts, tenant) ? deps.retention.hold(tenant) : undefined;
     try {

@@ -15,12 +15,17 @@ export interface Retention {
   touch(account: Account): void;
   /** A control request works on the tenant: no sweep deletes it until the returned function runs (which touches it). */
   hold(accountId: string): () => void;
-  /** Runs a sweep now, or after the one running (whose start may predate a change); resolves when done, never rejects. */
+  /** Runs a sweep now, or after the one running (begun maybe before a change); resolves when done, never rejects. */
   sweep(): Promise<void>;
   /** The real-time timer (after listen); stop() clears it. */
   start(): void;
   stop(): void;
-  /** Forgets touches and holds (reset). */
+  /**
+   * A verb made a transaction that hangs on `transactionId` (a refund of it, a block on it): a sweep under way keeps
+   * that transaction's group (its plan predates the new one).
+   */
+  hang(accountId: string, transactionId: string): void;
+  /** Forgets touches, holds and what hangs (reset). */
   clear(): void;
   /** What health shows: the periods in force, the last run and the totals since start. */
   report(): { retain: string | null; retainTransactions: string | null; lastRun: RetentionRun | null; deleted: { tenants: number; transactions: number } };

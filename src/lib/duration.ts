@@ -14,7 +14,7 @@ export function parseDuration(text: string): number | null {
   return ms > 0 && Number.isSafeInteger(ms) ? ms : null;
 }
 
-/** A duration as parseDuration reads it back, in whole days, hours, minutes and seconds (`7d`, `30d`, `1d12h`, `90s`). */
+/** A duration as parseDuration reads it back, in whole days, hours, minutes and seconds (`7d`, `1d12h`, `90s`). */
 export function formatDuration(ms: number): string {
   let rest = ms;
   let out = '';

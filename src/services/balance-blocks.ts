@@ -115,6 +115,7 @@ export function openBlock(deps: Deps, account: Account, paymentId: string, input
   };
   account.transactions[chargeback.id] = chargeback;
   account.balanceBlocks[block.id] = block;
+  deps.retention.hang(account.id, payment.id); // a retention sweep under way keeps the payment (services/retention.ts)
   noteHolder(deps.store, 'transaction', chargeback.id, account.id);
   noteHolder(deps.store, 'balanceBlock', block.id, account.id);
   post(

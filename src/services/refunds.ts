@@ -103,6 +103,7 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
     },
   };
   account.transactions[tx.id] = tx;
+  deps.retention.hang(account.id, payment.id); // a retention sweep under way keeps the payment (services/retention.ts)
   noteHolder(deps.store, 'transaction', tx.id, account.id);
   post(account, [{ walletId: wallet.id, amount: -tx.amount, transactionId: tx.id }], now, deps.ids.uuid);
   const after = account.automation.completeAfterSeconds;

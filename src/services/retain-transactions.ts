@@ -6,17 +6,17 @@
 //   before the cutoff. So what is left of a payment to refund is never misread from a refund deleted without it.
 // - A group stays while something still needs it: an open balance block or dispute (awaiting_response, defended) on a
 //   member, a job of the scheduler that names a member, a recurring charge (cobr) of Pix Automático, a cob that a
-//   batch of cobv lists or a recurrence names (its Jornada 3 charge). A cob of the standard face goes with its transaction, and its location with it.
+//   batch of cobv lists or a recurrence names (its Jornada 3 charge). A cob of the standard face goes with its
+//   transaction, and its location with it; a finished balance block with its payment.
 // - Balances do not move: the ledger entries of deleted transactions are folded into one carried-forward entry per
-//   wallet and bucket (CARRIED_FORWARD, kept at the head of the ledger and added to in place), so every balance still
-//   equals the sum of its ledger. Events older than the cutoff whose deliveries are all finished go with those
-//   deliveries; idempotency entries older than both the cutoff and their 24 h go too.
+//   wallet and bucket (CARRIED_FORWARD, at the head of the ledger, folded again into itself at each rewrite), so every
+//   balance still equals the sum of its ledger. Events older than the cutoff whose deliveries are all finished go
+//   with those deliveries; idempotency entries older than both the cutoff and their 24 h go too.
 // Deleting transactions writes keyed records (one journal record each); the ledger and events are arrays, which the
 // journal writes whole when anything but an append changes them, so they are rewritten at most once per account per
 // sweep (compactLedgerAndEvents), and only when an eighth of the array or more goes.
 import type { Deps } from '../deps';
-import type { Account, Bucket, LedgerEntry, Transaction } from '../domain/types';
-import { nowOf } from './clocks';
+import type { Bucket, LedgerEntry, Transaction } from '../domain/types';
 
 /** The transactionId of carried-forward ledger entries: no transaction has it. */
 export const CARRIED_FORWARD = 'carried-forward';
@@ -33,136 +33,109 @@ function rootOf(txs: Record<string, Transaction>, tx: Transaction): string {
 }
 
 /**
- * The groups of `account` that may go at `cutoffMs` as [root, members], oldest first. One pass over every transaction,
- * kept lean (a lone transaction, the most common group, costs one push): on a loaded machine a Map of 100,000 arrays
- * took half a second.
+ * What a sweep may delete of one account: its deletable groups (members, oldest group first) as one look at the
+ * account found them, and which cob and balance blocks name each member. Made once per account and sweep, outside any
+ * unit; each batch checks its groups again in its own unit (deleteFromPlan), so what changed since is kept.
  */
-function deletableGroups(deps: Deps, account: Account, cutoffMs: number): Array<[string, string[]]> {
-  const txs = account.transactions;
-  const kept = new Set<string>();
-  const roots: string[] = [];
-  const children = new Map<string, string[]>();
-  for (const id in txs) {
-    const tx = txs[id]!;
-    const lone = tx.relatedTransactionId === undefined || !Object.hasOwn(txs, tx.relatedTransactionId);
-    const root = lone ? id : rootOf(txs, tx);
-    if (tx.status === 'pending' || tx.updatedAt >= cutoffMs) kept.add(root);
-    else if (lone) roots.push(id);
-    else {
-      const members = children.get(root);
-      if (members) members.push(id);
-      else children.set(root, [id]);
-    }
-  }
-  for (const id of neededBy(deps, account)) if (Object.hasOwn(txs, id)) kept.add(rootOf(txs, txs[id]!));
-  const groups: Array<[string, string[]]> = [];
-  for (const root of roots) if (!kept.has(root)) groups.push([root, [root, ...(children.get(root) ?? [])]]);
-  return groups;
-}
-
-/**
- * The transactions something other than a transaction still needs: a member of an open block or dispute, a job's ref, a
- * cobr's charge, a cob a batch of cobv lists or a recurrence names (its Jornada 3 charge). Costs what those hold, not
- * what the transactions do.
- */
-function neededBy(deps: Deps, account: Account): string[] {
-  const needed: Array<string | undefined> = [];
-  for (const block of Object.values(account.balanceBlocks)) if (LIVE_BLOCK.has(block.status)) needed.push(block.transactionId, block.chargebackTransactionId);
-  for (const job of Object.values(deps.store.raw.jobs)) if (job.accountId === account.id ) needed.push(job.ref);
-  for (const cobr of Object.values(account.cobrs)) needed.push(cobr.transactionId);
-  const named = new Set([...Object.values(account.lotesCobV).flatMap((l) => l.cobsv.map((c) => c.txid)), ...Object.values(account.recs).map((r) => r.txidJornada)]);
-  for (const cob of Object.values(account.cobs)) if (named.has(cob.id)) needed.push(cob.transactionId);
-  return needed.filter((id): id is string => id !== undefined);
-}
-
-/**
- * One run's list of candidate groups (a run: calls until one deletes less than `max`), so that a call costs what it
- * deletes and not a pass over every transaction: 200 calls over 100,000 transactions took 107 ms each, pausing the
- * event loop as long. A candidate is checked again when its turn comes: each member still held, settled and older
- * than the cutoff, none needed (neededBy), and none touched since the list was made. A transaction that joins a
- * group later (a refund, a block's chargeback) or a member that moves money posts to the ledger, which is appended
- * to: the entries after `ledgerSeen` name what changed. The list is made again when the ledger was rewritten, the
- * state replaced or undone (epoch), or the cutoff passed the instant the list was made (groups made since may be old).
- */
-interface Plan {
-  /** [root, members] of each candidate group. */
-  groups: Array<[string, string[]]>;
-  /** The txid of each cob by its transaction, as the list was made (a cob made since has a pending transaction). */
-  cobOf: Map<string, string>;
-  next: number;
-  ledger: LedgerEntry[];
-  ledgerSeen: number;
-  epoch: number;
-  madeAt: number;
+export interface RetentionPlan {
+  accountId: string;
   cutoffMs: number;
-  /** Roots of candidate groups changed since the list was made: kept for this run. */
-  spoiled: Set<string>;
-}
-const plans = new WeakMap<Account, Plan>();
-
-function planOf(deps: Deps, account: Account, cutoffMs: number): Plan {
-  const plan = plans.get(account);
-  if (plan && plan.epoch === deps.store.epoch && plan.ledger === account.ledger && plan.ledgerSeen <= account.ledger.length && cutoffMs >= plan.cutoffMs && cutoffMs < plan.madeAt) return plan;
-  const made: Plan = {
-    groups: deletableGroups(deps, account, cutoffMs),
-    cobOf: new Map(Object.values(account.cobs).map((c) => [c.transactionId, c.id])),
-    next: 0,
-    ledger: account.ledger,
-    ledgerSeen: account.ledger.length,
-    epoch: deps.store.epoch,
-    madeAt: nowOf(deps, account),
-    cutoffMs,
-    spoiled: new Set(),
-  };
-  plans.set(account, made);
-  return made;
+  groups: string[][];
+  /** A member's cob (its txid), for the members that have one. */
+  cobOf: Map<string, string>;
+  /** The balance blocks naming a member (as the payment or its chargeback). */
+  blocksOf: Map<string, string[]>;
 }
 
-/** Marks the groups changed since the plan was made (ledger entries after ledgerSeen) or needed now. */
-function spoil(deps: Deps, account: Account, plan: Plan): void {
+/** Transactions a plan looks at between two turns of the event loop. */
+const PLAN_SLICE = 4096;
+
+/**
+ * The plan of `accountId` at `cutoffMs` (ms on its clock), or null when nothing may go. It looks at the transactions a
+ * slice at a time, letting requests run between slices (a look at 100,000 at once held the event loop for a third of a
+ * second); what changes meanwhile is caught by each batch's own check and by hang().
+ */
+export async function planRetention(deps: Deps, accountId: string, cutoffMs: number): Promise<RetentionPlan | null> {
+  const ids = Object.hasOwn(deps.store.raw.accounts, accountId) ? Object.keys(deps.store.raw.accounts[accountId]!.transactions) : [];
+  const kept = new Set<string>();
+  const groups = new Map<string, string[]>();
+  for (let from = 0; from < ids.length; from += PLAN_SLICE) {
+    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const account = deps.store.raw.accounts[accountId];
+    if (!account) return null;
+    const txs = account.transactions;
+    for (const id of ids.slice(from, from + PLAN_SLICE)) {
+      const tx = txs[id];
+      if (!tx) continue;
+      const root = tx.relatedTransactionId === undefined ? id : rootOf(txs, tx);
+      if (tx.status === 'pending' || tx.updatedAt >= cutoffMs) kept.add(root);
+      else {
+        const members = groups.get(root);
+        if (members) members.push(id);
+        else groups.set(root, [id]);
+      }
+    }
+  }
+  const account = deps.store.raw.accounts[accountId];
+  if (!account) return null;
   const txs = account.transactions;
-  const mark = (id: string) => {
-    if (Object.hasOwn(txs, id)) plan.spoiled.add(rootOf(txs, txs[id]!));
+  const keep = (txId: string | undefined) => {
+    if (txId !== undefined && Object.hasOwn(txs, txId)) kept.add(rootOf(txs, txs[txId]!));
   };
-  const ledger = account.ledger;
-  for (let i = plan.ledgerSeen; i < ledger.length; i++) mark(ledger[i]!.transactionId);
-  plan.ledgerSeen = ledger.length;
-  for (const id of neededBy(deps, account)) mark(id);
+  const blocksOf = new Map<string, string[]>();
+  for (const block of Object.values(account.balanceBlocks)) {
+    if (LIVE_BLOCK.has(block.status)) {
+      keep(block.transactionId);
+      keep(block.chargebackTransactionId);
+    }
+    for (const txId of [block.transactionId, block.chargebackTransactionId]) blocksOf.set(txId, [...(blocksOf.get(txId) ?? []), block.id]);
+  }
+  for (const job of Object.values(deps.store.raw.jobs)) if (job.accountId === accountId) keep(job.ref);
+  for (const cobr of Object.values(account.cobrs)) keep(cobr.transactionId);
+  // A cob a batch of cobv lists, or the immediate charge of a recurrence's Jornada 3, is read by those records.
+  const named = new Set([...Object.values(account.lotesCobV).flatMap((l) => l.cobsv.map((c) => c.txid)), ...Object.values(account.recs).map((r) => r.txidJornada)]);
+  const cobOf = new Map<string, string>();
+  for (const cob of Object.values(account.cobs)) {
+    if (named.has(cob.id)) keep(cob.transactionId);
+    cobOf.set(cob.transactionId, cob.id);
+  }
+  for (const root of kept) groups.delete(root);
+  return groups.size === 0 ? null : { accountId, cutoffMs, groups: [...groups.values()], cobOf, blocksOf };
 }
 
 /**
- * Deletes up to `max` of the account's settled transactions last changed before `cutoffMs` (ms on the tenant's clock),
- * whole groups at a time, with their cobs and finished balance blocks; returns how many transactions it deleted. Runs
- * inside the caller's unit: reads the raw state, writes through deps.store.state.
+ * Deletes the plan's groups from index `from` on, until `max` transactions went, with their cobs (and locations) and
+ * finished balance blocks; returns where it stopped and how many it deleted. Runs inside the caller's unit. A group is
+ * checked again first and kept when anything changed: a member gone, pending or changed since the cutoff, a block
+ * opened on it, or a verb that made a transaction hang on it since the plan (`hung`: a refund asked, a block opened).
  */
-export function retainTransactions(deps: Deps, accountId: string, cutoffMs: number, max: number): number {
-  const raw = deps.store.raw.accounts[accountId];
-  if (!raw) return 0;
-  const plan = planOf(deps, raw, cutoffMs);
-  spoil(deps, raw, plan);
+export function deleteFromPlan(deps: Deps, plan: RetentionPlan, from: number, max: number, hung: ReadonlySet<string>): { next: number; deleted: number } {
+  const raw = deps.store.raw.accounts[plan.accountId];
+  if (!raw) return { next: plan.groups.length, deleted: 0 };
+  const account = deps.store.state.accounts[plan.accountId]!;
   const txs = raw.transactions;
-  const account = deps.store.state.accounts[accountId]!;
-  const gone = new Set<string>();
-  const settledBefore = (id: string) => Object.hasOwn(txs, id) && txs[id]!.status !== 'pending' && txs[id]!.updatedAt < cutoffMs;
-  while (gone.size < max && plan.next < plan.groups.length) {
-    const [root, members] = plan.groups[plan.next++]!;
-    if (plan.spoiled.has(root) || !members.every(settledBefore)) continue;
+  const unchanged = (id: string) => {
+    const tx = Object.hasOwn(txs, id) ? txs[id] : undefined;
+    return tx !== undefined && tx.status !== 'pending' && tx.updatedAt < plan.cutoffMs && !hung.has(id) && (plan.blocksOf.get(id) ?? []).every((b) => !LIVE_BLOCK.has(raw.balanceBlocks[b]?.status ?? ''));
+  };
+  let at = from;
+  let deleted = 0;
+  for (; at < plan.groups.length && deleted < max; at++) {
+    const members = plan.groups[at]!;
+    if (!members.every(unchanged)) continue;
     for (const id of members) {
-      gone.add(id);
       delete account.transactions[id];
+      const txid = plan.cobOf.get(id);
+      const cob = txid === undefined ? undefined : raw.cobs[txid];
+      if (cob?.transactionId === id) {
+        if (cob.locId !== undefined && raw.locs[String(cob.locId)]?.txid === txid) delete account.locs[String(cob.locId)];
+        delete account.cobs[txid!];
+      }
+      for (const b of plan.blocksOf.get(id) ?? []) if (Object.hasOwn(raw.balanceBlocks, b)) delete account.balanceBlocks[b];
     }
+    deleted += members.length;
   }
-  if (gone.size < max) plans.delete(raw); // the run ends here: the next one makes a new list
-  if (gone.size === 0) return 0;
-  for (const id of gone) {
-    const txid = plan.cobOf.get(id);
-    const cob = txid === undefined ? undefined : raw.cobs[txid];
-    if (cob?.transactionId !== id) continue;
-    if (cob.locId !== undefined && raw.locs[String(cob.locId)]?.txid === cob.id) delete account.locs[String(cob.locId)];
-    delete account.cobs[cob.id];
-  }
-  for (const [id, block] of Object.entries(raw.balanceBlocks)) if (gone.has(block.transactionId) || gone.has(block.chargebackTransactionId)) delete account.balanceBlocks[id];
-  return gone.size;
+  return { next: at, deleted };
 }
 
 /**
@@ -171,56 +144,79 @@ export function retainTransactions(deps: Deps, accountId: string, cutoffMs: numb
  */
 const worthRewriting = (dropped: number, length: number) => dropped > 0 && dropped * 8 >= length;
 
+/** Runs `fn` on each index below `length`, PLAN_SLICE at a time, letting requests run between slices. */
+async function sliced(length: number, fn: (i: number) => void): Promise<void> {
+  for (let from = 0; from < length; from += PLAN_SLICE) {
+    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let i = from; i < Math.min(length, from + PLAN_SLICE); i++) fn(i);
+  }
+}
+
 /**
  * Folds the ledger entries of transactions no longer held into the carried-forward entries, and deletes the events
  * older than `cutoffMs` whose deliveries are all finished (with those deliveries), each when worth rewriting; and the
- * idempotency entries past both the cutoff and their 24 h. One unit; writes nothing when there is nothing to do.
+ * idempotency entries past both the cutoff and their 24 h. Looks in slices, then writes in one unit of its own (none
+ * when there is nothing to do); what changed in between is left for the next sweep.
  */
-export function compactLedgerAndEvents(deps: Deps, accountId: string, cutoffMs: number, nowMs: number): void {
-  const raw = deps.store.raw.accounts[accountId];
-  if (!raw) return;
-  const account = deps.store.state.accounts[accountId]!;
-  const txs = raw.transactions;
-  let folded = 0;
-  for (const e of raw.ledger) if (e.transactionId !== CARRIED_FORWARD && !Object.hasOwn(txs, e.transactionId)) folded++;
-  if (worthRewriting(folded, raw.ledger.length)) {
-    const carried = new Map<string, LedgerEntry>();
-    const kept: LedgerEntry[] = [];
-    for (const e of raw.ledger) {
-      if (e.transactionId !== CARRIED_FORWARD && Object.hasOwn(txs, e.transactionId)) {
-        kept.push(e);
-        continue;
-      }
-      const id = carriedId(e.walletId, e.bucket);
-      const into = carried.get(id);
-      if (into) {
-        into.amount += e.amount;
-        into.at = Math.max(into.at, e.at);
-      } else carried.set(id, { id, walletId: e.walletId, bucket: e.bucket, amount: e.amount, transactionId: CARRIED_FORWARD, at: e.at });
-    }
-    account.ledger = [...carried.values(), ...kept];
-  }
+export async function compactLedgerAndEvents(deps: Deps, accountId: string, cutoffMs: number, nowMs: number): Promise<void> {
+  const start = deps.store.raw.accounts[accountId];
+  if (!start) return;
+  const { ledger, events, transactions: txs } = start;
 
-  const events = raw.events;
+  // The ledger as it stands: what stays, and the sums of what goes, per wallet and bucket.
+  const carried = new Map<string, LedgerEntry>();
+  const kept: LedgerEntry[] = [];
+  let folded = 0;
+  const length = ledger.length;
+  const last = ledger[length - 1];
+  await sliced(length, (i) => {
+    const e = ledger[i]!;
+    if (e.transactionId !== CARRIED_FORWARD && Object.hasOwn(txs, e.transactionId)) return void kept.push(e);
+    if (e.transactionId !== CARRIED_FORWARD) folded++;
+    const id = carriedId(e.walletId, e.bucket);
+    const into = carried.get(id);
+    if (into) {
+      into.amount += e.amount;
+      into.at = Math.max(into.at, e.at);
+    } else carried.set(id, { id, walletId: e.walletId, bucket: e.bucket, amount: e.amount, transactionId: CARRIED_FORWARD, at: e.at });
+  });
+
+  // The events older than the cutoff whose deliveries are all finished, and those deliveries.
   let old = 0;
   while (old < events.length && events[old]!.createdAt < cutoffMs) old++;
-  if (old > 0) {
-    const byEvent = new Map<string, string[]>();
-    const unfinished = new Set<string>();
-    for (const [id, d] of Object.entries(raw.deliveries)) {
-      const list = byEvent.get(d.eventRecordId);
-      if (list) list.push(id);
-      else byEvent.set(d.eventRecordId, [id]);
-      if (d.state === 'pending') unfinished.add(d.eventRecordId);
-    }
-    const going = events.slice(0, old).filter((e) => !unfinished.has(e.id));
-    if (worthRewriting(going.length, events.length)) {
+  const deliveryIds = old > 0 ? Object.keys(start.deliveries) : [];
+  const byEvent = new Map<string, string[]>();
+  const unfinished = new Set<string>();
+  await sliced(deliveryIds.length, (i) => {
+    const d = start.deliveries[deliveryIds[i]!];
+    if (!d) return;
+    const list = byEvent.get(d.eventRecordId);
+    if (list) list.push(deliveryIds[i]!);
+    else byEvent.set(d.eventRecordId, [deliveryIds[i]!]);
+    if (d.state === 'pending') unfinished.add(d.eventRecordId);
+  });
+  const going = events.slice(0, old).filter((e) => !unfinished.has(e.id));
+
+  const stale = Math.min(cutoffMs, nowMs - IDEMPOTENCY_MS);
+  const keys = Object.keys(start.idempotency);
+  const staleKeys: string[] = [];
+  await sliced(keys.length, (i) => {
+    if ((start.idempotency[keys[i]!]?.createdAt ?? Infinity) < stale) staleKeys.push(keys[i]!);
+  });
+
+  await deps.store.atomically('system', () => {
+    const raw = deps.store.raw.accounts[accountId];
+    if (raw !== start) return; // deleted (or reset) meanwhile
+    const account = deps.store.state.accounts[accountId]!;
+    // Appended since the look: kept as they are (only live transactions get entries); anything else: next sweep.
+    if (worthRewriting(folded, length) && raw.ledger === ledger && ledger[length - 1] === last)
+      account.ledger = [...carried.values(), ...kept, ...ledger.slice(length)];
+    // A delivery made since the look (a replay) may be of an event going: then the events wait for the next sweep.
+    if (worthRewriting(going.length, events.length) && raw.events === events && Object.keys(raw.deliveries).length === deliveryIds.length) {
       const goingIds = new Set(going.map((e) => e.id));
       for (const e of going) for (const d of byEvent.get(e.id) ?? []) delete account.deliveries[d];
       account.events = events.filter((e) => !goingIds.has(e.id));
     }
-  }
-
-  const stale = Math.min(cutoffMs, nowMs - IDEMPOTENCY_MS);
-  for (const [key, entry] of Object.entries(raw.idempotency)) if (entry.createdAt < stale) delete account.idempotency[key];
+    for (const key of staleKeys) if ((raw.idempotency[key]?.createdAt ?? Infinity) < stale) delete account.idempotency[key];
+  }).durable;
 }

@@ -18,31 +18,26 @@ import { formatDuration } from '../lib/duration';
 import { isoTime } from '../lib/iso';
 import { deleteAccount } from './accounts';
 import { nowOf } from './clocks';
-import { compactLedgerAndEvents, retainTransactions } from './retain-transactions';
+import { compactLedgerAndEvents, deleteFromPlan, planRetention } from './retain-transactions';
 
 /** Real-time ms between background sweeps (a sweep also follows every clock move). */
 export const SWEEP_EVERY_MS = 60_000;
 /** Transactions deleted per unit of work: small enough that a unit's pause of the event loop stays short. */
-export const TRANSACTIONS_PER_UNIT = 500;
+export const TRANSACTIONS_PER_UNIT = 250;
 
+const NONE: ReadonlySet<string> = new Set();
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * `depsOf` gives the sandbox's deps once they are built (this is one of them); `fixtureIds`: ids of the fixture world's
- * tenants, for data files written before tenants carried `fixture`.
+ * `deps`: the sandbox's, which this becomes part of (it reads deps.retention of none of them); `fixtureIds`: ids of the
+ * fixture world's tenants, for data files written before tenants carried `fixture`.
  */
-export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<string>): Retention {
-  let deps: Deps;
-  let store: Deps['store'];
-  let settings: Deps['settings'];
-  let log: Deps['log'];
-  const ready = () => {
-    if (deps) return;
-    deps = depsOf();
-    ({ store, settings, log } = deps);
-  };
+export function createRetention(deps: Deps, fixtureIds: ReadonlySet<string>): Retention {
+  const { store, settings, log } = deps;
   const touches = new Map<string, number>();
   const holds = new Map<string, number>();
+  /** Per tenant: transactions that something made since its last plan now hangs on (hang()). */
+  const hung = new Map<string, Set<string>>();
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -100,22 +95,24 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
     if (period === undefined) return;
     for (const id of Object.keys(store.raw.accounts)) {
       const cutoffOf = () => (Object.hasOwn(store.raw.accounts, id) ? nowOf(deps, store.raw.accounts[id]!) - period : null);
+      const cutoff = cutoffOf();
+      if (cutoff === null) continue;
+      hung.delete(id); // the plan sees what hangs on its transactions now
+      const plan = await planRetention(deps, id, cutoff);
       let deleted = 0;
-      for (;;) {
-        const cutoff = cutoffOf();
-        if (cutoff === null) break;
-        const { result: n, durable } = store.atomically('system', () => retainTransactions(deps, id, cutoff, TRANSACTIONS_PER_UNIT));
+      for (let next = 0; plan && next < plan.groups.length; ) {
+        if (next > 0 && deleted === 0) log(`retention: deleting the settled transactions of tenant ${id} last changed before ${isoTime(cutoff)}, ${TRANSACTIONS_PER_UNIT} at a time`);
+        const { result, durable } = store.atomically('system', () => deleteFromPlan(deps, plan, next, TRANSACTIONS_PER_UNIT, hung.get(id) ?? NONE));
         await durable;
-        deleted += n;
+        ({ next } = result);
+        deleted += result.deleted;
         await turn();
-        if (n < TRANSACTIONS_PER_UNIT) break;
-        if (deleted === n) log(`retention: deleting the settled transactions of tenant ${id} last changed before ${isoTime(cutoff)}, ${TRANSACTIONS_PER_UNIT} at a time`);
       }
       run.transactionsDeleted += deleted;
       if (deleted > 0) log(`retention: deleted ${deleted} settled transactions of tenant ${id}`);
       // The ledger and events are arrays, written whole by the journal: rewritten once per account and sweep.
-      const cutoff = cutoffOf();
-      if (cutoff !== null) await store.atomically('system', () => compactLedgerAndEvents(deps, id, cutoff, cutoff + period)).durable;
+      const now = cutoffOf();
+      if (now !== null) await compactLedgerAndEvents(deps, id, now, now + period);
       await turn();
     }
   }
@@ -148,11 +145,9 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
 
   const retention: Retention = {
     touch(account) {
-      ready();
       touches.set(account.id, nowOf(deps, account));
     },
     hold(accountId) {
-      ready();
       holds.set(accountId, (holds.get(accountId) ?? 0) + 1);
       return () => {
         const n = holds.get(accountId)! - 1;
@@ -162,7 +157,6 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
       };
     },
     sweep() {
-      ready();
       if (running) {
         again = true;
         return running;
@@ -184,11 +178,17 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
       if (timer) clearInterval(timer);
       timer = null;
     },
+    hang(accountId, transactionId) {
+      const ids = hung.get(accountId);
+      if (ids) ids.add(transactionId);
+      else hung.set(accountId, new Set([transactionId]));
+    },
     clear() {
       touches.clear();
       holds.clear();
+      hung.clear();
     },
-    report: () => (ready(), {
+    report: () => ({
       retain: settings.retainMs === undefined ? null : formatDuration(settings.retainMs),
       retainTransactions: settings.retainTransactionsMs === undefined ? null : formatDuration(settings.retainTransactionsMs),
       lastRun,
@@ -197,7 +197,7 @@ export function createRetention(depsOf: () => Deps, fixtureIds: ReadonlySet<stri
     ownPeriod() {
       ownPeriods = true;
     },
-    periodOf: (account) => (ready(), periodOf(account)),
+    periodOf,
     lastTouched,
   };
   return retention;

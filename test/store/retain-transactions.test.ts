@@ -1,11 +1,10 @@
 // --retain-transactions (sandbox.md 6.1, docs/data.md): settled transactions older than the period go with what hangs
 // on them; pending ones, and ones a refund, block or job still needs, stay; balances never move (carried forward).
 import { afterEach, describe, expect, test } from 'vitest';
-import { CARRIED_FORWARD, retainTransactions } from '../../src/services/retain-transactions';
-import { nowOf } from '../../src/services/clocks';
+import { CARRIED_FORWARD, deleteFromPlan, planRetention } from '../../src/services/retain-transactions';
 import { createSandbox } from '../../src/app';
 import { apiPix, payCob, putCob, TXID } from '../helpers/api-pix';
-import { DEFAULT, expectLedgerBalanced, startHarness, type Harness } from '../helpers/harness';
+import { DEFAULT, expectLedgerBalanced, startHarness, T0, type Harness } from '../helpers/harness';
 import { newLink, v1call } from '../helpers/v1-calls';
 
 const DAY = 86_400;
@@ -135,24 +134,24 @@ describe('--retain-transactions', () => {
     expect((await h.control('GET', '/health')).body.retention.deleted.transactions).toBeGreaterThanOrEqual(3 * 7 * 2);
   });
 
-  // A run lists its candidates once (a call costs what it deletes); what changes between two of its calls is seen.
+  // A sweep plans once per account, then deletes in batches; what a verb does to a planned group in between is seen.
   test.each([
     ['refunded', (id: string) => act(`/transactions/${id}/refund`)],
     ['blocked and the block rejected', async (id: string) => act(`/balance-blocks/${(await act(`/transactions/${id}/block`, {})).id}/reject`)],
-    ['blocked', (id: string) => act(`/transactions/${id}/block`, {})],
-  ])('a payment %s between two calls of one run stays, with all it now has', async (_, change) => {
-    h = await startHarness(); // no retention: the test makes the calls a sweep makes
+    ['blocked and the block approved (a chargeback)', async (id: string) => act(`/balance-blocks/${(await act(`/transactions/${id}/block`, {})).id}/approve`)],
+  ])('a payment %s after the plan stays whole, with all it now has; the others go', async (_, change) => {
+    h = await startHarness({ retainTransactions: '1d' }); // no clock moves: the test makes the plan and the batch a sweep makes
     const t = await tenant();
     const ids = [await paid(t), await paid(t), await paid(t)];
-    await h.advance(2 * DAY);
-    const store = h.sb.deps.store;
-    const call = (max: number) => store.atomically('system', () => retainTransactions(h.sb.deps, t.id, nowOf(h.sb.deps, store.raw.accounts[t.id]!) - DAY * 1000, max)).result;
-    expect(call(1)).toBeGreaterThanOrEqual(1); // the oldest group (the tenant's first balance): the run goes on
+    const hung = new Set<string>();
+    const hang = h.sb.deps.retention.hang;
+    h.sb.deps.retention.hang = (accountId, txId) => (hung.add(txId), hang(accountId, txId));
+    const plan = (await planRetention(h.sb.deps, t.id, Date.parse(T0) + 60_000))!;
     await change(ids[2]!);
-    const members = () => Object.values(store.raw.accounts[t.id]!.transactions).filter((tx) => tx.id === ids[2] || tx.relatedTransactionId === ids[2]);
+    const members = () => Object.values(h.sb.deps.store.raw.accounts[t.id]!.transactions).filter((tx) => tx.id === ids[2] || tx.relatedTransactionId === ids[2]);
     const before = members().length;
-    expect(before).toBeGreaterThan(2);
-    expect(call(100)).toBeLessThan(100); // the run ends: the first two went, the third is kept
+    expect(before).toBeGreaterThan(1);
+    h.sb.deps.store.atomically('system', () => deleteFromPlan(h.sb.deps, plan, 0, 500, hung));
     expect([held(t, ids[0]!), held(t, ids[1]!), held(t, ids[2]!)]).toEqual([false, false, true]);
     expect(members().length).toBe(before);
     expectLedgerBalanced(h.sb);
@@ -199,6 +198,26 @@ describe('--retain-transactions', () => {
     const sb = await createSandbox({ retainTransactions: '1h', log: (l) => lines.push(l) });
     await sb.close();
     expect(lines.join('\n')).toContain('--retain-transactions 1h is shorter than a charge\'s default life (a day): pending charges are kept');
+  });
+
+  test('a group that changed after the plan is kept by its batch: a refund asked or a block opened meanwhile', async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    const t = await tenant();
+    const [refunded, blocked, plain] = [await paid(t), await paid(t), await paid(t)];
+    const hung = new Set<string>();
+    const hang = h.sb.deps.retention.hang;
+    h.sb.deps.retention.hang = (accountId, txId) => (hung.add(txId), hang(accountId, txId));
+    // A plan with a cutoff past them (no clock moves: a sweep would run and take them first)
+    const cutoff = Date.parse(T0) + 60_000;
+    const plan = (await planRetention(h.sb.deps, t.id, cutoff))!;
+    expect(plan.groups.flat()).toEqual(expect.arrayContaining([refunded, blocked, plain]));
+    await act(`/transactions/${refunded}/refund`);
+    await act(`/transactions/${blocked}/block`, {});
+    expect([...hung]).toEqual([refunded, blocked]);
+    const { result } = h.sb.deps.store.atomically('system', () => deleteFromPlan(h.sb.deps, plan, 0, 500, hung));
+    expect(result.next).toBe(plan.groups.length);
+    expect([held(t, refunded), held(t, blocked), held(t, plain)]).toEqual([true, true, false]);
+    expectLedgerBalanced(h.sb);
   });
 });
 
