@@ -193,6 +193,49 @@ describe('--retain-transactions', () => {
     expect((await v1call(h, 'GET', `/charges/${link.id}`)).body).toMatchObject({ paymentsCount: 1, totalCollected: paid.body.totalCollected });
   });
 
+  test("a tenant on its own clock: its old transactions go when its clock moves, another tenant's stay", async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    const [own, other] = [await tenant(), await tenant()];
+    const [mine, theirs] = [await paid(own), await paid(other)];
+    const moved = await h.control('POST', `/accounts/${own.id}/clock/advance`, { seconds: 2 * DAY });
+    expect(moved.status, moved.text).toBe(200);
+    expect([held(own, mine), held(other, theirs)]).toEqual([false, true]);
+    expectLedgerBalanced(h.sb);
+  });
+
+  test('a delivery whose event went answers 404 to a read and a replay, never 500', async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    const t = await tenant();
+    await h.control('POST', `/accounts/${t.id}/webhooks`, { url: 'http://127.0.0.1:9/hook' });
+    await paid(t);
+    await h.sb.settle();
+    const deliveries = (await h.control('GET', `/accounts/${t.id}/deliveries`)).body;
+    const id = (deliveries.items ?? deliveries)[0]?.id as string;
+    expect(id, JSON.stringify(deliveries)).toBeTruthy();
+    await h.advance(2 * DAY);
+    await h.sb.settle();
+    await h.advance(2 * DAY); // the retries are finished by now, and the event older than the period
+    expect(h.sb.deps.store.raw.accounts[t.id]!.events).toHaveLength(0);
+    for (const [method, path] of [['GET', `/deliveries/${id}`], ['POST', `/deliveries/${id}/replay`]] as const) {
+      const res = await h.control(method, path);
+      expect(res.status, `${method} ${path}: ${res.text}`).toBe(404);
+    }
+  });
+
+  test("a deleted pix's devolução reads as unknown on the standard face, and a new one is refused as for an unknown pix", async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    await putCob(h);
+    await payCob(h);
+    const e2eid = (await apiPix(h, 'GET', `/cob/${TXID}`)).body.pix[0].endToEndId;
+    expect((await apiPix(h, 'PUT', `/pix/${e2eid}/devolucao/D1`, { body: { valor: '1.00' } })).status).toBe(201);
+    await h.advance(DAY / 2);
+    await h.advance(2 * DAY);
+    for (const [method, body] of [['GET', undefined], ['PUT', { valor: '1.00' }]] as const) {
+      const res = await apiPix(h, method, `/pix/${e2eid}/devolucao/D${method === 'GET' ? 1 : 2}`, body ? { body } : {});
+      expect(res.status, `${method}: ${res.text}`).toBe(404);
+    }
+  });
+
   test('a period shorter than a charge\'s default life says at start that pending charges are kept', async () => {
     const lines: string[] = [];
     const sb = await createSandbox({ retainTransactions: '1h', log: (l) => lines.push(l) });
@@ -230,11 +273,12 @@ describe('--retain-transactions over many kinds of transactions', () => {
     await act(`/transactions/${res.body.id}/pay`);
     return res.body.id as string;
   };
-  const withdraw = async (then: 'complete' | 'fail') => {
+  const withdraw = async (then: 'complete' | 'fail', after?: 'reverse') => {
     const body = { amount: 3, pixKey: '+5511987654321', pixKeyType: 'phone', holderName: 'Mix', holderDocument: '52998224725', holderDocumentType: 'cpf' };
     const res = await h.v2('POST', '/withdrawals', { body });
     expect(res.status, res.text).toBe(201);
     await act(`/transactions/${res.body.id}/${then}`);
+    if (after) await act(`/transactions/${res.body.id}/${after}`);
   };
   const refund = async (paymentId: string, then: 'complete' | 'fail') => {
     const res = await h.v2('POST', `/transactions/${paymentId}/refund`, { body: {} });
@@ -249,6 +293,7 @@ describe('--retain-transactions over many kinds of transactions', () => {
     await refund(await pay({ amount: 21 }), 'fail');
     await withdraw('complete');
     await withdraw('fail');
+    await withdraw('complete', 'reverse');
     await act(`/balance-blocks/${(await act(`/transactions/${await pay({ amount: 30 })}/block`, {})).id}/approve`);
     await act(`/balance-blocks/${(await act(`/transactions/${await pay({ amount: 31 })}/block`, {})).id}/reject`);
     const blocked = await pay({ amount: 32 });
