@@ -5,7 +5,7 @@ import { CARRIED_FORWARD, deleteFromPlan, planRetention } from '../../src/servic
 import { createSandbox } from '../../src/app';
 import { apiPix, payCob, putCob, TXID } from '../helpers/api-pix';
 import { DEFAULT, expectLedgerBalanced, startHarness, T0, type Harness } from '../helpers/harness';
-import { newLink, v1call } from '../helpers/v1-calls';
+import { newLink, v1call, v1ok } from '../helpers/v1-calls';
 
 const DAY = 86_400;
 let h: Harness;
@@ -234,6 +234,18 @@ describe('--retain-transactions', () => {
       const res = await apiPix(h, method, `/pix/${e2eid}/devolucao/D${method === 'GET' ? 1 : 2}`, body ? { body } : {});
       expect(res.status, `${method}: ${res.text}`).toBe(404);
     }
+  });
+
+  test('a static QR code outlives its deleted payments: paid again, it counts on from them', async () => {
+    h = await startHarness({ retainTransactions: '1d' });
+    const qr = await v1ok(h, '/pix/qrcode-static', { amount: 25, description: 'Doação', expiresIn: 7 * DAY });
+    const first = await act(`/transactions/${qr.id}/pay`);
+    await h.advance(2 * DAY);
+    expect((await v1call(h, 'GET', `/transactions/${first.id}`)).status).toBe(404);
+    const again = await h.control('POST', `/transactions/${qr.id}/pay`);
+    expect(again.status, again.text).toBe(200);
+    expect(h.sb.deps.store.raw.accounts[DEFAULT.accountId]!.staticQrs[qr.id]!.paymentsCount).toBe(2);
+    expectLedgerBalanced(h.sb);
   });
 
   test('a period shorter than a charge\'s default life says at start that pending charges are kept', async () => {
