@@ -1,14 +1,16 @@
 // Restart time and RSS at 1M (and with --3m, 3M) stored charges (issue 39, sandbox.md 6.1), seeded by the generator
 // test/store/big-data.test.ts uses (bench/seed-file.mjs), not by HTTP calls: `node bench/big-data.mjs [--3m]` after
-// `npm run build`. One restart and one RSS reading per size (each takes seconds to a minute); prints a JSON line a size.
-import { mkdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// `npm run build`. One restart and one RSS reading per size (each takes seconds to a minute); prints a JSON line a size
+// and writes them, with the load average before and after, to bench/results/big-data.json.
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { restartMs, rssAfterGc, sampleCharge, seedFile } from './storage.mjs';
 
 const sizes = process.argv.includes('--3m') ? [1_000_000, 3_000_000] : [1_000_000];
 const dir = join(tmpdir(), `pix-sandbox-big-data-bench-${process.pid}`);
 mkdirSync(dir, { recursive: true });
+const results = { date: new Date().toISOString(), node: process.version, loadBefore: loadavg().map((l) => +l.toFixed(1)), rows: [] };
 try {
   const sample = await sampleCharge(dir);
   const empty = seedFile(dir, sample, 0);
@@ -20,9 +22,13 @@ try {
     const bytes = statSync(file).size;
     const restart = Math.round(await restartMs(file, 4773));
     const rss = await rssAfterGc(['--data', file], 4774);
-    console.log(JSON.stringify({ charges: n, fileBytes: bytes, seedMs, restartMs: restart, rssBytes: rss, rssPerCharge: Math.round((rss - rssEmpty) / n) }));
+    const row = { charges: n, fileBytes: bytes, seedMs, restartMs: restart, rssBytes: rss, rssPerCharge: Math.round((rss - rssEmpty) / n) };
+    results.rows.push(row);
+    console.log(JSON.stringify(row));
     rmSync(file, { force: true });
   }
+  results.loadAfter = loadavg().map((l) => +l.toFixed(1));
+  writeFileSync(new URL('results/big-data.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

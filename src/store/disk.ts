@@ -18,7 +18,7 @@ import { builtin } from '../lib/builtin';
 import { STATE_VERSION, type State, upgrade } from './state';
 import { loadStateChecks, shapeProblem, stateChecks } from './checks';
 import { applyOp, type Path } from './unit';
-import { fileLines, PieceError, readSnapshotFile } from './pieces';
+import { type EntryHook, fileLines, PieceError, readSnapshotFile } from './pieces';
 
 /** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
 export const JOURNAL_FORMAT = 2;
@@ -86,10 +86,10 @@ export function checkSnapshot(file: string, parsed: unknown, checkShape = true):
 }
 
 /** Reads FILE's snapshot in pieces (./pieces.ts) and checks it: the state, and the file's size in bytes. */
-function readSnapshot(file: string, checkShape: boolean): { state: State; bytes: number } {
+function readSnapshot(file: string, checkShape: boolean, hook?: EntryHook): { state: State; bytes: number } {
   let read: ReturnType<typeof readSnapshotFile>;
   try {
-    read = readSnapshotFile(file);
+    read = readSnapshotFile(file, undefined, hook);
   } catch (err) {
     if (err instanceof PieceError) fail(file, `is not valid JSON (${err.message})`);
     throw new Error(`Cannot read the data file ${file}: ${(err as Error).message}`);
@@ -107,6 +107,8 @@ interface Replay {
   /** Upserts skipped because their parent record was missing, until a later line makes or removes that parent. */
   orphans: Array<{ path: Path; where: string }>;
   warnings: string[];
+  /** Makes a transaction record about to be stored share strings (stringSharer); none in a fold's kept state. */
+  share?: (key: string, value: unknown) => void;
 }
 
 /** Whether `prefix` is the start of (or all of) `path`. */
@@ -168,6 +170,7 @@ function replay(path: string, r: Replay, until = Infinity): { bytes: number } {
         // A line that makes or removes a record settles the lines before it that wrote under it while it was missing.
         if (r.orphans.length > 0) r.orphans = r.orphans.filter((o) => !startsWith(o.path, opPath));
         if ((op as unknown[]).length > 1 && !parentExists(r.state, opPath)) r.orphans.push({ path: opPath, where: `${path} line ${lineNo}` });
+        if (r.share && opPath.length === 4 && (op as unknown[]).length > 1 && isTransactions(opPath.slice(0, 3))) r.share(String(opPath[3]), (op as unknown[])[1]);
         applyOp(r.state, op as unknown[]);
       }
       r.seq = entry!.n;
@@ -179,9 +182,12 @@ function replay(path: string, r: Replay, until = Infinity): { bytes: number } {
 
 /**
  * JSON.parse makes a new string for every value, so 100,000 charges of one wallet hold 100,000 copies of its id.
- * Fields with few distinct values are made to share one string each (about 150 bytes less per stored charge).
+ * Fields with few distinct values are made to share one string each (about 150 bytes less per stored charge), and a
+ * record's id is its key's string (the key is kept anyway: 56 bytes less). Done to each record as it is read
+ * (./pieces.ts EntryHook, and for a journal line's record), while it is young: the copies die before the garbage
+ * collector moves them, where a pass over the state once loaded rewrote a million old objects (7 s at 1M here).
  */
-function shareStrings(state: State) {
+function stringSharer() {
   const pool = new Map<string, string>();
   const share = (v: unknown) => {
     if (typeof v !== 'string') return v;
@@ -190,20 +196,18 @@ function shareStrings(state: State) {
     pool.set(v, v);
     return v;
   };
-  for (const account of Object.values(state.accounts)) {
-    const transactions = account.transactions;
-    for (const key in transactions) {
-      if (!Object.hasOwn(transactions, key)) continue;
-      const tx = transactions[key]!;
-      const t = tx as unknown as Record<string, unknown>;
-      // The record's id is its key's string (the key is kept anyway): 56 bytes less per record.
-      if (t.id === key) t.id = key;
-      for (const field of SHARED_FIELDS) if (field in t) t[field] = share(t[field]);
-      if (tx.charge?.pspCredentialId !== undefined) tx.charge.pspCredentialId = share(tx.charge.pspCredentialId) as string;
-    }
-  }
+  return (key: string, value: unknown) => {
+    if (value === null || typeof value !== 'object') return;
+    const t = value as Record<string, unknown>;
+    if (t.id === key) t.id = key;
+    for (const field of SHARED_FIELDS) if (field in t) t[field] = share(t[field]);
+    const charge = t.charge as { pspCredentialId?: unknown } | undefined;
+    if (charge !== null && typeof charge === 'object' && charge.pspCredentialId !== undefined) charge.pspCredentialId = share(charge.pspCredentialId);
+  };
 }
 const SHARED_FIELDS = ['walletId', 'counterpartWalletId', 'projectId', 'type', 'status', 'paymentMethod', 'customerId', 'description'];
+/** An account's transactions: where the hook shares strings (path ['accounts', id, 'transactions']). */
+const isTransactions = (path: readonly (string | number)[]) => path.length === 3 && path[0] === 'accounts' && path[2] === 'transactions';
 
 /** Loads FILE (+ its journals). Returns null when FILE does not exist (and no journal does either). */
 export function loadDataFile(file: string): Loaded | null {
@@ -213,7 +217,6 @@ export function loadDataFile(file: string): Loaded | null {
     return null;
   }
   const { state, r, bytes, snapshotBytes } = youngGenerationKept(() => readFiles(file, Infinity));
-  shareStrings(state);
   return { state, seq: r.seq, journalBytes: bytes, snapshotBytes, warnings: r.warnings };
 }
 
@@ -238,9 +241,10 @@ function youngGenerationKept<T>(fn: () => T): T {
  * made; the snapshot's shape is not checked when `checkShape` is false (the caller checks the result's).
  */
 function readFiles(file: string, until: number, checkShape = true) {
-  const snapshot = readSnapshot(file, checkShape);
+  const share = stringSharer();
+  const snapshot = readSnapshot(file, checkShape, (path, key, value) => isTransactions(path) && share(key, value));
   const state = snapshot.state as State & { journalSeq?: number; journalFormat?: number };
-  const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [] };
+  const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [], share };
   delete state.journalSeq;
   delete state.journalFormat;
   const bytes = replayJournals(file, r, until);

@@ -15,6 +15,13 @@ const CHUNK = 4 << 20;
  */
 const BATCH = 64 << 10;
 
+/**
+ * Called with each entry of a collection as it is read (`path`: where the collection is, e.g. ['accounts', id,
+ * 'transactions']), while the entry is new: what it does to the entry (strings made to share one copy) costs the garbage
+ * collector nothing, where a pass over the whole state once read would rewrite a million old objects.
+ */
+export type EntryHook = (path: readonly string[], key: string, value: unknown) => void;
+
 /** Where a value's text went wrong, with its byte offset in the file. */
 export class PieceError extends Error {
   constructor(
@@ -113,22 +120,22 @@ class Source {
    * Returns false, having taken nothing, when the rest of the line is not such entries (another layout, the last entry
    * before the collection's end, a line that runs past this chunk): the caller reads the entry byte by byte.
    */
-  wholeLines(into: Record<string, unknown> | unknown[], list: boolean, mode: { batch: boolean }): boolean {
+  wholeLines(into: Record<string, unknown> | unknown[], list: boolean, mode: { batch: boolean }, path: readonly string[], hook?: EntryHook): boolean {
     const { buf, end, pos } = this;
     if (mode.batch) {
       const cut = buf.lastIndexOf(NEWLINE, Math.min(end - 1, pos + BATCH));
-      if (cut > pos && this.parseLines(into, list, cut)) return true;
+      if (cut > pos && this.parseLines(into, list, cut, path, hook)) return true;
       mode.batch = false;
     }
     if (this.newline <= pos) {
       const nl = buf.indexOf(NEWLINE, pos);
       this.newline = nl >= 0 && nl < end ? nl : end;
     }
-    return this.newline < end && this.parseLines(into, list, this.newline);
+    return this.newline < end && this.parseLines(into, list, this.newline, path, hook);
   }
 
   /** Parses the entries from pos to the newline at `nl` as the members of one object or array; false if they are not. */
-  private parseLines(into: Record<string, unknown> | unknown[], list: boolean, nl: number): boolean {
+  private parseLines(into: Record<string, unknown> | unknown[], list: boolean, nl: number, path: readonly string[], hook?: EntryHook): boolean {
     const { buf, pos } = this;
     let last = nl;
     while (last > pos && SPACE[buf[last - 1]!] === 1) last--;
@@ -151,8 +158,19 @@ class Source {
     }
     // The lines end the entries they hold (before a comma, or white space before the next byte): the caller reads on.
     this.pos = last;
-    if (list) for (const value of parsed as unknown[]) (into as unknown[]).push(value);
-    else for (const key of Object.keys(parsed as object)) put(into as Record<string, unknown>, key, (parsed as Record<string, unknown>)[key]);
+    if (list) {
+      const target = into as unknown[];
+      for (const value of parsed as unknown[]) {
+        hook?.(path, String(target.length), value);
+        target.push(value);
+      }
+    } else {
+      for (const key of Object.keys(parsed as object)) {
+        const value = (parsed as Record<string, unknown>)[key];
+        hook?.(path, key, value);
+        put(into as Record<string, unknown>, key, value);
+      }
+    }
     return true;
   }
 
@@ -258,7 +276,7 @@ function put(target: Record<string, unknown>, key: string, value: unknown) {
   else target[key] = value;
 }
 
-function walk(src: Source, level: Level): unknown {
+function walk(src: Source, level: Level, path: readonly string[], hook: EntryHook | undefined): unknown {
   const open = src.peek();
   if (open === 0x5b) {
     src.take(0x5b, "'['");
@@ -269,8 +287,11 @@ function walk(src: Source, level: Level): unknown {
     }
     const mode = { batch: true };
     do {
-      if (level === 'collection' && src.peek() !== 0x5d && src.wholeLines(list, true, mode)) continue;
-      list.push(entry(src, below(level, String(list.length))));
+      if (level === 'collection' && src.peek() !== 0x5d && src.wholeLines(list, true, mode, path, hook)) continue;
+      const key = String(list.length);
+      const value = entry(src, below(level, key), path, key, hook);
+      if (level === 'collection') hook?.(path, key, value);
+      list.push(value);
     } while (src.more(0x5d));
     return list;
   }
@@ -282,34 +303,36 @@ function walk(src: Source, level: Level): unknown {
   }
   const mode = { batch: true };
   do {
-    if (level === 'collection' && src.peek() === QUOTE && src.wholeLines(record, false, mode)) continue;
+    if (level === 'collection' && src.peek() === QUOTE && src.wholeLines(record, false, mode, path, hook)) continue;
     if (src.peek() !== QUOTE) throw src.unexpected(src.peek(), 'a key (a string)');
     const key = src.value() as string;
     src.take(0x3a, "':'");
-    put(record, key, entry(src, below(level, key)));
+    const value = entry(src, below(level, key), path, key, hook);
+    if (level === 'collection') hook?.(path, key, value);
+    put(record, key, value);
   } while (src.more(0x7d));
   return record;
 }
 
 /** A value at `level`: walked when it is an object or array of a level walked here, else parsed in one piece. */
-function entry(src: Source, level: Level | null): unknown {
+function entry(src: Source, level: Level | null, path: readonly string[], key: string, hook: EntryHook | undefined): unknown {
   if (level === null) return src.value();
   const c = src.peek();
-  return c === 0x7b || c === 0x5b ? walk(src, level) : src.value();
+  return c === 0x7b || c === 0x5b ? walk(src, level, [...path, key], hook) : src.value();
 }
 
 /**
  * The value a snapshot file holds, read in pieces (`chunk` bytes at a time; tests make it small); `empty` when it holds
- * only white space. Throws PieceError for text that is not JSON (with the byte where it went wrong), or the error of
- * reading the file.
+ * only white space. `hook` sees each entry of a collection as it is read. Throws PieceError for text that is not JSON
+ * (with the byte where it went wrong), or the error of reading the file.
  */
-export function readSnapshotFile(file: string, chunk = CHUNK): { value: unknown; bytes: number } | 'empty' {
+export function readSnapshotFile(file: string, chunk = CHUNK, hook?: EntryHook): { value: unknown; bytes: number } | 'empty' {
   const fd = openSync(file, 'r');
   try {
     const src = new Source(fd, chunk);
     const first = src.peek();
     if (first === -1) return 'empty';
-    const value = first === 0x7b ? walk(src, 'top') : src.value();
+    const value = first === 0x7b ? walk(src, 'top', [], hook) : src.value();
     const after = src.peek();
     if (after !== -1) throw new PieceError(`more text follows the state at byte ${src.offset} ('${String.fromCharCode(after)}')`, src.offset);
     return { value, bytes: src.offset };

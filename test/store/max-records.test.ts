@@ -1,12 +1,13 @@
 // --max-records (sandbox.md 6.1): at the limit, creates answer 507 STORAGE_FULL in the face's envelope, naming the
 // limit and the way out, while reads, deletes, payments and control actions go on; health shows records held against
 // the limit; the count follows creates, deletes, undone units and resets; a start past the limit starts and says so.
+import type { Deps } from '../../src/deps';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
 import { apiPix, cobBody, pixToken } from '../helpers/api-pix';
 import { v1call } from '../helpers/v1-calls';
 import { countRecords } from '../../src/store/unit';
-import { defaultMaxRecords, BYTES_PER_RECORD, HEAP_SHARE } from '../../src/services/capacity';
+import { defaultMaxRecords, BYTES_PER_RECORD, HEAP_SHARE, oldestRecordMs } from '../../src/services/capacity';
 import { readCliConfig } from '../../src/config';
 import { tempDir } from '../foundation/process';
 
@@ -168,5 +169,20 @@ describe('start-up', () => {
     expect(HEAP_SHARE).toBe(0.75);
     expect(defaultMaxRecords(4_345_298_944)).toBe(1_591_000);
     expect(defaultMaxRecords(1)).toBe(1000);
+  });
+});
+
+describe('the oldest record, remembered', () => {
+  test('is looked for again once the first record of an account is gone or replaced', () => {
+    const transactions: Record<string, { createdAt: number }> = { a: { createdAt: 5 }, b: { createdAt: 7 }, c: { createdAt: 9 } };
+    const deps = { store: { state: { accounts: { x: { transactions } } } } } as unknown as Deps;
+    expect(oldestRecordMs(deps)).toBe(5);
+    delete transactions.a;
+    expect(oldestRecordMs(deps)).toBe(7);
+    transactions.b = { createdAt: 6 };
+    expect(oldestRecordMs(deps)).toBe(6);
+    delete transactions.b;
+    delete transactions.c;
+    expect(oldestRecordMs(deps)).toBeNull();
   });
 });

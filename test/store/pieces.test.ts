@@ -75,6 +75,26 @@ describe('a snapshot read in pieces is what JSON.parse makes of the whole file',
     );
   });
 
+  test.each(Object.entries(LAYOUTS))('%s: the entry hook sees each entry of each collection once, as JSON.parse makes it', (_name, layout) => {
+    // Compared as sorted lists: JSON.parse orders integer-like keys first, the hook sees entries in the file's order.
+    const entriesOf = (path: string[], value: unknown) =>
+      value !== null && typeof value === 'object' ? Object.entries(value).map(([k, v]) => JSON.stringify([path, k, v])) : [];
+    fc.assert(
+      fc.property(state, fc.integer({ min: 1, max: 40 }), (value, chunk) => {
+        const written = layout(value);
+        const seen: string[] = [];
+        readSnapshotFile(fileWith(written), chunk, (path, key, entry) => void seen.push(JSON.stringify([path, key, entry])));
+        const parsed = JSON.parse(written) as { jobs: unknown; accounts: Record<string, Record<string, unknown>> };
+        const expected = [
+          ...entriesOf(['jobs'], parsed.jobs),
+          ...Object.entries(parsed.accounts).flatMap(([id, account]) => Object.entries(account).flatMap(([field, v]) => entriesOf(['accounts', id, field], v))),
+        ];
+        expect(seen.sort()).toEqual(expected.sort());
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   test('a state the sandbox serializes (collections of more than 200 entries one a line) reads back the same', async () => {
     const transactions = Object.fromEntries(Array.from({ length: 450 }, (_, i) => [`tx-${i}`, { id: `tx-${i}`, amount: i, description: `caf\u00e9 "${i}"\\n` }]));
     const ledger = Array.from({ length: 300 }, (_, i) => ({ transactionId: `tx-${i}`, amount: -i }));
