@@ -6,6 +6,7 @@
 // Writes bench/results/clocks.json (npm run bench puts it in its table). `--others=N` and `--charges=N` (per other tenant) change the crowd.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createSandbox } from '../dist/index.js';
+import { callerOf } from './in-process.mjs';
 
 const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const OTHERS = arg('others', 10_000);
@@ -16,13 +17,7 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 
 async function world(others) {
   const sb = await createSandbox({ log: () => {}, clockStart: '2026-03-10T12:00:00Z', freezeClock: true });
-  const call = async (method, path, body, token) => {
-    const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const res = await sb.app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return JSON.parse(text);
-  };
+  const call = callerOf(sb);
   const tenant = async (name, charges) => {
     const made = await call('POST', '/_sandbox/accounts', { name, clock: {} });
     const { clientId, clientSecret } = made.credentials[0];

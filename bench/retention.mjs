@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandbox } from '../dist/index.js';
+import { callerOf } from './in-process.mjs';
 
 const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const GROUPS = arg('groups', 50_000);
@@ -19,13 +20,7 @@ const round = (ms) => Math.round(ms * 10) / 10;
 const dir = mkdtempSync(join(tmpdir(), 'retention-bench-'));
 try {
   const sb = await createSandbox({ dataFile: join(dir, 'state.json'), log: () => {}, clockStart: '2026-03-10T12:00:00Z', freezeClock: true, retainTransactions: '1d' });
-  const call = async (method, path, body, token) => {
-    const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const res = await sb.app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return JSON.parse(text);
-  };
+  const call = callerOf(sb);
   const token = (await call('POST', '/v2/auth', { client_id: 'mp_test_sandbox_full_access', client_secret: 'sandbox-secret-full-access' })).access_token;
 
   // The old transactions, written straight into the state (a unit of their own): a payment credits 10.00 and its
