@@ -169,7 +169,6 @@ function checkPublicHost(host: string): string {
   return host;
 }
 
-/** Fails fast on a webhook header word that cannot stand in a header name. */
 /** A charge's default life (expiresIn on v2 and v1): --retain-transactions shorter than it is said at start. */
 const DAY_MS = 86_400_000;
 
@@ -181,6 +180,7 @@ function durationOption(name: string, text: string | undefined): number | undefi
   return ms;
 }
 
+/** Fails fast on a webhook header word that cannot stand in a header name. */
 function checkHeaderWord(word: string): string {
   if (!/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(word)) throw new Error(`webhookHeaderWord '${word}' cannot name headers (X-${word}-Event): give 1 to 32 letters, digits and dashes starting with a letter, like Service.`);
   return word;
