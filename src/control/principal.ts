@@ -57,7 +57,7 @@ const HELD_BY: Record<string, HolderKind[]> = {
 const outside = (p: Principal & { kind: 'attendee' }, what: string) =>
   new SandboxError('OUTSIDE_ATTENDEE_TENANT', `This console token reaches only ${p.name}'s tenant (${p.accountId}); ${what}. Ask the presenter, or use the routes of your own account.`, { accountId: p.accountId });
 
-/** A path segment as the routes read it: percent-decoded, or as it came when it does not decode (hono does the same). */
+/** A path segment as the routes read it: percent-decoded, or as it came when it does not decode (as hono does). */
 function decodedSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -80,8 +80,8 @@ function tenantNamed(deps: Deps, [first = '', id]: string[]): string | undefined
   return undefined;
 }
 
-/** Refuses what an attendee may not do; `segments` are the control route's path after /_sandbox. */
-async function checkScope(deps: Deps, p: Principal & { kind: 'attendee' }, c: Context<Env>, segments: string[], path: string): Promise<void> {
+/** Refuses what an attendee may not do; `segments`: the path after /_sandbox; `tenant`: whom it names (tenantNamed). */
+async function checkScope(deps: Deps, p: Principal & { kind: 'attendee' }, c: Context<Env>, segments: string[], path: string, tenant: string | undefined): Promise<void> {
   const method = c.req.method;
   if (p.readOnly && method !== 'GET' && method !== 'HEAD')
     throw new SandboxError('READ_ONLY_CONSOLE', `This is a read-only view of ${p.name}'s console (a view token): it can look, not change. ${p.name}'s own console link can.`, { accountId: p.accountId });
@@ -94,7 +94,7 @@ async function checkScope(deps: Deps, p: Principal & { kind: 'attendee' }, c: Co
     if (rest.length === 0 && method === 'DELETE') throw outside(p, 'deleting a tenant is the presenter\'s (ending the workshop deletes it)');
     return;
   }
-  if (first in HELD_BY && id !== undefined) return own(tenantNamed(deps, segments), `${first.replace(/s$/, '')} ${id} belongs to another tenant`); // an unknown id: the route's 404
+  if (first in HELD_BY && id !== undefined) return own(tenant, `${first.replace(/s$/, '')} ${id} belongs to another tenant`); // an unknown id: the route's 404
   if (first === 'requests' && id !== undefined) {
     const entry = deps.requestLog.get(id);
     return own(entry ? (entry.accountId ?? '') : undefined, `request ${id} was not made by your tenant`);
@@ -117,9 +117,9 @@ export function principalGuard(deps: Deps): MiddlewareHandler<Env> {
     c.set('principal', principal);
     const path = c.req.path.slice('/_sandbox'.length);
     const segments = segmentsOf(path);
-    if (principal.kind === 'attendee') await checkScope(deps, principal, c, segments, path);
-    // A request on a tenant touches it, and no retention sweep deletes it while it runs (services/retention.ts).
     const tenant = tenantNamed(deps, segments);
+    if (principal.kind === 'attendee') await checkScope(deps, principal, c, segments, path, tenant);
+    // A request on a tenant touches it, and no retention sweep deletes it while it runs (services/retention.ts).
     const release = tenant !== undefined && Object.hasOwn(deps.store.raw.accounts, tenant) ? deps.retention.hold(tenant) : undefined;
     try {
       await next();

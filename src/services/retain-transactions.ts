@@ -47,8 +47,16 @@ export interface RetentionPlan {
   blocksOf: Map<string, string[]>;
 }
 
-/** Transactions a plan looks at between two turns of the event loop. */
+/** Entries looked at between two turns of the event loop (a plan's transactions, a ledger, the deliveries...). */
 const PLAN_SLICE = 4096;
+
+/** Runs `fn` on each index below `length`, PLAN_SLICE at a time, letting requests run between slices. */
+async function sliced(length: number, fn: (i: number) => void): Promise<void> {
+  for (let from = 0; from < length; from += PLAN_SLICE) {
+    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let i = from; i < Math.min(length, from + PLAN_SLICE); i++) fn(i);
+  }
+}
 
 /**
  * The plan of `accountId` at `cutoffMs` (ms on its clock), or null when nothing may go. It looks at the transactions a
@@ -59,23 +67,19 @@ export async function planRetention(deps: Deps, accountId: string, cutoffMs: num
   const ids = Object.hasOwn(deps.store.raw.accounts, accountId) ? Object.keys(deps.store.raw.accounts[accountId]!.transactions) : [];
   const kept = new Set<string>();
   const groups = new Map<string, string[]>();
-  for (let from = 0; from < ids.length; from += PLAN_SLICE) {
-    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const account = deps.store.raw.accounts[accountId];
-    if (!account) return null;
-    const txs = account.transactions;
-    for (const id of ids.slice(from, from + PLAN_SLICE)) {
-      const tx = txs[id];
-      if (!tx) continue;
-      const root = tx.relatedTransactionId === undefined ? id : rootOf(txs, tx);
-      if (tx.status === 'pending' || tx.updatedAt >= cutoffMs) kept.add(root);
-      else {
-        const members = groups.get(root);
-        if (members) members.push(id);
-        else groups.set(root, [id]);
-      }
+  await sliced(ids.length, (i) => {
+    const txs = deps.store.raw.accounts[accountId]?.transactions; // the account may go while the plan yields
+    const id = ids[i]!;
+    const tx = txs?.[id];
+    if (!tx) return;
+    const root = tx.relatedTransactionId === undefined ? id : rootOf(txs!, tx);
+    if (tx.status === 'pending' || tx.updatedAt >= cutoffMs) kept.add(root);
+    else {
+      const members = groups.get(root);
+      if (members) members.push(id);
+      else groups.set(root, [id]);
     }
-  }
+  });
   const account = deps.store.raw.accounts[accountId];
   if (!account) return null;
   const txs = account.transactions;
@@ -143,14 +147,6 @@ export function deleteFromPlan(deps: Deps, plan: RetentionPlan, from: number, ma
  * the journal writes at most about eight times what is dropped, however often sweeps run.
  */
 const worthRewriting = (dropped: number, length: number) => dropped > 0 && dropped * 8 >= length;
-
-/** Runs `fn` on each index below `length`, PLAN_SLICE at a time, letting requests run between slices. */
-async function sliced(length: number, fn: (i: number) => void): Promise<void> {
-  for (let from = 0; from < length; from += PLAN_SLICE) {
-    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    for (let i = from; i < Math.min(length, from + PLAN_SLICE); i++) fn(i);
-  }
-}
 
 /**
  * Folds the ledger entries of transactions no longer held into the carried-forward entries, and deletes the events

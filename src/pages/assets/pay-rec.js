@@ -11,7 +11,8 @@
   let rec = null;
   let charge = null;
 
-  const brl = (n) => `R$ ${n.toFixed(2).replace('.', ',')}`;
+  // The rule every page and the server write amounts by (R$ 1.234,50: src/lib/brl.ts, window.sandbox.brl).
+  const brl = (reais) => window.sandbox.brl(reais);
   const PERIOD = { SEMANAL: 'weekly', MENSAL: 'monthly', TRIMESTRAL: 'quarterly', SEMESTRAL: 'every six months', ANUAL: 'yearly' };
 
   function row(term, value) {
