@@ -4,17 +4,10 @@
 // walk, creates included, under 30 s on this machine (issue 38). Writes bench/results/automatico.{json,md}.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createSandbox } from '../dist/index.js';
+import { callerOf } from './in-process.mjs';
 
 const RECS = Number(process.argv.find((a) => a.startsWith('--recs='))?.slice(7) ?? 1000);
 const sb = await createSandbox({ log: () => {}, clockStart: '2026-01-05T12:00:00Z', freezeClock: true });
-/** A request to `s` in process that must succeed; its JSON answer. */
-const callerOf = (s) => async (method, path, body, token) => {
-  const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const res = await s.app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-};
 const call = callerOf(sb);
 const basic = `Basic ${Buffer.from('mp_test_sandbox_full_access:sandbox-secret-full-access').toString('base64')}`;
 const token = async () => {
