@@ -2,19 +2,20 @@
 // kept in memory, never in --data. Invariants:
 // - bounded: one ring of `capacity` entries per account and one sandbox-wide ring (requests no account could be named
 //   for, and every control API request); an entry's bodies are capped before they get here (wire/middleware/request-log.ts);
-// - an entry is in at most two rings (a control request naming an account: its ring and the sandbox's), what is kept
-//   of it the same object in both, and is found by id while a ring holds it: its id is its sequence number, and each
-//   ring is in that order, so a look-up is a binary search per ring. No index by id: a map of every entry costs each
-//   request more (it points from old objects to new ones, which the young generation's collector then walks) than
-//   look-ups ever would;
-// - what a ring keeps of an entry is small (Kept): every object a ring holds is one more for the collector to copy,
-//   so a kept entry has as few as it can and shares what repeats (the media type, the list of headers an app sends
-//   every time, the path and unchanged answer of a resource polled), and a read's entry names no ids (it made
-//   nothing); the RequestEntry a reader gets is built when it is read;
+// - an entry is in at most two rings (a control request naming an account: its ring and the sandbox's), its strings
+//   shared by both, and is found by id while a ring holds it: its id is its sequence number, and each ring is in that
+//   order, so a look-up is a binary search per ring. No index by id: a map of every entry costs each request more (it
+//   points from old objects to new ones, which the young generation's collector then walks) than look-ups ever would;
+// - what a ring keeps of an entry is small: every object a ring holds is one more for the collector to copy, so an
+//   entry has no object of its own (numbers and slots, see Ring) and shares what repeats (the media type, the list of
+//   headers an app sends every time, the path and unchanged answer of a resource polled), and a read's entry names no
+//   ids (it made nothing); the RequestEntry a reader gets is built when it is read, and its bodies' secrets masked
+//   then: a request pays nothing to mask, and no reader ever sees an unmasked secret;
 // - reset forgets everything; deleting an account forgets its ring. Ids keep counting, so an old id or cursor never
 //   names a newer entry.
 import type { Store } from '../store/store';
 import { validationError } from '../domain/errors';
+import { maskedJson } from './request-mask';
 
 export const DEFAULT_REQUEST_LOG_SIZE = 1000;
 /** Requests to these faces are logged; `control` is the sandbox's own API. */
@@ -27,6 +28,23 @@ export type LoggedBody =
   | { kind: 'json'; contentType: string; size: number; text: string }
   /** Not JSON, binary, over the cap, or not valid JSON: only its size (bytes; -1 unknown) and type. */
   | { kind: 'omitted'; contentType: string; size: number; reason: string };
+
+/**
+ * A body as a ring keeps it, before masking: secrets are masked, and a size not known is measured, when the entry is
+ * read (Ring.at), so that a request pays for neither. A bare string is `application/json` text known to parse, whose
+ * size is its length in bytes; `raw` is other JSON (`valid` false: not known to parse), `size` -1 when not known yet.
+ */
+export type KeptBody = Exclude<LoggedBody, { kind: 'json' }> | string | { kind: 'raw'; contentType: string; size: number; text: string; valid: boolean };
+
+/** A kept body as a reader sees it: masked and measured. */
+function loggedBody(body: KeptBody): LoggedBody {
+  if (typeof body === 'string') body = { kind: 'raw', contentType: 'application/json', size: -1, text: body, valid: true };
+  if (body.kind !== 'raw') return body;
+  const { contentType, text } = body;
+  const size = body.size < 0 ? Buffer.byteLength(text) : body.size;
+  const masked = maskedJson(text, body.valid);
+  return masked === undefined ? { kind: 'omitted', contentType, size, reason: 'not valid JSON' } : { kind: 'json', contentType, size, text: masked };
+}
 
 export interface RequestEntry {
   id: string;
@@ -77,59 +95,196 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * What a ring keeps of an entry, with as few objects as it can (see the invariants): no id (it is `req_` and the seq),
- * no times (the ring keeps them in an array of doubles: a number field holding a time is one more object each), the
- * duration in whole tenths of a millisecond, and an unmasked `application/json` answer as its bare text.
+ * An entry as the middleware hands it over: no id (it is `req_` and the seq), the duration in whole tenths of a
+ * millisecond, bodies not yet masked (KeptBody). The ring copies it into its slots and lets it go.
  */
-type Kept = Omit<RequestEntry, 'id' | 'atMs' | 'wallMs' | 'durationMs' | 'answer'> & { tenths: number; answer: LoggedBody | string };
+export type KeptEntry = Omit<RequestEntry, 'id' | 'atMs' | 'wallMs' | 'durationMs' | 'request' | 'answer'> & { tenths: number; request: KeptBody; answer: KeptBody };
 
-function kept(e: RequestEntry): Kept {
-  const a = e.answer;
-  const answer = a.kind === 'json' && a.contentType === 'application/json' && a.size === a.text.length ? a.text : a;
-  const { seq, face, method, path, query, status, accountId, credentialId, idempotencyKey, replayed, traceId, headers, request, ids, warnings } = e;
-  return { seq, face, method, path, query, status, tenths: Math.round(e.durationMs * 10), accountId, credentialId, idempotencyKey, replayed, traceId, headers, request, answer, ids, warnings };
-}
+// A ring keeps no object of an entry's own (see the invariants): its numbers go in a Float64Array, NUMBERS a position,
+// and what is not a number in STRIDE slots of one flat array. An object kept for each request is what the request
+// log cost most: V8 allocates it straight into the old generation once it sees them all survive, and the collector
+// then carries every one until the ring turns.
+const SEQ = 0;
+const AT = 1;
+const WALL = 2;
+const STATUS = 3;
+const TENTHS = 4;
+const REPLAYED = 5;
+/** An answer kept in the ring's arena: where its bytes start in the chunk its slot holds, and how many. */
+const ANSWER_AT = 6;
+const ANSWER_BYTES = 7;
+const NUMBERS = 8;
+const FACE = 0;
+const METHOD = 1;
+const PATH = 2;
+const QUERY = 3;
+const ACCOUNT = 4;
+const CREDENTIAL = 5;
+const IDEMPOTENCY_KEY = 6;
+const TRACE = 7;
+const HEADERS = 8;
+const REQUEST = 9;
+const ANSWER = 10;
+const IDS = 11;
+const WARNINGS = 12;
+const STRIDE = 13;
 
-function entryOf(k: Kept, atMs: number, wallMs: number): RequestEntry {
-  const { tenths, answer, ...rest } = k;
-  return { ...rest, id: requestIdOf(k.seq), atMs, wallMs, durationMs: tenths / 10, answer: typeof answer === 'string' ? { kind: 'json', contentType: 'application/json', size: answer.length, text: answer } : answer };
+/**
+ * Where a ring keeps the text of the answers it holds: UTF-8 bytes in chunks outside the JS heap, written in the ring's
+ * order. A string kept until its ring turns is what a create's entry cost most (the young generation's collector
+ * copies it twice before the old one holds it); bytes in a chunk cost it nothing. A chunk goes once the last entry
+ * whose slot points to it has left the ring, so a ring holds its answers' bytes and at most two chunks more.
+ */
+class Arena {
+  private chunk: Buffer | undefined;
+  private used = 0;
+  /** Where the text last put starts in its chunk, and its length in bytes. */
+  at = 0;
+  bytes = 0;
+  /** Writes `text` (at most 64 KB: the body cap); returns the chunk it is in (see `at` and `bytes`). */
+  put(text: string): Buffer {
+    const most = text.length * 3;
+    if (!this.chunk || this.used + most > this.chunk.length) {
+      // 16 KB for a ring's first answers, growing to 256 KB for a busy one.
+      this.chunk = Buffer.allocUnsafeSlow(Math.max(most, Math.min((this.chunk?.length ?? 8192) * 2, 256 * 1024)));
+      this.used = 0;
+    }
+    this.at = this.used;
+    this.bytes = this.chunk.write(text, this.used);
+    this.used += this.bytes;
+    return this.chunk;
+  }
 }
 
 class Ring {
-  private items: (Kept | undefined)[] = [];
-  /** [atMs, wallMs] of the entry at each position; grows with the ring up to its capacity. */
-  private times = new Float64Array(16);
+  private arena = new Arena();
+  /** NUMBERS doubles a position; grows with the ring up to its capacity. */
+  private numbers = new Float64Array(16 * NUMBERS);
+  /** STRIDE slots a position, in slot order; grows (appending) on the ring's first lap. */
+  private slots: unknown[] = [];
   private next = 0;
   private size = 0;
+  /** The answer of the newest entry as given (kept only to tell whether the next one is the same). */
+  private lastAnswer: string | undefined;
   constructor(readonly capacity: number) {}
-  /** Adds what it keeps of `entry` (shared with another ring when given), returning that. */
-  push(entry: RequestEntry, shared?: Kept): Kept {
-    const k = shared ?? kept(entry);
+  push(e: KeptEntry, atMs: number, wallMs: number): void {
+    const slots = this.slots;
+    const { answer } = e;
+    let { headers, path } = e;
+    let same = false;
+    const newest = (this.next - 1 + this.capacity) % this.capacity;
     // An app sends the same headers request after request: the entry shares the list of the one before when they
     // are equal, so a turning ring keeps one list, not one per entry.
     // So is an app polling one resource: its path, and its answer while it has not changed.
-    const before = this.size === 0 ? undefined : this.items[(this.next - 1 + this.capacity) % this.capacity];
-    if (before) {
-      if (sameStrings(before.headers, k.headers)) k.headers = before.headers;
-      if (before.path === k.path) {
-        k.path = before.path;
-        if (typeof k.answer === 'string' && before.answer === k.answer) k.answer = before.answer;
+    if (this.size > 0) {
+      const before = newest * STRIDE;
+      const beforeHeaders = slots[before + HEADERS] as string[];
+      if (sameStrings(beforeHeaders, headers)) headers = beforeHeaders;
+      if (slots[before + PATH] === path) {
+        path = slots[before + PATH] as string;
+        same = typeof answer === 'string' && answer === this.lastAnswer;
       }
     }
-    if (this.next * 2 >= this.times.length) {
-      const grown = new Float64Array(Math.min(this.times.length * 2, this.capacity * 2));
-      grown.set(this.times);
-      this.times = grown;
+    if ((this.next + 1) * NUMBERS > this.numbers.length) {
+      const grown = new Float64Array(Math.min(this.numbers.length * 2, this.capacity * NUMBERS));
+      grown.set(this.numbers);
+      this.numbers = grown;
     }
-    this.items[this.next] = k;
-    this.times[this.next * 2] = entry.atMs;
-    this.times[this.next * 2 + 1] = entry.wallMs;
+    const n = this.numbers;
+    const i = this.next * NUMBERS;
+    n[i + SEQ] = e.seq;
+    n[i + AT] = atMs;
+    n[i + WALL] = wallMs;
+    n[i + STATUS] = e.status;
+    n[i + TENTHS] = e.tenths;
+    n[i + REPLAYED] = e.replayed ? 1 : 0;
+    const at = this.next * STRIDE;
+    slots[at + FACE] = e.face;
+    slots[at + METHOD] = e.method;
+    slots[at + PATH] = path;
+    slots[at + QUERY] = e.query;
+    slots[at + ACCOUNT] = e.accountId;
+    slots[at + CREDENTIAL] = e.credentialId;
+    slots[at + IDEMPOTENCY_KEY] = e.idempotencyKey;
+    slots[at + TRACE] = e.traceId;
+    slots[at + HEADERS] = headers;
+    slots[at + REQUEST] = e.request;
+    if (typeof answer === 'string') {
+      // The same answer as the entry before's (a resource polled) points to the same bytes.
+      if (same) {
+        slots[at + ANSWER] = slots[newest * STRIDE + ANSWER];
+        n[i + ANSWER_AT] = n[newest * NUMBERS + ANSWER_AT]!;
+        n[i + ANSWER_BYTES] = n[newest * NUMBERS + ANSWER_BYTES]!;
+      } else {
+        slots[at + ANSWER] = this.arena.put(answer);
+        n[i + ANSWER_AT] = this.arena.at;
+        n[i + ANSWER_BYTES] = this.arena.bytes;
+      }
+      this.lastAnswer = answer;
+    } else {
+      slots[at + ANSWER] = answer;
+      this.lastAnswer = undefined;
+    }
+    slots[at + IDS] = e.ids;
+    slots[at + WARNINGS] = e.warnings;
     this.next = (this.next + 1) % this.capacity;
     if (this.size < this.capacity) this.size++;
-    return k;
   }
-  private at(position: number): RequestEntry {
-    return entryOf(this.items[position]!, this.times[position * 2]!, this.times[position * 2 + 1]!);
+  /** The answer of the entry at `position` as the middleware gave it (its text back from the arena). */
+  private answerAt(position: number): KeptBody {
+    const answer = this.slots[position * STRIDE + ANSWER];
+    if (!(answer instanceof Buffer)) return answer as KeptBody;
+    const at = this.numbers[position * NUMBERS + ANSWER_AT]!;
+    const bytes = this.numbers[position * NUMBERS + ANSWER_BYTES]!;
+    return { kind: 'raw', contentType: 'application/json', size: bytes, text: answer.toString('utf8', at, at + bytes), valid: true };
+  }
+  seqAt(position: number): number {
+    return this.numbers[position * NUMBERS + SEQ]!;
+  }
+  /** The entry at `position`, built now (its bodies masked). */
+  at(position: number): RequestEntry {
+    const n = this.numbers;
+    const i = position * NUMBERS;
+    const s = this.slots;
+    const at = position * STRIDE;
+    return {
+      id: requestIdOf(n[i + SEQ]!),
+      seq: n[i + SEQ]!,
+      atMs: n[i + AT]!,
+      wallMs: n[i + WALL]!,
+      face: s[at + FACE] as RequestFace,
+      method: s[at + METHOD] as string,
+      path: s[at + PATH] as string,
+      query: s[at + QUERY] as string,
+      status: n[i + STATUS]!,
+      durationMs: n[i + TENTHS]! / 10,
+      accountId: s[at + ACCOUNT] as string | null,
+      credentialId: s[at + CREDENTIAL] as string | null,
+      idempotencyKey: s[at + IDEMPOTENCY_KEY] as string | null,
+      replayed: n[i + REPLAYED] === 1,
+      traceId: s[at + TRACE] as string | null,
+      headers: s[at + HEADERS] as string[],
+      request: loggedBody(s[at + REQUEST] as KeptBody),
+      answer: loggedBody(this.answerAt(position)),
+      ids: s[at + IDS] as string[],
+      warnings: s[at + WARNINGS] as string[],
+    };
+  }
+  /** Whether the entry at `position` passes `f`. */
+  matches(position: number, f: RequestFilter): boolean {
+    const s = this.slots;
+    const at = position * STRIDE;
+    if (f.face !== undefined && s[at + FACE] !== f.face) return false;
+    if (f.method !== undefined && s[at + METHOD] !== f.method) return false;
+    if (f.path !== undefined && !(s[at + PATH] as string).startsWith(f.path)) return false;
+    if (f.sinceMs !== undefined && this.numbers[position * NUMBERS + AT]! < f.sinceMs) return false;
+    if (f.status !== undefined) {
+      const status = this.numbers[position * NUMBERS + STATUS]!;
+      if (f.status === 'failed') return status >= 400;
+      if (f.status.endsWith('xx')) return Math.floor(status / 100) === Number(f.status[0]);
+      return status === Number(f.status);
+    }
+    return true;
   }
   /** The entry of sequence number `seq`, if this ring holds it. */
   find(seq: number): RequestEntry | undefined {
@@ -139,19 +294,16 @@ class Ring {
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const position = (oldest + mid) % this.capacity;
-      const s = this.items[position]!.seq;
+      const s = this.seqAt(position);
       if (s === seq) return this.at(position);
       if (s < seq) lo = mid + 1;
       else hi = mid - 1;
     }
     return undefined;
   }
-  /** Newest first: each entry's seq and a way to have all of it (built only for the entries a page takes). */
-  *newest(): Generator<{ seq: number; entry: () => RequestEntry; kept: Kept; atMs: number }> {
-    for (let i = 1; i <= this.size; i++) {
-      const position = (this.next - i + this.capacity) % this.capacity;
-      yield { seq: this.items[position]!.seq, kept: this.items[position]!, atMs: this.times[position * 2]!, entry: () => this.at(position) };
-    }
+  /** Positions, newest first. */
+  *newest(): Generator<number> {
+    for (let i = 1; i <= this.size; i++) yield (this.next - i + this.capacity) % this.capacity;
   }
   get length() {
     return this.size;
@@ -162,8 +314,11 @@ export interface RequestLog {
   readonly capacity: number;
   /** The next entry's id and seq (taken when the request starts, so entries are ordered by arrival). */
   nextSeq(): number;
-  /** Keeps `entry` under its account (when that account still exists) and, if `sandboxWide`, in the sandbox ring. */
-  record(entry: RequestEntry, sandboxWide: boolean): RequestEntry | undefined;
+  /**
+   * Keeps `entry` under its account (when that account still exists; else its accountId becomes null) and, if
+   * `sandboxWide`, in the sandbox ring. False when the log is off.
+   */
+  record(entry: KeptEntry, atMs: number, wallMs: number, sandboxWide: boolean): boolean;
   get(id: string): RequestEntry | undefined;
   /** The entries of an account (null: the sandbox ring), newest first, filtered, `limit` after the `cursor` entry. */
   list(accountId: string | null, filter: RequestFilter, page: { limit: number; cursor?: string }): { items: RequestEntry[]; nextCursor: string | null };
@@ -176,19 +331,6 @@ export interface RequestLog {
 export const requestIdOf = (seq: number) => `req_${seq}`;
 const seqOf = (id: string) => (/^req_(\d{1,15})$/.test(id) ? Number(id.slice(4)) : undefined);
 
-function matches(e: Kept, atMs: number, f: RequestFilter): boolean {
-  if (f.face !== undefined && e.face !== f.face) return false;
-  if (f.method !== undefined && e.method !== f.method) return false;
-  if (f.path !== undefined && !e.path.startsWith(f.path)) return false;
-  if (f.sinceMs !== undefined && atMs < f.sinceMs) return false;
-  if (f.status !== undefined) {
-    if (f.status === 'failed') return e.status >= 400;
-    if (f.status.endsWith('xx')) return Math.floor(e.status / 100) === Number(f.status[0]);
-    return e.status === Number(f.status);
-  }
-  return true;
-}
-
 export function createRequestLog(store: Pick<Store, 'findAccount'>, capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLog {
   let seq = 0;
   let rings = new Map<string, Ring>();
@@ -196,19 +338,18 @@ export function createRequestLog(store: Pick<Store, 'findAccount'>, capacity = D
   return {
     capacity,
     nextSeq: () => ++seq,
-    record(entry, sandboxWide) {
-      if (capacity === 0) return undefined;
-      let k: Kept | undefined;
+    record(entry, atMs, wallMs, sandboxWide) {
+      if (capacity === 0) return false;
       if (entry.accountId !== null) {
         // A request that deleted its account (or came after) starts no ring for it.
         if (store.findAccount(entry.accountId)) {
           let ring = rings.get(entry.accountId);
           if (!ring) rings.set(entry.accountId, (ring = new Ring(capacity)));
-          k = ring.push(entry);
+          ring.push(entry, atMs, wallMs);
         } else entry.accountId = null;
       }
-      if (sandboxWide || entry.accountId === null) sandbox.push(entry, k);
-      return entry;
+      if (sandboxWide || entry.accountId === null) sandbox.push(entry, atMs, wallMs);
+      return true;
     },
     get(id) {
       const at = seqOf(id);
@@ -232,13 +373,13 @@ export function createRequestLog(store: Pick<Store, 'findAccount'>, capacity = D
       const items: RequestEntry[] = [];
       let more = false;
       if (ring) {
-        for (const e of ring.newest()) {
-          if (e.seq >= before || !matches(e.kept, e.atMs, filter)) continue;
+        for (const position of ring.newest()) {
+          if (ring.seqAt(position) >= before || !ring.matches(position, filter)) continue;
           if (items.length === limit) {
             more = true;
             break;
           }
-          items.push(e.entry());
+          items.push(ring.at(position));
         }
       }
       return { items, nextCursor: more ? items[items.length - 1]!.id : null };
@@ -252,7 +393,7 @@ export function createRequestLog(store: Pick<Store, 'findAccount'>, capacity = D
     },
     get held() {
       const seqs = new Set<number>();
-      for (const ring of [sandbox, ...rings.values()]) for (const e of ring.newest()) seqs.add(e.seq);
+      for (const ring of [sandbox, ...rings.values()]) for (const position of ring.newest()) seqs.add(ring.seqAt(position));
       return seqs.size;
     },
   };

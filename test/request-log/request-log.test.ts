@@ -277,6 +277,30 @@ describe('bounds and lifetime', () => {
     expect(h.sb.deps.requestLog.held).toBeLessThanOrEqual(3 + 3); // the account's ring and the sandbox-wide one
   });
 
+  test('answers are kept as sent while the ring turns: texts of other scripts, their sizes in bytes, a polled one shared', async () => {
+    h = await startHarness({ requestLog: 8 });
+    const sent: { id: string; text: string }[] = [];
+    // Long and short answers, so that the ring's bytes fill more than one chunk of its arena (16 KB, then 32 KB...).
+    for (let i = 0; i < 40; i++) {
+      const res = await charge({ description: `Café nº ${i} — São João ${'ç'.repeat((i * 7) % 200)}` });
+      expect(res.status, res.text).toBe(201);
+      sent.push({ id: res.body.id, text: res.text });
+    }
+    const polled = await h.v2('GET', `/transactions/${sent[39]!.id}`);
+    await h.v2('GET', `/transactions/${sent[39]!.id}`);
+    // The ring also holds the token requests the harness makes: what it keeps of each path is looked at apart.
+    const reads = (await log('?path=/v2/transactions/')).items;
+    expect(reads).toHaveLength(2);
+    for (const e of reads) expect(e.answer).toEqual({ contentType: 'application/json', size: Buffer.byteLength(polled.text), body: JSON.parse(polled.text) });
+    const creates = (await log('?path=/v2/pix')).items;
+    expect(creates.length).toBeGreaterThanOrEqual(2);
+    for (const [k, e] of creates.entries()) {
+      const { text } = sent[39 - k]!;
+      expect(e.answer).toEqual({ contentType: 'application/json', size: Buffer.byteLength(text), body: JSON.parse(text) });
+      expect(e.request.body.description).toMatch(/^Café nº \d+ — São João ç*$/);
+    }
+  });
+
   test('--request-log 0 turns it off', async () => {
     h = await startHarness({ requestLog: 0 });
     await charge();

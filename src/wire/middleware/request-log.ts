@@ -1,29 +1,21 @@
 // Records each request to the faces and the control API in the request log (services/request-log.ts, sandbox.md 14).
 // Mounted first, so it sees the answer every other layer made (errors, faults, a failed commit). Per request it costs
 // a few property reads: bodies are the strings the body middleware read and the route answered (never serialised
-// again; a body over the cap is not looked at), and JSON is parsed only when it may hold a secret to mask.
-import type { IncomingMessage } from 'node:http';
+// again; a body over the cap is not looked at), kept as they are: the log masks them when an entry is read.
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps';
 import { nowOf } from '../../services/clocks';
 import { isoTime } from '../../lib/iso';
 import { credentialOfClientId, findApiKey } from '../../services/secrets';
-import { requestIdOf, type LoggedBody, type RequestFace, type RequestLog } from '../../services/request-log';
+import { requestIdOf, type KeptBody, type KeptEntry, type RequestFace, type RequestLog } from '../../services/request-log';
+import { MASK } from '../../services/request-mask';
 import type { Caller } from '../env';
 import { JSON_TYPE, parsedBody } from './body';
 
 export const DEFAULT_BODY_CAP = 64 * 1024;
-/** What every secret is replaced by, in headers, queries and bodies. */
-export const MASK = '[masked]';
-
 /** Headers whose value is a secret. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-sandbox-token', 'cookie']);
-/** JSON fields whose value is a secret, lower-case: client secrets, tokens, webhook signing secrets, API keys. */
-const SECRET_FIELDS = new Set(['client_secret', 'clientsecret', 'secret', 'access_token', 'accesstoken', 'refresh_token', 'id_token', 'token', 'password', 'apikey', 'api_key', 'x-api-key', 'privatekey', 'private_key']);
-/** Text that may hold one (a quick test before any parse). */
-const MAY_HOLD_SECRET = /secret|token|password|"key"|api_?key|private/i;
-const API_KEY_VALUE = /^mp_(?:test|live)_/;
-
 /** The control API's own reads that would only log themselves: the log, the stream, the console's fragment, health. */
 const UNLOGGED_CONTROL = /^\/_sandbox\/(?:stream|console|health|requests(?:\/|$)|accounts\/[^/]+\/requests$)/;
 
@@ -33,45 +25,6 @@ function faceOf(path: string): RequestFace | undefined {
   if (path.startsWith('/api-pix/') || path === '/api-pix') return 'api-pix';
   if (path.startsWith('/_sandbox/') && !UNLOGGED_CONTROL.test(path)) return 'control';
   return undefined;
-}
-
-/** Masks secrets in a parsed JSON value, in place (it is a copy made for the log). */
-function maskValue(value: unknown): unknown {
-  if (typeof value === 'string') return value.includes('PRIVATE KEY') ? MASK : value;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = maskValue(value[i]);
-    return value;
-  }
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const v = record[key];
-      const lower = key.toLowerCase();
-      // `key`: an API key (mp_test_...) or a certificate's private key; a Pix key (`key` of pixKeys) stays.
-      if (typeof v === 'string' && (SECRET_FIELDS.has(lower) || (lower === 'key' && API_KEY_VALUE.test(v)))) record[key] = MASK;
-      else record[key] = maskValue(v);
-    }
-  }
-  return value;
-}
-
-/** JSON text with its secrets masked; undefined when it is not valid JSON. `valid`: known to be JSON (parsed already, or made by the app). */
-function maskedJson(text: string, valid: boolean): string | undefined {
-  if (!MAY_HOLD_SECRET.test(text)) return valid || isJson(text) ? text : undefined;
-  try {
-    return JSON.stringify(maskValue(JSON.parse(text)));
-  } catch {
-    return undefined;
-  }
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -88,14 +41,17 @@ function mediaTypeOf(contentType: string): string {
   return type;
 }
 
-/** A body as the log keeps it: masked JSON under the cap, else its size and type. */
-function loggedBody(contentType: string, text: string | undefined, size: number, cap: number, valid: boolean): LoggedBody {
+/**
+ * A body as the log keeps it: JSON under the cap as it was sent, else its size and type. Nothing is masked or measured
+ * here (the log does both when the entry is read): `size` -1 is not known yet, `valid` says the text is known to parse.
+ */
+function keptBody(contentType: string, text: string | undefined, size: number, cap: number, valid: boolean): KeptBody {
   if (size === 0 && !text) return NONE;
   const type = mediaTypeOf(contentType);
-  if (!JSON_TYPE.test(type) || text === undefined) return { kind: 'omitted', contentType: type || 'none', size, reason: JSON_TYPE.test(type) ? 'not read' : 'not JSON' };
-  if (size > cap) return { kind: 'omitted', contentType: type, size, reason: `over the ${Math.round(cap / 1024)} KB cap` };
-  const masked = maskedJson(text, valid);
-  return masked === undefined ? { kind: 'omitted', contentType: type, size, reason: 'not valid JSON' } : { kind: 'json', contentType: type, size, text: masked };
+  // A text of more than a third of the cap in characters may be over it in bytes.
+  if (size > cap || (size < 0 && text !== undefined && text.length * 3 > cap && (size = Buffer.byteLength(text)) > cap)) return { kind: 'omitted', contentType: type || 'none', size, reason: `over the ${Math.round(cap / 1024)} KB cap` };
+  if (!JSON_TYPE.test(type) || text === undefined) return { kind: 'omitted', contentType: type || 'none', size: size < 0 && text !== undefined ? Buffer.byteLength(text) : size, reason: JSON_TYPE.test(type) ? 'not read' : 'not JSON' };
+  return valid && type === 'application/json' && size < 0 ? text : { kind: 'raw', contentType: type, size, text, valid };
 }
 
 /** A header of a response's headers as @hono/node-server keeps them (a record, tuples or Headers). */
@@ -105,9 +61,13 @@ function headerIn(headers: unknown, name: string): string | undefined {
   if (Array.isArray(headers)) return (headers as [string, string][]).find(([k]) => k.toLowerCase() === name)?.[1];
   const record = headers as Record<string, string>;
   if (name in record) return record[name];
+  // The routes write these names capitalised: found without a lower-cased copy of every key.
+  const titled = TITLED[name];
+  if (titled !== undefined && titled in record) return record[titled];
   for (const k in record) if (k.toLowerCase() === name) return record[k];
   return undefined;
 }
+const TITLED: Record<string, string> = { 'content-type': 'Content-Type', location: 'Location', 'idempotent-replayed': 'Idempotent-Replayed' };
 
 let nodeCacheKey: symbol | null | undefined;
 /** @hono/node-server's lightweight Response keeps [status, body, headers] under a symbol: read them without building a Response. */
@@ -129,7 +89,7 @@ function answerParts(res: Response, cap: number): AnswerParts | Promise<AnswerPa
     const header = (name: string) => headerIn(cache[2], name);
     const type = header('content-type') ?? (cache[1] === null ? '' : 'text/plain');
     const body = cache[1];
-    if (typeof body === 'string') return { type, text: body.length > cap ? undefined : body, size: Buffer.byteLength(body), header };
+    if (typeof body === 'string') return body.length > cap ? { type, text: undefined, size: Buffer.byteLength(body), header } : { type, text: body, size: -1, header };
     if (body instanceof Uint8Array) return { type, text: undefined, size: body.byteLength, header };
     return { type, text: undefined, size: body === null ? 0 : -1, header };
   }
@@ -144,7 +104,7 @@ async function answerPartsOf(res: Response, cap: number): Promise<AnswerParts> {
   const length = header('content-length');
   if (!JSON_TYPE.test(type.split(';')[0]!.trim()) || (length !== undefined && Number(length) > cap)) return { type, text: undefined, size: length === undefined ? -1 : Number(length), header };
   const text = await res.clone().text();
-  return { type, text: text.length > cap ? undefined : text, size: Buffer.byteLength(text), header };
+  return text.length > cap ? { type, text: undefined, size: Buffer.byteLength(text), header } : { type, text, size: -1, header };
 }
 
 /** The request body: the text a body reader cached (never read again here), or read now when nothing read it. */
@@ -163,19 +123,27 @@ async function requestText(c: Context, size: number, cap: number): Promise<strin
 
 const NO_WARNINGS: string[] = [];
 const NO_IDS: string[] = [];
-const NONE: LoggedBody = { kind: 'none' };
+const NONE: KeptBody = { kind: 'none' };
 
 const FIRST_ID = /^\s*\{\s*"(?:id|txid)"\s*:\s*"([^"\\]{1,120})"/;
 const TXID = /"txid"\s*:\s*"([^"\\]{1,120})"/;
 
 /** Ids a 2xx answer to a change names: its own id (first field, or txid on API Pix) and its Location's last segment. A read changes nothing. */
-function idsOf(face: RequestFace, method: string, status: number, text: string | undefined, location: string | undefined): string[] {
+function idsOf(face: RequestFace, method: string, status: number, text: string | undefined, header: (name: string) => string | undefined): string[] {
   if (status < 200 || status > 299 || method === 'GET' || method === 'HEAD') return NO_IDS;
   const ids: string[] = [];
   const own = text && (FIRST_ID.exec(text) ?? (face === 'api-pix' ? TXID.exec(text) : null));
-  if (own) ids.push(own[1]!);
-  const last = location?.split('?')[0]!.split('/').pop();
-  if (last && !ids.includes(last)) ids.push(decodeURIComponent(last));
+  // A copy: a match is a slice of the answer, and would keep all of it alive as long as the entry.
+  if (own) ids.push(` ${own[1]!}`.slice(1));
+  const location = header('location');
+  if (location !== undefined) {
+    const end = location.includes('?') ? location.indexOf('?') : location.length;
+    const last = location.slice(location.lastIndexOf('/', end - 1) + 1, end);
+    if (last && last !== ids[0]) {
+      const decoded = decodeURIComponent(last);
+      if (decoded !== ids[0]) ids.push(decoded);
+    }
+  }
   return ids.length === 0 ? NO_IDS : ids;
 }
 
@@ -192,16 +160,24 @@ function maskedQuery(url: string): string {
  * content-length...) are left out: every entry is held until its ring turns, and each kept string costs the collector.
  */
 const KEPT_HEADERS = ['content-type', 'accept', 'user-agent', 'idempotency-key', 'x-sub-account', 'origin'];
-function keptHeaders(c: Context): string[] {
-  // On a real port, Node's own parsed record (a WHATWG Headers' get() costs about a microsecond a name); in process, hono's.
-  const parsed = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers;
+function keptHeaders(c: Context, parsed: IncomingHttpHeaders | undefined): string[] {
   const out: string[] = [];
   for (const name of KEPT_HEADERS) {
-    const value = parsed ? parsed[name] : c.req.header(name);
-    if (value !== undefined) out.push(name, Array.isArray(value) ? value.join(', ') : value);
+    const value = headerOf(c, parsed, name);
+    if (value !== undefined) out.push(name, value);
   }
-  for (const name of SECRET_HEADERS) if ((parsed ? parsed[name] : c.req.header(name)) !== undefined) out.push(name, MASK);
+  for (const name of SECRET_HEADERS) if (headerOf(c, parsed, name) !== undefined) out.push(name, MASK);
   return out;
+}
+
+/**
+ * A request header by lower-case name: on a real port from Node's own parsed record (`parsed`: a WHATWG Headers'
+ * get() costs about a microsecond a name), in process from hono's.
+ */
+function headerOf(c: Context, parsed: IncomingHttpHeaders | undefined, name: string): string | undefined {
+  if (!parsed) return c.req.header(name);
+  const value = parsed[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /**
@@ -240,14 +216,14 @@ const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
 
 /** The middleware; `warningsOf` reads what the request's checks warned (wire/validate.ts). */
 export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Context) => string[] | undefined, cap = DEFAULT_BODY_CAP): MiddlewareHandler {
-  return async (c, next) => {
+  return async function logRequest(c, next) {
     const face = faceOf(c.req.path);
     if (!face) return next();
     const started = performance.now();
     const seq = log.nextSeq();
     await next();
     try {
-      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      const tenths = Math.round((performance.now() - started) * 10);
       const res = c.res;
       const status = res.status;
       const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
@@ -268,52 +244,46 @@ export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Conte
       const account = accountId === null ? undefined : deps.store.findAccount(accountId);
       const atMs = account ? nowOf(deps, account) : deps.clock.nowMs();
       const method = c.req.method;
-      let request: LoggedBody = NONE;
+      const parsed = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers;
+      let request = NONE;
       if (method !== 'GET' && method !== 'HEAD') {
-        const declared = c.req.header('content-length');
+        const declared = headerOf(c, parsed, 'content-length');
         const size = declared === undefined ? -1 : Number(declared);
-        const type = c.req.header('content-type') ?? '';
+        const type = headerOf(c, parsed, 'content-type') ?? '';
         const cached = c.req.bodyCache as { text?: unknown; json?: unknown };
         // In process a Request carries no Content-Length: whether it has a body is asked of it then.
         if (size > 0 || (size < 0 && (cached.text !== undefined || cached.json !== undefined || c.req.raw.body !== null))) {
           // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
           const text = JSON_TYPE.test(type.split(';')[0]!.trim()) ? await requestText(c, size, cap) : size < 0 && cached.text !== undefined ? await requestText(c, size, cap) : undefined;
-          request = loggedBody(type, text, text === undefined ? size : Buffer.byteLength(text), cap, parsedBody(c.req) !== undefined);
+          request = keptBody(type, text, size, cap, parsedBody(c.req) !== undefined);
         }
       }
       const parts = answerParts(res, cap);
       const answer = parts instanceof Promise ? await parts : parts;
-      const entry = log.record(
-        {
-          id: requestIdOf(seq),
-          seq,
-          atMs,
-          wallMs: Date.now(),
-          face,
-          method,
-          path: c.req.path,
-          query: maskedQuery(c.req.url),
-          status,
-          durationMs,
-          accountId,
-          credentialId,
-          idempotencyKey: c.req.header('idempotency-key') ?? null,
-          replayed: answer.header('idempotent-replayed') === 'true',
-          traceId: (c.get('traceId') as string | undefined) ?? null,
-          headers: keptHeaders(c),
-          request,
-          // The app's own JSON answers are JSON: not parsed again to know it.
-          answer: loggedBody(answer.type, answer.text, answer.size, cap, true),
-          ids: idsOf(face, method, status, answer.text, answer.header('location')),
-          warnings: warningsOf(c) ?? NO_WARNINGS,
-        },
-        face === 'control',
-      );
+      const entry: KeptEntry = {
+        seq,
+        face,
+        method,
+        path: c.req.path,
+        query: maskedQuery(c.req.url),
+        status,
+        tenths,
+        accountId,
+        credentialId,
+        idempotencyKey: headerOf(c, parsed, 'idempotency-key') ?? null,
+        replayed: answer.header('idempotent-replayed') === 'true',
+        traceId: (c.get('traceId') as string | undefined) ?? null,
+        headers: keptHeaders(c, parsed),
+        request,
+        // The app's own JSON answers are JSON: not parsed again to know it.
+        answer: keptBody(answer.type, answer.text, answer.size, cap, true),
+        ids: idsOf(face, method, status, answer.text, answer.header),
+        warnings: warningsOf(c) ?? NO_WARNINGS,
+      };
       // The stream's news of it, built only when something listens (the console, a test kit's stream).
-      if (entry && deps.bus.listeners > 0) {
-        const { id, method: m, path, status: s, durationMs: d } = entry;
-        const at = isoTime(atMs);
-        deps.bus.publish(entry.accountId === null ? { kind: 'request', id, face, method: m, path, status: s, durationMs: d, at } : { kind: 'request', accountId: entry.accountId, id, face, method: m, path, status: s, durationMs: d, at });
+      if (log.record(entry, atMs, Date.now(), face === 'control') && deps.bus.listeners > 0) {
+        const news = { kind: 'request', id: requestIdOf(seq), face, method, path: entry.path, status, durationMs: tenths / 10, at: isoTime(atMs) } as const;
+        deps.bus.publish(entry.accountId === null ? news : { ...news, accountId: entry.accountId });
       }
     } catch (err) {
       // The log must never change an answer.
