@@ -1,7 +1,9 @@
 // npm run bench:requests: what the request log (sandbox.md 14, docs/requests.md) costs, on the built sandbox.
 // 1. Speed: POST /v2/pix and GET /v2/transactions/{id} on a sandbox with the log on (the default, 1,000 per account)
 //    and one with --request-log 0, in alternating rounds (the machine is shared: the ratio is what counts; target
-//    on / off >= 0.95 for both). The ring is full after the warm-up, so rounds measure a log that evicts.
+//    on / off >= 0.95 for both). The ring is full after the warm-up, so rounds measure a log that evicts. Beside the
+//    rate, each round reads the server's CPU time per request (/proc): the load generator shares the two cores, so
+//    the rate also moves with it, and the CPU figure says what the log itself costs.
 // 2. Memory: RSS of a full ring of 1,000 entries for each of 100 accounts (POST /v2/pix, whose answer carries the QR
 //    image: the largest common entry), as the RSS of the same work with the log on minus with it off, both after a
 //    full GC (bench/gc-on-signal.mjs).
@@ -10,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { start, stop, waitUntilAnswering } from './processes.mjs';
+import { cpuMs, start, stop, waitUntilAnswering } from './processes.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
@@ -44,16 +46,19 @@ const sides = [];
 for (const [name, s] of [['on', on], ['off', off]]) {
   const headers = { authorization: `Bearer ${await tokenOf(s.url)}`, ...json };
   const id = (await (await fetch(`${s.url}/v2/pix`, { method: 'POST', headers, body: chargeBody })).json()).id;
-  sides.push({ name, create: { url: `${s.url}/v2/pix`, method: 'POST', headers, body: chargeBody }, read: { url: `${s.url}/v2/transactions/${id}`, headers } });
+  sides.push({ name, pid: s.child.pid, create: { url: `${s.url}/v2/pix`, method: 'POST', headers, body: chargeBody }, read: { url: `${s.url}/v2/transactions/${id}`, headers } });
 }
 for (const side of sides) for (const kind of ['create', 'read']) await autocannon({ connections: 10, duration: quick ? 1 : 2, ...side[kind] }); // warm-up: JIT, and a full ring
-const rounds = quick ? 2 : 4;
+const rounds = quick ? 2 : 6;
 const runs = { create: { on: [], off: [] }, read: { on: [], off: [] } };
+const cpu = { create: { on: [], off: [] }, read: { on: [], off: [] } };
 for (let i = 0; i < rounds; i++) {
   for (const kind of ['create', 'read']) {
     for (const side of i % 2 ? [...sides].reverse() : sides) {
+      const before = cpuMs(side.pid);
       const r = await autocannon({ connections: 10, duration: quick ? 2 : 5, ...side[kind] });
       runs[kind][side.name].push(Math.round(r.requests.average));
+      cpu[kind][side.name].push(((cpuMs(side.pid) - before) * 1000) / r.requests.total);
       console.log(`round ${i + 1} ${kind} log ${side.name}: ${Math.round(r.requests.average)} req/s, non2xx ${r.non2xx}`);
     }
   }
@@ -63,7 +68,8 @@ await Promise.all([stop(on.child), stop(off.child)]);
 const speed = {};
 for (const kind of ['create', 'read']) {
   const ratio = +median(runs[kind].on.map((v, i) => v / runs[kind].off[i])).toFixed(3);
-  speed[kind] = { onReqPerSec: median(runs[kind].on), offReqPerSec: median(runs[kind].off), ratio, rounds };
+  const cpuRatio = +median(cpu[kind].on.map((v, i) => cpu[kind].off[i] / v)).toFixed(3);
+  speed[kind] = { onReqPerSec: median(runs[kind].on), offReqPerSec: median(runs[kind].off), ratio, onCpuUs: +median(cpu[kind].on).toFixed(1), offCpuUs: +median(cpu[kind].off).toFixed(1), cpuRatio, rounds };
 }
 
 // 2. Memory: 100 accounts, 1,000 creates each, log on against log off.
@@ -97,7 +103,9 @@ const md = [
   '| what | figure | target |',
   '|---|---|---|',
   `| \`POST /v2/pix\`, log on / off | ${speed.create.onReqPerSec} / ${speed.create.offReqPerSec} req/s = ${speed.create.ratio} | >= 0.95 |`,
+  `| \`POST /v2/pix\`, server CPU a request, log off / on | ${speed.create.offCpuUs} / ${speed.create.onCpuUs} µs = ${speed.create.cpuRatio} | >= 0.95 |`,
   `| \`GET /v2/transactions/{id}\`, log on / off | ${speed.read.onReqPerSec} / ${speed.read.offReqPerSec} req/s = ${speed.read.ratio} | >= 0.95 |`,
+  `| \`GET /v2/transactions/{id}\`, server CPU a request, log off / on | ${speed.read.offCpuUs} / ${speed.read.onCpuUs} µs = ${speed.read.cpuRatio} | >= 0.95 |`,
   `| RSS of a full log: ${PER} entries x ${ACCOUNTS} accounts of \`POST /v2/pix\` (on minus off) | ${Math.round(logBytes / 1048576)} MB (${results.memory.bytesPerEntry} B an entry) | bounded |`,
   '',
 ].join('\n');

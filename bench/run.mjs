@@ -254,6 +254,9 @@ const targets = [
     ? [
         [`\`POST /v2/pix\`, request log on / off (bench:requests, ${day(requestLog)})`, `${requestLog.speed.create.onReqPerSec} / ${requestLog.speed.create.offReqPerSec} req/s = ${requestLog.speed.create.ratio}`, '>= 0.95', requestLog.speed.create.ratio >= 0.95],
         [`\`GET /v2/transactions/{id}\`, request log on / off (bench:requests, ${day(requestLog)})`, `${requestLog.speed.read.onReqPerSec} / ${requestLog.speed.read.offReqPerSec} req/s = ${requestLog.speed.read.ratio}`, '>= 0.95', requestLog.speed.read.ratio >= 0.95],
+        ...['create', 'read']
+          .filter((kind) => requestLog.speed[kind].cpuRatio !== undefined)
+          .map((kind) => [`${kind === 'create' ? '`POST /v2/pix`' : '`GET /v2/transactions/{id}`'}, server CPU a request, request log off / on (bench:requests, ${day(requestLog)})`, `${requestLog.speed[kind].offCpuUs} / ${requestLog.speed[kind].onCpuUs} µs = ${requestLog.speed[kind].cpuRatio}`, '>= 0.95', requestLog.speed[kind].cpuRatio >= 0.95]),
         [`RSS of a full request log, ${requestLog.memory.entriesPerAccount} x ${requestLog.memory.accounts} accounts (bench:requests, ${day(requestLog)})`, `${Math.round(requestLog.memory.logRssBytes / 1048576)} MB (${requestLog.memory.bytesPerEntry} B an entry)`, 'bounded', true],
       ]
     : [['request log on / off', 'not measured: npm run bench:requests', '>= 0.95', false]]),
