@@ -137,7 +137,8 @@ function idsOf(face: RequestFace, method: string, status: number, text: string |
   if (own) ids.push(` ${own[1]!}`.slice(1));
   const location = header('location');
   if (location !== undefined) {
-    const end = location.includes('?') ? location.indexOf('?') : location.length;
+    const query = location.indexOf('?');
+    const end = query < 0 ? location.length : query;
     const last = location.slice(location.lastIndexOf('/', end - 1) + 1, end);
     if (last && last !== ids[0]) {
       const decoded = decodeURIComponent(last);
