@@ -50,10 +50,13 @@ export interface RetentionPlan {
 /** Entries looked at between two turns of the event loop (a plan's transactions, a ledger, the deliveries...). */
 const PLAN_SLICE = 4096;
 
+/** Lets the requests waiting on the event loop run. */
+export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Runs `fn` on each index below `length`, PLAN_SLICE at a time, letting requests run between slices. */
 async function sliced(length: number, fn: (i: number) => void): Promise<void> {
   for (let from = 0; from < length; from += PLAN_SLICE) {
-    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (from > 0) await turn();
     for (let i = from; i < Math.min(length, from + PLAN_SLICE); i++) fn(i);
   }
 }

@@ -18,7 +18,7 @@ import { formatDuration } from '../lib/duration';
 import { isoTime } from '../lib/iso';
 import { deleteAccount } from './accounts';
 import { nowOf } from './clocks';
-import { compactLedgerAndEvents, deleteFromPlan, planRetention } from './retain-transactions';
+import { compactLedgerAndEvents, deleteFromPlan, planRetention, turn } from './retain-transactions';
 
 /** Real-time ms between background sweeps (a sweep also follows every clock move). */
 export const SWEEP_EVERY_MS = 60_000;
@@ -26,7 +26,6 @@ export const SWEEP_EVERY_MS = 60_000;
 export const TRANSACTIONS_PER_UNIT = 250;
 
 const NONE: ReadonlySet<string> = new Set();
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * `deps`: the sandbox's, which this becomes part of (it reads deps.retention of none of them); `fixtureIds`: ids of the
@@ -100,8 +99,9 @@ export function createRetention(deps: Deps, fixtureIds: ReadonlySet<string>): Re
       hung.delete(id); // the plan sees what hangs on its transactions now
       const plan = await planRetention(deps, id, cutoff);
       let deleted = 0;
-      for (let next = 0; plan && next < plan.groups.length; ) {
-        if (next > 0 && deleted === 0) log(`retention: deleting the settled transactions of tenant ${id} last changed before ${isoTime(cutoff)}, ${TRANSACTIONS_PER_UNIT} at a time`);
+      for (let next = 0, batch = 0; plan && next < plan.groups.length; batch++) {
+        // Said once, when a tenant's old transactions take more than one batch.
+        if (batch === 1) log(`retention: deleting the settled transactions of tenant ${id} last changed before ${isoTime(cutoff)}, ${TRANSACTIONS_PER_UNIT} at a time`);
         const { result, durable } = store.atomically('system', () => deleteFromPlan(deps, plan, next, TRANSACTIONS_PER_UNIT, hung.get(id) ?? NONE));
         await durable;
         ({ next } = result);
@@ -111,8 +111,8 @@ export function createRetention(deps: Deps, fixtureIds: ReadonlySet<string>): Re
       run.transactionsDeleted += deleted;
       if (deleted > 0) log(`retention: deleted ${deleted} settled transactions of tenant ${id}`);
       // The ledger and events are arrays, written whole by the journal: rewritten once per account and sweep.
-      const now = cutoffOf();
-      if (now !== null) await compactLedgerAndEvents(deps, id, now, now + period);
+      const cutoffNow = cutoffOf();
+      if (cutoffNow !== null) await compactLedgerAndEvents(deps, id, cutoffNow, cutoffNow + period);
       await turn();
     }
   }

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { CARRIED_FORWARD, deleteFromPlan, planRetention } from '../../src/services/retain-transactions';
 import { createSandbox } from '../../src/app';
+import { TRANSACTIONS_PER_UNIT } from '../../src/services/retention';
 import { apiPix, payCob, putCob, TXID } from '../helpers/api-pix';
 import { DEFAULT, expectLedgerBalanced, startHarness, T0, type Harness } from '../helpers/harness';
 import { newLink, v1call, v1ok } from '../helpers/v1-calls';
@@ -253,6 +254,18 @@ describe('--retain-transactions', () => {
     const sb = await createSandbox({ retainTransactions: '1h', log: (l) => lines.push(l) });
     await sb.close();
     expect(lines.join('\n')).toContain('--retain-transactions 1h is shorter than a charge\'s default life (a day): pending charges are kept');
+  });
+
+  test('a tenant whose old transactions take more than one batch is said once in the log, then how many went', async () => {
+    const lines: string[] = [];
+    h = await startHarness({ retainTransactions: '1d', log: (l) => lines.push(l) });
+    const t = await tenant();
+    for (let i = 0; i <= TRANSACTIONS_PER_UNIT; i++) await paid(t);
+    const made = Object.keys(h.sb.deps.store.raw.accounts[t.id]!.transactions).length; // with their fees
+    await h.advance(2 * DAY);
+    const said = lines.filter((l) => l.includes(`tenant ${t.id}`));
+    expect(said.filter((l) => l.includes(`${TRANSACTIONS_PER_UNIT} at a time`))).toHaveLength(1);
+    expect(said).toContain(`retention: deleted ${made} settled transactions of tenant ${t.id}`);
   });
 
   test('a group that changed after the plan is kept by its batch: a refund asked or a block opened meanwhile', async () => {
