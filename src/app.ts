@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { version } from '../package.json';
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
 import { createBus } from './lib/bus';
@@ -289,13 +289,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const caller = c.get('caller') as Env['Variables']['caller'] | undefined;
     return caller ? isoOf(deps, caller.account) : clock.iso();
   };
-  app.onError((err, c) => {
+  const answerError = (err: Error, c: Context<Env>) => {
     const error = toSandboxError(err, log);
     const timestamp = timeOf(c);
     // POST /v2/auth keeps the service's small error body.
     if (c.req.path === '/v2/auth') return c.json({ error: errorName(error.status), message: error.message }, error.status as ContentfulStatusCode);
     return sendError(c, error, timestamp, c.get('traceId') ?? randomUUID());
-  });
+  };
+  app.onError(answerError);
   app.notFound((c) => {
     // The face's nearest routes, or the methods its path takes (wire/route-lessons.ts; sandbox.md 14).
     const err = routeMiss(app.routes, c.req.method, c.req.path);
@@ -303,12 +304,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return sendError(c, err, clock.iso(), c.get('traceId') ?? randomUUID());
   });
 
-  // First of all, so that it sees the answer each later layer made (sandbox.md 14).
-  if (requestLogSize > 0) app.use('*', requestLogger(deps, deps.requestLog, warningsOf));
   const allowedHosts = [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...(options.tlsNames ?? [])];
   // The service's names are answered only through the proxy (sandbox.md 13): marked there, read by the doors.
   const checkDoors = doors({ allowedHosts, allowedOrigins: options.allowedOrigins ?? [], proxiedName });
-  app.use('*', async (c, next) => {
+  const first: MiddlewareHandler<Env> = async (c, next) => {
     const traceId = randomUUID();
     c.set('traceId', traceId);
     // Every answer's own headers: the trace id and the page headers (sandbox.md 11). On a real port they go on Node's
@@ -343,7 +342,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     } catch (err) {
       c.res = sendError(c, toSandboxError(err, log), timeOf(c), traceId);
     }
-  });
+  };
+  // The request log goes around the first middleware, so that it sees the answer every layer made (sandbox.md 14).
+  app.use('*', requestLogSize > 0 ? requestLogger(deps, deps.requestLog, warningsOf, first, answerError) : first);
   for (const prefix of FAULT_PREFIXES) app.use(`${prefix}*`, injectFaults(deps, faults));
   for (const prefix of JSON_BODY_PREFIXES) app.use(`${prefix}*`, jsonBody);
 

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
 import { apiPix, basic, cobBody, pixToken, TXID } from '../helpers/api-pix';
+import { createRequestLog } from '../../src/services/request-log';
 
 let h: Harness;
 afterEach(async () => {
@@ -28,7 +29,7 @@ describe('an entry', () => {
     expect(e.at).toBe('2026-03-10T12:00:00.000Z'); // the frozen sandbox clock
     expect(Date.parse(e.wallAt)).toBeGreaterThan(Date.parse('2026-01-01')); // real time is not the frozen clock... unless the test runs then
     expect(e.durationMs).toBeGreaterThanOrEqual(0);
-    expect(e.traceId).toBe(res.headers.get('x-trace-id') ?? e.traceId);
+    expect(e.traceId).toBe(res.headers.get('x-trace-id'));
     expect(e.traceId).toMatch(/^[0-9a-f-]{36}$/);
     expect(e.request).toMatchObject({ contentType: 'application/json', body: { amount: 10, description: 'x' } });
     expect(e.answer.body.id).toBe(res.body.id);
@@ -82,6 +83,15 @@ describe('an entry', () => {
     expect(failed.status, failed.text).toBe(500);
     const e = await newest('?status=5xx');
     expect(e).toMatchObject({ status: 500, path: '/v2/pix', ids: [] });
+  });
+
+  test('records a request the doors refuse before any route, with the answer the app gave it', async () => {
+    h = await startHarness();
+    const res = await h.sb.app.request(`http://evil.example/v2/account`, { headers: { authorization: `Bearer ${await h.token()}` } });
+    expect(res.status).toBe(421);
+    const e = await newest('?path=/v2/account');
+    expect(e).toMatchObject({ status: 421, method: 'GET', face: 'v2', accountId: DEFAULT.accountId, traceId: res.headers.get('x-trace-id') });
+    expect(e.answer.body.details.code).toBe('HOST_NOT_ALLOWED');
   });
 
   test('a request with no credential the sandbox knows goes to the sandbox-wide log', async () => {
@@ -299,6 +309,19 @@ describe('bounds and lifetime', () => {
       expect(e.answer).toEqual({ contentType: 'application/json', size: Buffer.byteLength(text), body: JSON.parse(text) });
       expect(e.request.body.description).toMatch(/^Café nº \d+ — São João ç*$/);
     }
+  });
+
+  test("every entry's trace id is its answer's X-Trace-Id, kept as numbers; any other text is kept as it is", async () => {
+    h = await startHarness();
+    const sent: string[] = [];
+    for (let i = 0; i < 40; i++) sent.push((await h.v2('GET', '/account')).headers.get('x-trace-id')!);
+    const kept = (await log('?path=/v2/account&limit=40')).items.map((e) => e.traceId);
+    expect(kept.reverse()).toEqual(sent);
+    // The ring itself: trace ids of another form (none of the sandbox's own) come back unchanged.
+    const ring = createRequestLog({ findAccount: () => undefined }, 10);
+    const odd = ['00000000-0000-4000-8000-000000000000', 'ffffffff-ffff-4fff-bfff-ffffffffffff', 'ABCDEF01-2345-4678-9abc-def012345678', 'trace-1', '', null];
+    for (const traceId of odd) ring.record({ seq: ring.nextSeq(), face: 'v2', method: 'GET', path: '/v2/account', query: '', status: 200, tenths: 1, accountId: null, credentialId: null, idempotencyKey: null, replayed: false, traceId, headers: [], request: { kind: 'none' }, answer: { kind: 'none' }, ids: [], warnings: [] }, 0, 0, true);
+    expect(ring.list(null, {}, { limit: 10 }).items.map((e) => e.traceId).reverse()).toEqual(odd);
   });
 
   test('--request-log 0 turns it off', async () => {

@@ -1,7 +1,8 @@
 // Records each request to the faces and the control API in the request log (services/request-log.ts, sandbox.md 14).
-// Mounted first, so it sees the answer every other layer made (errors, faults, a failed commit). Per request it costs
-// a few property reads: bodies are the strings the body middleware read and the route answered (never serialised
-// again; a body over the cap is not looked at), kept as they are: the log masks them when an entry is read.
+// It goes around the app's first middleware, so it sees the answer every layer made (errors, faults, a failed commit,
+// a refused Host). Per request it costs a few property reads and one pass over the request's headers: bodies are the
+// strings the body middleware read and the route answered (never serialised again; a body over the cap is not looked
+// at), kept as they are: the log masks them when an entry is read.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps';
@@ -47,6 +48,8 @@ function mediaTypeOf(contentType: string): string {
  */
 function keptBody(contentType: string, text: string | undefined, size: number, cap: number, valid: boolean): KeptBody {
   if (size === 0 && !text) return NONE;
+  // What every JSON answer of the app's says: its own string, nothing to look up.
+  if (contentType === 'application/json' && valid && size < 0 && text !== undefined && text.length * 3 <= cap) return text;
   const type = mediaTypeOf(contentType);
   // A text of more than a third of the cap in characters may be over it in bytes.
   if (size > cap || (size < 0 && text !== undefined && text.length * 3 > cap && (size = Buffer.byteLength(text)) > cap)) return { kind: 'omitted', contentType: type || 'none', size, reason: `over the ${Math.round(cap / 1024)} KB cap` };
@@ -80,31 +83,31 @@ function nodeCache(res: Response): [number, unknown, unknown] | undefined {
   return nodeCacheKey ? ((res as unknown as Record<symbol, [number, unknown, unknown]>)[nodeCacheKey] ?? undefined) : undefined;
 }
 
-type AnswerParts = { type: string; text: string | undefined; size: number; header: (name: string) => string | undefined };
+/** `headers`: where the answer's headers are, as headerIn reads them. */
+type AnswerParts = { type: string; text: string | undefined; size: number; headers: unknown };
 
 /** The answer's body text (JSON under the cap only), content type and the headers the log reads: at once on a real port. */
 function answerParts(res: Response, cap: number): AnswerParts | Promise<AnswerParts> {
   const cache = nodeCache(res);
   if (cache) {
-    const header = (name: string) => headerIn(cache[2], name);
-    const type = header('content-type') ?? (cache[1] === null ? '' : 'text/plain');
-    const body = cache[1];
-    if (typeof body === 'string') return body.length > cap ? { type, text: undefined, size: Buffer.byteLength(body), header } : { type, text: body, size: -1, header };
-    if (body instanceof Uint8Array) return { type, text: undefined, size: body.byteLength, header };
-    return { type, text: undefined, size: body === null ? 0 : -1, header };
+    const [, body, headers] = cache;
+    const type = headerIn(headers, 'content-type') ?? (body === null ? '' : 'text/plain');
+    if (typeof body === 'string') return body.length > cap ? { type, text: undefined, size: Buffer.byteLength(body), headers } : { type, text: body, size: -1, headers };
+    if (body instanceof Uint8Array) return { type, text: undefined, size: body.byteLength, headers };
+    return { type, text: undefined, size: body === null ? 0 : -1, headers };
   }
   return answerPartsOf(res, cap);
 }
 
 /** The same from a WHATWG Response (in process): its body read from a clone. */
 async function answerPartsOf(res: Response, cap: number): Promise<AnswerParts> {
-  const header = (name: string) => res.headers.get(name) ?? undefined;
-  const type = header('content-type') ?? '';
-  if (res.body === null) return { type, text: undefined, size: 0, header };
-  const length = header('content-length');
-  if (!JSON_TYPE.test(type.split(';')[0]!.trim()) || (length !== undefined && Number(length) > cap)) return { type, text: undefined, size: length === undefined ? -1 : Number(length), header };
+  const { headers } = res;
+  const type = headers.get('content-type') ?? '';
+  if (res.body === null) return { type, text: undefined, size: 0, headers };
+  const length = headers.get('content-length') ?? undefined;
+  if (!JSON_TYPE.test(type.split(';')[0]!.trim()) || (length !== undefined && Number(length) > cap)) return { type, text: undefined, size: length === undefined ? -1 : Number(length), headers };
   const text = await res.clone().text();
-  return text.length > cap ? { type, text: undefined, size: Buffer.byteLength(text), header } : { type, text, size: -1, header };
+  return text.length > cap ? { type, text: undefined, size: Buffer.byteLength(text), headers } : { type, text, size: -1, headers };
 }
 
 /** The request body: the text a body reader cached (never read again here), or read now when nothing read it. */
@@ -129,13 +132,13 @@ const FIRST_ID = /^\s*\{\s*"(?:id|txid)"\s*:\s*"([^"\\]{1,120})"/;
 const TXID = /"txid"\s*:\s*"([^"\\]{1,120})"/;
 
 /** Ids a 2xx answer to a change names: its own id (first field, or txid on API Pix) and its Location's last segment. A read changes nothing. */
-function idsOf(face: RequestFace, method: string, status: number, text: string | undefined, header: (name: string) => string | undefined): string[] {
+function idsOf(face: RequestFace, method: string, status: number, text: string | undefined, headers: unknown): string[] {
   if (status < 200 || status > 299 || method === 'GET' || method === 'HEAD') return NO_IDS;
   const ids: string[] = [];
   const own = text && (FIRST_ID.exec(text) ?? (face === 'api-pix' ? TXID.exec(text) : null));
   // A copy: a match is a slice of the answer, and would keep all of it alive as long as the entry.
   if (own) ids.push(` ${own[1]!}`.slice(1));
-  const location = header('location');
+  const location = headerIn(headers, 'location');
   if (location !== undefined) {
     const query = location.indexOf('?');
     const end = query < 0 ? location.length : query;
@@ -159,26 +162,37 @@ function maskedQuery(url: string): string {
  * The headers an entry keeps, as [name, value, name, value...]: what says how the request was made (type, client,
  * idempotency, sub-account) and which credential header it carried, masked. Connection-level ones (host, accept-encoding,
  * content-length...) are left out: every entry is held until its ring turns, and each kept string costs the collector.
+ * The value: whether the header is a secret.
  */
-const KEPT_HEADERS = ['content-type', 'accept', 'user-agent', 'idempotency-key', 'x-sub-account', 'origin'];
-function keptHeaders(c: Context, parsed: IncomingHttpHeaders | undefined): string[] {
-  const out: string[] = [];
-  for (const name of KEPT_HEADERS) {
-    const value = headerOf(c, parsed, name);
-    if (value !== undefined) out.push(name, value);
-  }
-  for (const name of SECRET_HEADERS) if (headerOf(c, parsed, name) !== undefined) out.push(name, MASK);
-  return out;
-}
+const KEPT_HEADERS = new Map<string, boolean>([
+  ...['content-type', 'accept', 'user-agent', 'idempotency-key', 'x-sub-account', 'origin'].map((name) => [name, false] as const),
+  ...[...SECRET_HEADERS].map((name) => [name, true] as const),
+]);
+
+type SentHeaders = { kept: string[]; idempotencyKey: string | null; contentLength: string | undefined; contentType: string };
 
 /**
- * A request header by lower-case name: on a real port from Node's own parsed record (`parsed`: a WHATWG Headers'
- * get() costs about a microsecond a name), in process from hono's.
+ * What the log reads of a request's headers, in one pass over them: on a real port over Node's own parsed record
+ * (`parsed`; a WHATWG Headers' get() costs about a microsecond a name, and a look-up by name in the record, one per
+ * header the log might keep, costs more than the pass), in process over a record of hono's.
  */
-function headerOf(c: Context, parsed: IncomingHttpHeaders | undefined, name: string): string | undefined {
-  if (!parsed) return c.req.header(name);
-  const value = parsed[name];
-  return Array.isArray(value) ? value.join(', ') : value;
+function sentHeaders(c: Context, parsed: IncomingHttpHeaders | undefined): SentHeaders {
+  const record = parsed ?? (Object.fromEntries(c.req.raw.headers) as IncomingHttpHeaders);
+  const sent: SentHeaders = { kept: [], idempotencyKey: null, contentLength: undefined, contentType: '' };
+  for (const name in record) {
+    const secret = KEPT_HEADERS.get(name);
+    if (secret === undefined && name !== 'content-length') continue;
+    const raw = record[name];
+    if (raw === undefined) continue;
+    const value = typeof raw === 'string' ? raw : raw.join(', ');
+    if (secret === undefined) sent.contentLength = value;
+    else {
+      sent.kept.push(name, secret ? MASK : value);
+      if (name === 'idempotency-key') sent.idempotencyKey = value;
+      else if (name === 'content-type') sent.contentType = value;
+    }
+  }
+  return sent;
 }
 
 /**
@@ -215,14 +229,33 @@ async function senderOf(deps: Deps, c: Context, face: RequestFace): Promise<{ ac
 
 const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
 
-/** The middleware; `warningsOf` reads what the request's checks warned (wire/validate.ts). */
-export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Context) => string[] | undefined, cap = DEFAULT_BODY_CAP): MiddlewareHandler {
+/**
+ * `first`, the app's first middleware, with the log around it. Not a layer of its own: each of Hono's layers costs a
+ * request about as much as the log's work does (an async dispatch, a closure and two awaits). So the log answers what
+ * `first` throws itself (a Host the doors refuse) with the app's `onError`, as Hono would have, before it records;
+ * what a later layer throws Hono has already answered. `warningsOf` reads what the request's checks warned
+ * (wire/validate.ts).
+ */
+export function requestLogger(
+  deps: Deps,
+  log: RequestLog,
+  warningsOf: (c: Context) => string[] | undefined,
+  first: MiddlewareHandler,
+  onError: (err: Error, c: Context) => Response | Promise<Response>,
+  cap = DEFAULT_BODY_CAP,
+): MiddlewareHandler {
   return async function logRequest(c, next) {
     const face = faceOf(c.req.path);
-    if (!face) return next();
+    if (!face) return first(c, next);
     const started = performance.now();
     const seq = log.nextSeq();
-    await next();
+    try {
+      await first(c, next);
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      c.error = err;
+      c.res = await onError(err, c);
+    }
     try {
       const tenths = Math.round((performance.now() - started) * 10);
       const res = c.res;
@@ -246,11 +279,11 @@ export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Conte
       const atMs = account ? nowOf(deps, account) : deps.clock.nowMs();
       const method = c.req.method;
       const parsed = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers;
+      const sent = sentHeaders(c, parsed);
       let request = NONE;
       if (method !== 'GET' && method !== 'HEAD') {
-        const declared = headerOf(c, parsed, 'content-length');
-        const size = declared === undefined ? -1 : Number(declared);
-        const type = headerOf(c, parsed, 'content-type') ?? '';
+        const size = sent.contentLength === undefined ? -1 : Number(sent.contentLength);
+        const type = sent.contentType;
         const cached = c.req.bodyCache as { text?: unknown; json?: unknown };
         // In process a Request carries no Content-Length: whether it has a body is asked of it then.
         if (size > 0 || (size < 0 && (cached.text !== undefined || cached.json !== undefined || c.req.raw.body !== null))) {
@@ -261,6 +294,7 @@ export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Conte
       }
       const parts = answerParts(res, cap);
       const answer = parts instanceof Promise ? await parts : parts;
+      const { idempotencyKey } = sent;
       const entry: KeptEntry = {
         seq,
         face,
@@ -271,14 +305,15 @@ export function requestLogger(deps: Deps, log: RequestLog, warningsOf: (c: Conte
         tenths,
         accountId,
         credentialId,
-        idempotencyKey: headerOf(c, parsed, 'idempotency-key') ?? null,
-        replayed: answer.header('idempotent-replayed') === 'true',
+        idempotencyKey,
+        // Only a request with a key can be a replay: the header is not looked for otherwise.
+        replayed: idempotencyKey !== null && headerIn(answer.headers, 'idempotent-replayed') === 'true',
         traceId: (c.get('traceId') as string | undefined) ?? null,
-        headers: keptHeaders(c, parsed),
+        headers: sent.kept,
         request,
         // The app's own JSON answers are JSON: not parsed again to know it.
         answer: keptBody(answer.type, answer.text, answer.size, cap, true),
-        ids: idsOf(face, method, status, answer.text, answer.header),
+        ids: idsOf(face, method, status, answer.text, answer.headers),
         warnings: warningsOf(c) ?? NO_WARNINGS,
       };
       // The stream's news of it, built only when something listens (the console, a test kit's stream).
