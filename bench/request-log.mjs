@@ -1,9 +1,9 @@
 // npm run bench:requests: what the request log (sandbox.md 14, docs/requests.md) costs, on the built sandbox.
 // 1. Speed: POST /v2/pix and GET /v2/transactions/{id} on a sandbox with the log on (the default, 1,000 per account)
-//    and one with --request-log 0, in alternating rounds (the machine is shared: the ratio is what counts; target
-//    on / off >= 0.95 for both). The ring is full after the warm-up, so rounds measure a log that evicts. Beside the
-//    rate, each round reads the server's CPU time per request (/proc): the load generator shares the two cores, so
-//    the rate also moves with it, and the CPU figure says what the log itself costs.
+//    and one with --request-log 0, in alternating rounds, for each kind over four fresh pairs of them (the machine is
+//    shared: the ratio is what counts; target on / off >= 0.95 for both; the median of the eight rounds' ratios). The
+//    ring is full after the warm-up, so rounds measure a log that evicts. Beside the rate, each round reads the
+//    server's CPU time per request (/proc): what the log itself costs, less moved by the load generator than the rate.
 // 2. Memory: RSS of a full ring of 1,000 entries for each of 100 accounts (POST /v2/pix, whose answer carries the QR
 //    image: the largest common entry), as the RSS of the same work with the log on minus with it off, both after a
 //    full GC (bench/gc-on-signal.mjs).
@@ -39,37 +39,45 @@ async function rssAfterGc(child) {
   return rssBytes(child.pid);
 }
 
-// 1. Speed.
-const on = await sandbox(4801, []);
-const off = await sandbox(4802, ['--request-log', '0']);
-const sides = [];
-for (const [name, s] of [['on', on], ['off', off]]) {
-  const headers = { authorization: `Bearer ${await tokenOf(s.url)}`, ...json };
-  const id = (await (await fetch(`${s.url}/v2/pix`, { method: 'POST', headers, body: chargeBody })).json()).id;
-  sides.push({ name, pid: s.child.pid, create: { url: `${s.url}/v2/pix`, method: 'POST', headers, body: chargeBody }, read: { url: `${s.url}/v2/transactions/${id}`, headers } });
-}
-for (const side of sides) for (const kind of ['create', 'read']) await autocannon({ connections: 10, duration: quick ? 1 : 2, ...side[kind] }); // warm-up: JIT, and a full ring
-const rounds = quick ? 2 : 6;
+// 1. Speed, each kind over PAIRS fresh pairs of sandboxes: one process runs a few percent faster or slower than another
+// of the same build (where the JIT and the collector happened to put things), enough to hide what the log costs; and
+// a pair serves one kind only, so that what a create leaves for the collector is not counted against reads.
+const PAIRS = quick ? 1 : 4;
+const ROUNDS = 2; // a pair's
 const runs = { create: { on: [], off: [] }, read: { on: [], off: [] } };
 const cpu = { create: { on: [], off: [] }, read: { on: [], off: [] } };
-for (let i = 0; i < rounds; i++) {
-  for (const kind of ['create', 'read']) {
-    for (const side of i % 2 ? [...sides].reverse() : sides) {
-      const before = cpuMs(side.pid);
-      const r = await autocannon({ connections: 10, duration: quick ? 2 : 5, ...side[kind] });
-      runs[kind][side.name].push(Math.round(r.requests.average));
-      cpu[kind][side.name].push(((cpuMs(side.pid) - before) * 1000) / r.requests.total);
-      console.log(`round ${i + 1} ${kind} log ${side.name}: ${Math.round(r.requests.average)} req/s, non2xx ${r.non2xx}`);
+let held = 0;
+for (const kind of ['create', 'read']) {
+  for (let pair = 0; pair < PAIRS; pair++) {
+    const on = await sandbox(4801, []);
+    const off = await sandbox(4802, ['--request-log', '0']);
+    const sides = [];
+    for (const [name, s] of [['on', on], ['off', off]]) {
+      const headers = { authorization: `Bearer ${await tokenOf(s.url)}`, ...json };
+      const id = (await (await fetch(`${s.url}/v2/pix`, { method: 'POST', headers, body: chargeBody })).json()).id;
+      const load = kind === 'create' ? { url: `${s.url}/v2/pix`, method: 'POST', headers, body: chargeBody } : { url: `${s.url}/v2/transactions/${id}`, headers };
+      sides.push({ name, pid: s.child.pid, load });
     }
+    for (const side of sides) await autocannon({ connections: 10, duration: quick ? 1 : 2, ...side.load }); // warm-up: JIT, and a full ring
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const side of (pair + i) % 2 ? [...sides].reverse() : sides) {
+        const before = cpuMs(side.pid);
+        const r = await autocannon({ connections: 10, duration: quick ? 2 : 5, ...side.load });
+        runs[kind][side.name].push(Math.round(r.requests.average));
+        cpu[kind][side.name].push(((cpuMs(side.pid) - before) * 1000) / r.requests.total);
+        console.log(`${kind} pair ${pair + 1} round ${i + 1} log ${side.name}: ${Math.round(r.requests.average)} req/s, non2xx ${r.non2xx}`);
+      }
+    }
+    held = (await (await fetch(`${on.url}/_sandbox/accounts/11111111-1111-4111-8111-111111111111/requests?limit=1000`)).json()).items.length;
+    await Promise.all([stop(on.child), stop(off.child)]);
   }
 }
-const held = (await (await fetch(`${on.url}/_sandbox/accounts/11111111-1111-4111-8111-111111111111/requests?limit=1000`)).json()).items.length;
-await Promise.all([stop(on.child), stop(off.child)]);
+const rounds = PAIRS * ROUNDS;
 const speed = {};
 for (const kind of ['create', 'read']) {
   const ratio = +median(runs[kind].on.map((v, i) => v / runs[kind].off[i])).toFixed(3);
   const cpuRatio = +median(cpu[kind].on.map((v, i) => cpu[kind].off[i] / v)).toFixed(3);
-  speed[kind] = { onReqPerSec: median(runs[kind].on), offReqPerSec: median(runs[kind].off), ratio, onCpuUs: +median(cpu[kind].on).toFixed(1), offCpuUs: +median(cpu[kind].off).toFixed(1), cpuRatio, rounds };
+  speed[kind] = { onReqPerSec: median(runs[kind].on), offReqPerSec: median(runs[kind].off), ratio, onCpuUs: +median(cpu[kind].on).toFixed(1), offCpuUs: +median(cpu[kind].off).toFixed(1), cpuRatio, rounds, pairs: PAIRS };
 }
 
 // 2. Memory: 100 accounts, 1,000 creates each, log on against log off.
