@@ -3,9 +3,10 @@
 // - bounded: one ring of `capacity` entries per account and one sandbox-wide ring (requests no account could be named
 //   for, and every control API request); an entry's bodies are capped before they get here (wire/middleware/request-log.ts);
 // - an entry is in at most two rings (a control request naming an account: its ring and the sandbox's), its strings
-//   shared by both, and is found by id while a ring holds it: its id is its sequence number, and each ring is in that
-//   order, so a look-up is a binary search per ring. No index by id: a map of every entry costs each request more (it
-//   points from old objects to new ones, which the young generation's collector then walks) than look-ups ever would;
+//   shared by both (its answer's bytes are in each ring's arena), and is found by id while a ring holds it: its id is
+//   its sequence number, and each ring is in that order, so a look-up is a binary search per ring. No index by id: a
+//   map of every entry costs each request more (it points from old objects to new ones, which the young generation's
+//   collector then walks) than look-ups ever would;
 // - what a ring keeps of an entry is small: every object a ring holds is one more for the collector to copy, so an
 //   entry has no object of its own (numbers and slots, see Ring) and shares what repeats (the media type, the list of
 //   headers an app sends every time, the path and unchanged answer of a resource polled), and a read's entry names no

@@ -48,8 +48,6 @@ function mediaTypeOf(contentType: string): string {
  */
 function keptBody(contentType: string, text: string | undefined, size: number, cap: number, valid: boolean): KeptBody {
   if (size === 0 && !text) return NONE;
-  // What every JSON answer of the app's says: its own string, nothing to look up.
-  if (contentType === 'application/json' && valid && size < 0 && text !== undefined && text.length * 3 <= cap) return text;
   const type = mediaTypeOf(contentType);
   // A text of more than a third of the cap in characters may be over it in bytes.
   if (size > cap || (size < 0 && text !== undefined && text.length * 3 > cap && (size = Buffer.byteLength(text)) > cap)) return { kind: 'omitted', contentType: type || 'none', size, reason: `over the ${Math.round(cap / 1024)} KB cap` };
