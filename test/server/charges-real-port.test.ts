@@ -145,3 +145,32 @@ describe('BR Code location host', () => {
     }
   });
 });
+
+describe('the request log on a real port', () => {
+  // Over a socket the log takes the answer from @hono/node-server's own record and a JSON body from the body
+  // middleware, without waiting: what it keeps must be what was sent and answered.
+  const entries = async (query: string, account = DEFAULT.accountId) => ((await (await fetch(`${url}/_sandbox/accounts/${account}/requests${query}`)).json()) as { items: any[] }).items;
+  const wide = async (query: string) => ((await (await fetch(`${url}/_sandbox/requests${query}`)).json()) as { items: any[] }).items;
+
+  test('a create keeps its body as sent and its answer, a read has no body, a 415 keeps the size of what it refused', async () => {
+    const sent = '{"amount": 12.5, "description": "over a socket"}';
+    const created = await fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: sent });
+    const answer = await created.text();
+    const { id } = JSON.parse(answer) as { id: string };
+    const read = await fetch(`${url}/v2/transactions/${id}`, { headers: { authorization: `Bearer ${token}` } });
+    const refused = await fetch(`${url}/v2/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }, body: 'amount=10' });
+    expect([created.status, read.status, refused.status]).toEqual([201, 200, 415]);
+    const [r, g, c] = await entries('?path=/v2/&limit=3');
+    expect(c).toMatchObject({ method: 'POST', status: 201, ids: [id], traceId: created.headers.get('x-trace-id'), request: { contentType: 'application/json', size: Buffer.byteLength(sent), body: JSON.parse(sent) } });
+    expect(c.answer).toEqual({ contentType: 'application/json', size: Buffer.byteLength(answer), body: JSON.parse(answer) });
+    expect(g).toMatchObject({ method: 'GET', path: `/v2/transactions/${id}`, status: 200, ids: [], traceId: read.headers.get('x-trace-id'), request: null, answer: { contentType: 'application/json', body: { id, status: 'pending' } } });
+    expect(r).toMatchObject({ status: 415, request: { contentType: 'text/plain', size: 9, omitted: 'not JSON' } });
+  });
+
+  test('a request with a token the sandbox never issued goes to the sandbox-wide log, as it was answered', async () => {
+    const res = await fetch(`${url}/v2/account`, { headers: { authorization: 'Bearer not-a-token' } });
+    expect(res.status).toBe(401);
+    const [e] = await wide('?path=/v2/account&limit=1');
+    expect(e).toMatchObject({ accountId: null, credentialId: null, status: 401, traceId: res.headers.get('x-trace-id'), answer: { body: { statusCode: 401, details: { code: 'UNAUTHORIZED' } } } });
+  });
+});

@@ -14,9 +14,14 @@ export const JSON_BODY_PREFIXES = ['/v2/', '/v1/', '/_sandbox/'] as const;
 /** A JSON media type (the part of a Content-Type before ';'), as hono's validator tests it. */
 export const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-/** The body this middleware parsed, by request (undefined: not parsed here), which the route's validator checks (wire/validate.ts). */
-const parsedBodies = new WeakMap<HonoRequest, unknown>();
-export const parsedBody = (req: HonoRequest): unknown => parsedBodies.get(req);
+/**
+ * The body this middleware parsed, by request (undefined: not parsed here), which the route's validator checks
+ * (wire/validate.ts), and the text it was parsed from, which the request log keeps (wire/middleware/request-log.ts)
+ * without waiting for hono's cached promise of it.
+ */
+const parsedBodies = new WeakMap<HonoRequest, { parsed: unknown; text: string }>();
+export const parsedBody = (req: HonoRequest): unknown => parsedBodies.get(req)?.parsed;
+export const parsedText = (req: HonoRequest): string | undefined => parsedBodies.get(req)?.text;
 
 const tooLarge = () => new SandboxError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB; send a smaller JSON object.`);
 
@@ -33,7 +38,7 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
     cache.text = Promise.resolve('{}');
     cache.json = Promise.resolve({});
     cache.arrayBuffer = Promise.resolve(new ArrayBuffer(0));
-    parsedBodies.set(c.req, {});
+    parsedBodies.set(c.req, { parsed: {}, text: '{}' });
     return next();
   }
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
@@ -53,7 +58,7 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   // What the validator and the routes read with c.req.json(): with only the text cached, Hono would parse it again
   // through a WHATWG Response built for the purpose (and the request's Headers to find its content type).
   (c.req.bodyCache as Record<string, unknown>).json = Promise.resolve(parsed);
-  parsedBodies.set(c.req, parsed);
+  parsedBodies.set(c.req, { parsed, text });
   await next();
 };
 

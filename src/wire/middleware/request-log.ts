@@ -12,7 +12,7 @@ import { credentialOfClientId, findApiKey } from '../../services/secrets';
 import { requestIdOf, type KeptBody, type KeptEntry, type RequestFace, type RequestLog } from '../../services/request-log';
 import { MASK } from '../../services/request-mask';
 import type { Caller } from '../env';
-import { JSON_TYPE, parsedBody } from './body';
+import { JSON_TYPE, parsedBody, parsedText } from './body';
 
 export const DEFAULT_BODY_CAP = 64 * 1024;
 /** Headers whose value is a secret. */
@@ -29,17 +29,20 @@ function faceOf(path: string): RequestFace | undefined {
 }
 
 /**
- * A Content-Type header's media type, lower-case, without parameters: one string per distinct header, so that the
- * entries a ring holds share it (each string an entry keeps is one more object for the collector to copy).
+ * A Content-Type header's media type, lower-case, without parameters, and whether it is JSON: one per distinct header,
+ * so that the entries a ring holds share the string (each string an entry keeps is one more object for the collector
+ * to copy) and a request tests no pattern.
  */
-const mediaTypes = new Map<string, string>();
-function mediaTypeOf(contentType: string): string {
-  let type = mediaTypes.get(contentType);
-  if (type === undefined) {
-    type = contentType.split(';')[0]!.trim().toLowerCase();
-    if (mediaTypes.size < 64) mediaTypes.set(contentType, type);
+type Media = { type: string; json: boolean };
+const mediaTypes = new Map<string, Media>();
+function mediaOf(contentType: string): Media {
+  let media = mediaTypes.get(contentType);
+  if (media === undefined) {
+    const type = contentType.split(';')[0]!.trim().toLowerCase();
+    media = { type, json: JSON_TYPE.test(type) };
+    if (mediaTypes.size < 64) mediaTypes.set(contentType, media);
   }
-  return type;
+  return media;
 }
 
 /**
@@ -48,10 +51,10 @@ function mediaTypeOf(contentType: string): string {
  */
 function keptBody(contentType: string, text: string | undefined, size: number, cap: number, valid: boolean): KeptBody {
   if (size === 0 && !text) return NONE;
-  const type = mediaTypeOf(contentType);
+  const { type, json } = mediaOf(contentType);
   // A text of more than a third of the cap in characters may be over it in bytes.
   if (size > cap || (size < 0 && text !== undefined && text.length * 3 > cap && (size = Buffer.byteLength(text)) > cap)) return { kind: 'omitted', contentType: type || 'none', size, reason: `over the ${Math.round(cap / 1024)} KB cap` };
-  if (!JSON_TYPE.test(type) || text === undefined) return { kind: 'omitted', contentType: type || 'none', size: size < 0 && text !== undefined ? Buffer.byteLength(text) : size, reason: JSON_TYPE.test(type) ? 'not read' : 'not JSON' };
+  if (!json || text === undefined) return { kind: 'omitted', contentType: type || 'none', size: size < 0 && text !== undefined ? Buffer.byteLength(text) : size, reason: json ? 'not read' : 'not JSON' };
   return valid && type === 'application/json' && size < 0 ? text : { kind: 'raw', contentType: type, size, text, valid };
 }
 
@@ -103,14 +106,20 @@ async function answerPartsOf(res: Response, cap: number): Promise<AnswerParts> {
   const type = headers.get('content-type') ?? '';
   if (res.body === null) return { type, text: undefined, size: 0, headers };
   const length = headers.get('content-length') ?? undefined;
-  if (!JSON_TYPE.test(type.split(';')[0]!.trim()) || (length !== undefined && Number(length) > cap)) return { type, text: undefined, size: length === undefined ? -1 : Number(length), headers };
+  if (!mediaOf(type).json || (length !== undefined && Number(length) > cap)) return { type, text: undefined, size: length === undefined ? -1 : Number(length), headers };
   const text = await res.clone().text();
   return text.length > cap ? { type, text: undefined, size: Buffer.byteLength(text), headers } : { type, text, size: -1, headers };
 }
 
-/** The request body: the text a body reader cached (never read again here), or read now when nothing read it. */
-async function requestText(c: Context, size: number, cap: number): Promise<string | undefined> {
+/**
+ * The request body's text: what the JSON body middleware parsed (at once), else what another body reader cached, or
+ * read now when nothing read it.
+ */
+function requestText(c: Context, size: number, cap: number): string | undefined | Promise<string | undefined> {
   if (size > cap) return undefined;
+  return parsedText(c.req) ?? cachedText(c);
+}
+async function cachedText(c: Context): Promise<string | undefined> {
   const cache = c.req.bodyCache as { text?: Promise<string>; json?: Promise<unknown> };
   try {
     if (cache.text) return await cache.text;
@@ -227,12 +236,15 @@ async function senderOf(deps: Deps, c: Context, face: RequestFace): Promise<{ ac
 
 const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
 
+type Sender = { accountId: string; credentialId: string | null } | undefined;
+
 /**
  * `first`, the app's first middleware, with the log around it. Not a layer of its own: each of Hono's layers costs a
  * request about as much as the log's work does (an async dispatch, a closure and two awaits). So the log answers what
  * `first` throws itself (a Host the doors refuse) with the app's `onError`, as Hono would have, before it records;
- * what a later layer throws Hono has already answered. `warningsOf` reads what the request's checks warned
- * (wire/validate.ts).
+ * what a later layer throws Hono has already answered. Nor an async function: the entry is recorded in a `then` of
+ * what `first` returned, at once when nothing has to be waited for (a read with a credential, on a real port), and
+ * once it has been otherwise (see `record`). `warningsOf` reads what the request's checks warned (wire/validate.ts).
  */
 export function requestLogger(
   deps: Deps,
@@ -242,56 +254,63 @@ export function requestLogger(
   onError: (err: Error, c: Context) => Response | Promise<Response>,
   cap = DEFAULT_BODY_CAP,
 ): MiddlewareHandler {
-  return async function logRequest(c, next) {
-    const face = faceOf(c.req.path);
-    if (!face) return first(c, next);
-    const started = performance.now();
-    const seq = log.nextSeq();
-    try {
-      await first(c, next);
-    } catch (err) {
-      if (!(err instanceof Error)) throw err;
-      c.error = err;
-      c.res = await onError(err, c);
-    }
+  /**
+   * Records the request `c` once it has its answer: what can only be had by waiting (who sent a request no guard
+   * let through, a body no JSON middleware read, an answer in process) is gathered first, in one wait.
+   */
+  function record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void> {
     try {
       const tenths = Math.round((performance.now() - started) * 10);
+      const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
+      const sender: Sender | Promise<Sender> = caller ? { accountId: caller.account.id, credentialId: caller.credential?.id ?? caller.apiKeyId ?? null } : face === 'control' ? undefined : senderOf(deps, c, face);
+      const sent = sentHeaders(c, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers);
+      // The request's body: its size (-1 not known) and text, or none (NaN).
+      let size = NaN;
+      let text: string | undefined | Promise<string | undefined>;
+      const method = c.req.method;
+      if (method !== 'GET' && method !== 'HEAD') {
+        const length = sent.contentLength === undefined ? -1 : Number(sent.contentLength);
+        const cached = c.req.bodyCache as { text?: unknown; json?: unknown };
+        // In process a Request carries no Content-Length: whether it has a body is asked of it then.
+        if (length > 0 || (length < 0 && (cached.text !== undefined || cached.json !== undefined || c.req.raw.body !== null))) {
+          size = length;
+          // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
+          if (mediaOf(sent.contentType).json || (length < 0 && cached.text !== undefined)) text = requestText(c, length, cap);
+        }
+      }
+      const answer = answerParts(c.res, cap);
+      if (sender instanceof Promise || text instanceof Promise || answer instanceof Promise) {
+        return Promise.all([sender, text, answer]).then(
+          ([s, t, a]) => keep(c, face, seq, tenths, s, sent, size, t, a),
+          (err) => failed(c, err),
+        );
+      }
+      keep(c, face, seq, tenths, sender, sent, size, text, answer);
+    } catch (err) {
+      failed(c, err);
+    }
+  }
+  // The log must never change an answer.
+  const failed = (c: Context, err: unknown) => deps.log(`request log: could not record ${c.req.method} ${c.req.path}: ${(err as Error)?.stack ?? String(err)}`);
+
+  /** Builds the entry and hands it to the log. `size`: of the request's body, -1 not known, NaN no body. */
+  function keep(c: Context, face: RequestFace, seq: number, tenths: number, sender: Sender, sent: SentHeaders, size: number, text: string | undefined, answer: AnswerParts): void {
+    try {
       const res = c.res;
       const status = res.status;
-      const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
       let accountId: string | null = null;
       let credentialId: string | null = null;
-      if (caller) {
-        accountId = caller.account.id;
-        credentialId = caller.credential?.id ?? caller.apiKeyId ?? null;
-      } else if (face === 'control') {
+      if (sender) ({ accountId, credentialId } = sender);
+      else if (face === 'control') {
         const named = ACCOUNT_PATH.exec(c.req.path)?.[1];
         if (named) accountId = decodeURIComponent(named);
         // POST /_sandbox/accounts: the account it made.
         else if (c.req.path === '/_sandbox/accounts' && status === 201) accountId = res.headers.get('location')?.split('/').pop() ?? null;
-      } else {
-        const sender = await senderOf(deps, c, face);
-        if (sender) ({ accountId, credentialId } = sender);
       }
       const account = accountId === null ? undefined : deps.store.findAccount(accountId);
       const atMs = account ? nowOf(deps, account) : deps.clock.nowMs();
       const method = c.req.method;
-      const parsed = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers;
-      const sent = sentHeaders(c, parsed);
-      let request = NONE;
-      if (method !== 'GET' && method !== 'HEAD') {
-        const size = sent.contentLength === undefined ? -1 : Number(sent.contentLength);
-        const type = sent.contentType;
-        const cached = c.req.bodyCache as { text?: unknown; json?: unknown };
-        // In process a Request carries no Content-Length: whether it has a body is asked of it then.
-        if (size > 0 || (size < 0 && (cached.text !== undefined || cached.json !== undefined || c.req.raw.body !== null))) {
-          // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
-          const text = JSON_TYPE.test(type.split(';')[0]!.trim()) ? await requestText(c, size, cap) : size < 0 && cached.text !== undefined ? await requestText(c, size, cap) : undefined;
-          request = keptBody(type, text, size, cap, parsedBody(c.req) !== undefined);
-        }
-      }
-      const parts = answerParts(res, cap);
-      const answer = parts instanceof Promise ? await parts : parts;
+      const request = Number.isNaN(size) ? NONE : keptBody(sent.contentType, text, size, cap, parsedBody(c.req) !== undefined);
       const { idempotencyKey } = sent;
       const entry: KeptEntry = {
         seq,
@@ -320,8 +339,23 @@ export function requestLogger(
         deps.bus.publish(entry.accountId === null ? news : { ...news, accountId: entry.accountId });
       }
     } catch (err) {
-      // The log must never change an answer.
-      deps.log(`request log: could not record ${c.req.method} ${c.req.path}: ${(err as Error)?.stack ?? String(err)}`);
+      failed(c, err);
     }
+  }
+
+  return function logRequest(c, next) {
+    const face = faceOf(c.req.path);
+    if (!face) return first(c, next);
+    const started = performance.now();
+    const seq = log.nextSeq();
+    return (first(c, next) as Promise<unknown>).then(
+      () => record(c, face, seq, started),
+      async (err) => {
+        if (!(err instanceof Error)) throw err;
+        c.error = err;
+        c.res = await onError(err, c);
+        return record(c, face, seq, started);
+      },
+    );
   };
 }
