@@ -171,29 +171,50 @@ function traceIdOf(n: Float64Array, at: number): string {
 /**
  * Where a ring keeps the text of the answers it holds: UTF-8 bytes in chunks outside the JS heap, written in the ring's
  * order. A string kept until its ring turns is what a create's entry cost most (the young generation's collector
- * copies it twice before the old one holds it); bytes in a chunk cost it nothing. A chunk goes once the last entry
- * whose slot points to it has left the ring, so a ring holds its answers' bytes and at most two chunks more.
+ * copies it twice before the old one holds it); bytes in a chunk cost it nothing. A slot holds its answer's Chunk,
+ * which counts the entries whose answer is in it: once none is, the chunk is written again when the one being
+ * written is full. A new chunk is memory the kernel has to hand over a page at a time (about a page fault every two
+ * creates, each answer carrying its QR image), and one the collector has to free again later; a turning ring so
+ * allocates none. A ring holds its answers' bytes and at most two chunks more.
  */
+type Chunk = { bytes: Buffer; users: number };
 class Arena {
-  private chunk: Buffer | undefined;
+  private chunk: Chunk | undefined;
+  /** A chunk no entry points to any more, to be written next. */
+  private spare: Chunk | undefined;
   private used = 0;
   /** Where the text last put starts in its chunk, and its length in bytes. */
   at = 0;
   bytes = 0;
-  /** Writes `text` (at most 64 KB: the body cap); returns the chunk it is in (see `at` and `bytes`). */
-  put(text: string): Buffer {
+  /** Writes `text` (at most 64 KB: the body cap); returns the chunk it is in (see `at` and `bytes`), counting one more user. */
+  put(text: string): Chunk {
     const most = text.length * 3;
-    if (!this.chunk || this.used + most > this.chunk.length) {
+    let chunk = this.chunk;
+    if (!chunk || this.used + most > chunk.bytes.length) {
       // 16 KB for a ring's first answers, growing to 256 KB for a busy one.
-      this.chunk = Buffer.allocUnsafeSlow(Math.max(most, Math.min((this.chunk?.length ?? 8192) * 2, 256 * 1024)));
+      const size = Math.max(most, Math.min((chunk?.bytes.length ?? 8192) * 2, 256 * 1024));
+      const spare = this.spare;
+      this.spare = undefined;
+      chunk = this.chunk = spare && spare.bytes.length >= size ? spare : { bytes: Buffer.allocUnsafeSlow(size), users: 0 };
       this.used = 0;
     }
     this.at = this.used;
-    this.bytes = this.chunk.write(text, this.used);
+    this.bytes = chunk.bytes.write(text, this.used);
     this.used += this.bytes;
-    return this.chunk;
+    chunk.users++;
+    return chunk;
+  }
+  /** One more entry points to the bytes of `chunk` (an answer the same as the one before). */
+  share(chunk: Chunk): void {
+    chunk.users++;
+  }
+  /** An entry whose answer is in `chunk` has left the ring. */
+  release(chunk: Chunk): void {
+    if (--chunk.users === 0 && chunk !== this.chunk) this.spare = chunk;
   }
 }
+
+const isChunk = (answer: unknown): answer is Chunk => typeof answer === 'object' && answer !== null && (answer as Chunk).bytes instanceof Buffer;
 
 class Ring {
   private arena = new Arena();
@@ -249,10 +270,14 @@ class Ring {
     slots[at + TRACE] = e.traceId !== null && traceWords(e.traceId, n, i + TRACE_WORDS) ? undefined : e.traceId;
     slots[at + HEADERS] = headers;
     slots[at + REQUEST] = e.request;
+    // What the entry this one replaces kept of its answer: released once the new answer is in (it may share it).
+    const leaving = this.size === this.capacity ? slots[at + ANSWER] : undefined;
     if (typeof answer === 'string') {
       // The same answer as the entry before's (a resource polled) points to the same bytes.
       if (same) {
-        slots[at + ANSWER] = slots[newest * STRIDE + ANSWER];
+        const shared = slots[newest * STRIDE + ANSWER] as Chunk;
+        this.arena.share(shared);
+        slots[at + ANSWER] = shared;
         n[i + ANSWER_AT] = n[newest * NUMBERS + ANSWER_AT]!;
         n[i + ANSWER_BYTES] = n[newest * NUMBERS + ANSWER_BYTES]!;
       } else {
@@ -265,6 +290,7 @@ class Ring {
       slots[at + ANSWER] = answer;
       this.lastAnswer = undefined;
     }
+    if (isChunk(leaving)) this.arena.release(leaving);
     slots[at + IDS] = e.ids;
     slots[at + WARNINGS] = e.warnings;
     if (++this.next === this.capacity) this.next = 0;
@@ -273,10 +299,10 @@ class Ring {
   /** The answer of the entry at `position` as the middleware gave it (its text back from the arena). */
   private answerAt(position: number): KeptBody {
     const answer = this.slots[position * STRIDE + ANSWER];
-    if (!(answer instanceof Buffer)) return answer as KeptBody;
+    if (!isChunk(answer)) return answer as KeptBody;
     const at = this.numbers[position * NUMBERS + ANSWER_AT]!;
     const bytes = this.numbers[position * NUMBERS + ANSWER_BYTES]!;
-    return { kind: 'raw', contentType: 'application/json', size: bytes, text: answer.toString('utf8', at, at + bytes), valid: true };
+    return { kind: 'raw', contentType: 'application/json', size: bytes, text: answer.bytes.toString('utf8', at, at + bytes), valid: true };
   }
   seqAt(position: number): number {
     return this.numbers[position * NUMBERS + SEQ]!;

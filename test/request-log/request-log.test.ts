@@ -1,6 +1,6 @@
 // The request log (sandbox.md 14): what is recorded, masked and capped, how it is read (filters, paging, bad input),
 // and that it is bounded, per tenant and cleared by reset.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
 import { apiPix, basic, cobBody, pixToken, TXID } from '../helpers/api-pix';
 import { createRequestLog } from '../../src/services/request-log';
@@ -308,6 +308,27 @@ describe('bounds and lifetime', () => {
       const { text } = sent[39 - k]!;
       expect(e.answer).toEqual({ contentType: 'application/json', size: Buffer.byteLength(text), body: JSON.parse(text) });
       expect(e.request.body.description).toMatch(/^Café nº \d+ — São João ç*$/);
+    }
+  });
+
+  test("a turning ring writes its answers into chunks it freed, never over an answer it still holds", () => {
+    const allocated = vi.spyOn(Buffer, 'allocUnsafeSlow');
+    try {
+      const ring = createRequestLog({ findAccount: () => undefined }, 30);
+      const texts: string[] = [];
+      // Answers of 1 to 40 KB (a third of them multi-byte), so that chunks fill at every size up to 256 KB.
+      for (let i = 0; i < 300; i++) {
+        const text = JSON.stringify({ i, pad: (i % 3 ? 'x' : 'ção—') .repeat(200 + ((i * 997) % 10_000)) });
+        texts.push(text);
+        const seq = ring.nextSeq();
+        ring.record({ seq, face: 'v2', method: 'POST', path: '/v2/pix', query: '', status: 201, tenths: 1, accountId: null, credentialId: null, idempotencyKey: null, replayed: false, traceId: null, headers: [], request: { kind: 'none' }, answer: text, ids: [], warnings: [] }, 0, 0, true);
+        const held = ring.list(null, {}, { limit: 30 }).items.map((e) => (e.answer as { text: string }).text);
+        expect(held).toEqual(texts.slice(-30).reverse());
+      }
+      // Without reuse every chunk of 256 KB would be new: 300 answers of 20 KB on average fill about 25.
+      expect(allocated.mock.calls.length).toBeLessThan(10);
+    } finally {
+      allocated.mockRestore();
     }
   });
 
