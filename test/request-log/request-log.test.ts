@@ -318,7 +318,7 @@ describe('bounds and lifetime', () => {
       const texts: string[] = [];
       // Answers of 1 to 40 KB (a third of them multi-byte), so that chunks fill at every size up to 256 KB.
       for (let i = 0; i < 300; i++) {
-        const text = JSON.stringify({ i, pad: (i % 3 ? 'x' : 'ção—') .repeat(200 + ((i * 997) % 10_000)) });
+        const text = JSON.stringify({ i, pad: (i % 3 ? 'x' : 'ção—').repeat(200 + ((i * 997) % 10_000)) });
         texts.push(text);
         const seq = ring.nextSeq();
         ring.record({ seq, face: 'v2', method: 'POST', path: '/v2/pix', query: '', status: 201, tenths: 1, accountId: null, credentialId: null, idempotencyKey: null, replayed: false, traceId: null, headers: [], request: { kind: 'none' }, answer: text, ids: [], warnings: [] }, 0, 0, true);

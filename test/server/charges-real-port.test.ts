@@ -149,7 +149,7 @@ describe('BR Code location host', () => {
 describe('the request log on a real port', () => {
   // Over a socket the log takes the answer from @hono/node-server's own record and a JSON body from the body
   // middleware, without waiting: what it keeps must be what was sent and answered.
-  const entries = async (query: string, account = DEFAULT.accountId) => ((await (await fetch(`${url}/_sandbox/accounts/${account}/requests${query}`)).json()) as { items: any[] }).items;
+  const entries = async (query: string) => ((await (await fetch(`${url}/_sandbox/accounts/${DEFAULT.accountId}/requests${query}`)).json()) as { items: any[] }).items;
   const wide = async (query: string) => ((await (await fetch(`${url}/_sandbox/requests${query}`)).json()) as { items: any[] }).items;
 
   test('a create keeps its body as sent and its answer, a read has no body, a 415 keeps the size of what it refused', async () => {
