@@ -177,7 +177,11 @@ function traceIdOf(n: Float64Array, at: number): string {
  * creates, each answer carrying its QR image), and one the collector has to free again later; a turning ring so
  * allocates none. A ring holds its answers' bytes and at most two chunks more.
  */
-type Chunk = { bytes: Buffer; users: number };
+class Chunk {
+  /** Entries whose answer is in these bytes. */
+  users = 0;
+  constructor(readonly bytes: Buffer) {}
+}
 class Arena {
   private chunk: Chunk | undefined;
   /** A chunk no entry points to any more, to be written next. */
@@ -195,7 +199,7 @@ class Arena {
       const size = Math.max(most, Math.min((chunk?.bytes.length ?? 8192) * 2, 256 * 1024));
       const spare = this.spare;
       this.spare = undefined;
-      chunk = this.chunk = spare && spare.bytes.length >= size ? spare : { bytes: Buffer.allocUnsafeSlow(size), users: 0 };
+      chunk = this.chunk = spare && spare.bytes.length >= size ? spare : new Chunk(Buffer.allocUnsafeSlow(size));
       this.used = 0;
     }
     this.at = this.used;
@@ -213,8 +217,6 @@ class Arena {
     if (--chunk.users === 0 && chunk !== this.chunk) this.spare = chunk;
   }
 }
-
-const isChunk = (answer: unknown): answer is Chunk => typeof answer === 'object' && answer !== null && (answer as Chunk).bytes instanceof Buffer;
 
 class Ring {
   private arena = new Arena();
@@ -290,7 +292,7 @@ class Ring {
       slots[at + ANSWER] = answer;
       this.lastAnswer = undefined;
     }
-    if (isChunk(leaving)) this.arena.release(leaving);
+    if (leaving instanceof Chunk) this.arena.release(leaving);
     slots[at + IDS] = e.ids;
     slots[at + WARNINGS] = e.warnings;
     if (++this.next === this.capacity) this.next = 0;
@@ -299,7 +301,7 @@ class Ring {
   /** The answer of the entry at `position` as the middleware gave it (its text back from the arena). */
   private answerAt(position: number): KeptBody {
     const answer = this.slots[position * STRIDE + ANSWER];
-    if (!isChunk(answer)) return answer as KeptBody;
+    if (!(answer instanceof Chunk)) return answer as KeptBody;
     const at = this.numbers[position * NUMBERS + ANSWER_AT]!;
     const bytes = this.numbers[position * NUMBERS + ANSWER_BYTES]!;
     return { kind: 'raw', contentType: 'application/json', size: bytes, text: answer.bytes.toString('utf8', at, at + bytes), valid: true };
