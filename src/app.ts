@@ -4,7 +4,6 @@ import { createWorkshopRoom } from './domain/workshop';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { version } from '../package.json';
-import { randomUUID } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
@@ -225,7 +224,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     tokens,
     workshop: createWorkshopRoom({ open: options.workshop ?? false, ...(options.workshopMax !== undefined ? { max: options.workshopMax } : {}) }),
     bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),
-    requestLog: createRequestLog(store, requestLogSize),
+    requestLog: createRequestLog(requestLogSize),
     settings: {
       publicHost: options.publicHost === undefined ? DEFAULT_PUBLIC_HOST : checkPublicHost(options.publicHost),
       ispb: options.ispb ?? DEFAULT_ISPB,
@@ -289,27 +288,35 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const caller = c.get('caller') as Env['Variables']['caller'] | undefined;
     return caller ? isoOf(deps, caller.account) : clock.iso();
   };
+  /**
+   * The request's trace id: what the request log gave it (the log numbers the requests it records), else the one
+   * it is given now (services/request-log.ts says how they are made).
+   */
+  const traceIdOf = (c: Context<Env>): string => {
+    let traceId = c.get('traceId');
+    if (traceId === undefined) c.set('traceId', (traceId = deps.requestLog.traceIdOf(deps.requestLog.nextSeq())));
+    return traceId;
+  };
   const answerError = (err: Error, c: Context<Env>) => {
     const error = toSandboxError(err, log);
     const timestamp = timeOf(c);
     // POST /v2/auth keeps the service's small error body.
     if (c.req.path === '/v2/auth') return c.json({ error: errorName(error.status), message: error.message }, error.status as ContentfulStatusCode);
-    return sendError(c, error, timestamp, c.get('traceId') ?? randomUUID());
+    return sendError(c, error, timestamp, traceIdOf(c));
   };
   app.onError(answerError);
   app.notFound((c) => {
     // The face's nearest routes, or the methods its path takes (wire/route-lessons.ts; sandbox.md 14).
     const err = routeMiss(app.routes, c.req.method, c.req.path);
     if (Array.isArray(err.details.allow)) c.header('Allow', err.details.allow.join(', '));
-    return sendError(c, err, clock.iso(), c.get('traceId') ?? randomUUID());
+    return sendError(c, err, clock.iso(), traceIdOf(c));
   });
 
   const allowedHosts = [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...(options.tlsNames ?? [])];
   // The service's names are answered only through the proxy (sandbox.md 13): marked there, read by the doors.
   const checkDoors = doors({ allowedHosts, allowedOrigins: options.allowedOrigins ?? [], proxiedName });
   const first: MiddlewareHandler<Env> = async (c, next) => {
-    const traceId = randomUUID();
-    c.set('traceId', traceId);
+    const traceId = traceIdOf(c);
     // Every answer's own headers: the trace id and the page headers (sandbox.md 11). On a real port they go on Node's
     // response, which merges them into whatever head the route sends; through Hono's c.header() every answer would
     // carry a WHATWG Headers object, built and read back per request.

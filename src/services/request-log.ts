@@ -14,7 +14,7 @@
 //   then: a request pays nothing to mask, and no reader ever sees an unmasked secret;
 // - reset forgets everything; deleting an account forgets its ring. Ids keep counting, so an old id or cursor never
 //   names a newer entry.
-import type { Store } from '../store/store';
+import { randomBytes } from 'node:crypto';
 import { validationError } from '../domain/errors';
 import { maskedJson } from './request-mask';
 
@@ -99,7 +99,13 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
  * An entry as the middleware hands it over: no id (it is `req_` and the seq), the duration in whole tenths of a
  * millisecond, bodies not yet masked (KeptBody). The ring copies it into its slots and lets it go.
  */
-export type KeptEntry = Omit<RequestEntry, 'id' | 'atMs' | 'wallMs' | 'durationMs' | 'request' | 'answer'> & { tenths: number; request: KeptBody; answer: KeptBody };
+export type KeptEntry = Omit<RequestEntry, 'id' | 'atMs' | 'wallMs' | 'durationMs' | 'request' | 'answer' | 'traceId'> & {
+  tenths: number;
+  request: KeptBody;
+  answer: KeptBody;
+  /** undefined: the trace id the log gave the request (RequestLog.traceIdOf its seq), kept as nothing. */
+  traceId: string | null | undefined;
+};
 
 // A ring keeps no object of an entry's own (see the invariants): its numbers go in a Float64Array, NUMBERS a position,
 // and what is not a number in STRIDE slots of one flat array. An object kept for each request is what the request
@@ -114,9 +120,7 @@ const REPLAYED = 5;
 /** An answer kept in the ring's arena: where its bytes start in the chunk its slot holds, and how many. */
 const ANSWER_AT = 6;
 const ANSWER_BYTES = 7;
-/** A trace id in the sandbox's own form (a UUID, lower-case) as its 32 hex digits in four numbers (see traceWords). */
-const TRACE_WORDS = 8;
-const NUMBERS = 12;
+const NUMBERS = 8;
 const FACE = 0;
 const METHOD = 1;
 const PATH = 2;
@@ -131,42 +135,6 @@ const ANSWER = 10;
 const IDS = 11;
 const WARNINGS = 12;
 const STRIDE = 13;
-
-/**
- * Writes the 32 hex digits of `id`, a lower-case UUID, to n[at..at+3], eight a number; false (nothing written) for
- * any other text. Each request has its own trace id: as a string kept until the ring turns, it is what the young
- * generation's collector had to copy and promote for every read: under reads, a scavenge took 0.47 ms with them and
- * 0.30 ms as numbers (0.28 ms with the log off).
- */
-function traceWords(id: string, n: Float64Array, at: number): boolean {
-  if (id.length !== 36) return false;
-  let word = 0;
-  let digits = 0;
-  let w = at;
-  for (let i = 0; i < 36; i++) {
-    const code = id.charCodeAt(i);
-    if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (code !== 45) return false; // '-'
-      continue;
-    }
-    const digit = code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 102 ? code - 87 : -1;
-    if (digit < 0) return false;
-    word = word * 16 + digit;
-    if (++digits === 8) {
-      n[w++] = word;
-      word = 0;
-      digits = 0;
-    }
-  }
-  return true;
-}
-
-/** The UUID traceWords wrote at n[at..at+3]. */
-function traceIdOf(n: Float64Array, at: number): string {
-  let hex = '';
-  for (let w = at; w < at + 4; w++) hex += n[w]!.toString(16).padStart(8, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /**
  * Where a ring keeps the text of the answers it holds: UTF-8 bytes in chunks outside the JS heap, written in the ring's
@@ -228,7 +196,11 @@ class Ring {
   private size = 0;
   /** The answer of the newest entry as given (kept only to tell whether the next one is the same). */
   private lastAnswer: string | undefined;
-  constructor(readonly capacity: number) {}
+  /** `traceIdOf`: the trace id the log gave the request of a seq (an entry whose TRACE slot is undefined). */
+  constructor(
+    readonly capacity: number,
+    private readonly traceIdOf: (seq: number) => string,
+  ) {}
   push(e: KeptEntry, atMs: number, wallMs: number): void {
     const slots = this.slots;
     const { answer } = e;
@@ -268,8 +240,7 @@ class Ring {
     slots[at + ACCOUNT] = e.accountId;
     slots[at + CREDENTIAL] = e.credentialId;
     slots[at + IDEMPOTENCY_KEY] = e.idempotencyKey;
-    // undefined: the trace id is in the numbers.
-    slots[at + TRACE] = e.traceId !== null && traceWords(e.traceId, n, i + TRACE_WORDS) ? undefined : e.traceId;
+    slots[at + TRACE] = e.traceId;
     slots[at + HEADERS] = headers;
     slots[at + REQUEST] = e.request;
     // What the entry this one replaces kept of its answer: released once the new answer is in (it may share it).
@@ -330,7 +301,7 @@ class Ring {
       credentialId: s[at + CREDENTIAL] as string | null,
       idempotencyKey: s[at + IDEMPOTENCY_KEY] as string | null,
       replayed: n[i + REPLAYED] === 1,
-      traceId: s[at + TRACE] === undefined ? traceIdOf(n, i + TRACE_WORDS) : (s[at + TRACE] as string | null),
+      traceId: s[at + TRACE] === undefined ? this.traceIdOf(n[i + SEQ]!) : (s[at + TRACE] as string | null),
       headers: s[at + HEADERS] as string[],
       request: loggedBody(s[at + REQUEST] as KeptBody),
       answer: loggedBody(this.answerAt(position)),
@@ -382,9 +353,12 @@ export interface RequestLog {
   readonly capacity: number;
   /** The next entry's id and seq (taken when the request starts, so entries are ordered by arrival). */
   nextSeq(): number;
+  /** The trace id of the request of `seq` (its X-Trace-Id): see traceIdMaker. */
+  traceIdOf(seq: number): string;
   /**
-   * Keeps `entry` under its account (when that account still exists; else its accountId becomes null) and, if
-   * `sandboxWide`, in the sandbox ring. False when the log is off.
+   * Keeps `entry` under its account (one that exists: the caller has looked it up, and names none for a request that
+   * deleted its account or came after) and, if `sandboxWide` or it names no account, in the sandbox ring. False when
+   * the log is off.
    */
   record(entry: KeptEntry, atMs: number, wallMs: number, sandboxWide: boolean): boolean;
   get(id: string): RequestEntry | undefined;
@@ -399,22 +373,34 @@ export interface RequestLog {
 export const requestIdOf = (seq: number) => `req_${seq}`;
 const seqOf = (id: string) => (/^req_(\d{1,15})$/.test(id) ? Number(id.slice(4)) : undefined);
 
-export function createRequestLog(store: Pick<Store, 'findAccount'>, capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLog {
+/**
+ * A request's trace id (X-Trace-Id, an error's traceId) is a UUID in the version 4 layout: 74 random bits drawn when
+ * the log is made, then the request's seq in the last 12 hex digits. So an entry keeps no trace id, and nothing parses
+ * one back: it is made again from the seq when the entry is read. (Kept as a string until the ring turns, a trace id
+ * per read was what the young generation's collector had to copy most; parsed into numbers, it cost a read more than
+ * the rest of its entry.) Trace ids differ across sandboxes and restarts by the random part, within one by the seq.
+ */
+function traceIdMaker(): (seq: number) => string {
+  const hex = randomBytes(10).toString('hex');
+  const prefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[Number.parseInt(hex[16]!, 16) & 3]}${hex.slice(17, 20)}-`;
+  return (seq) => prefix + seq.toString(16).padStart(12, '0');
+}
+
+export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLog {
   let seq = 0;
+  const traceIdOf = traceIdMaker();
   let rings = new Map<string, Ring>();
-  let sandbox = new Ring(Math.max(capacity, 1));
+  let sandbox = new Ring(Math.max(capacity, 1), traceIdOf);
   return {
     capacity,
     nextSeq: () => ++seq,
+    traceIdOf,
     record(entry, atMs, wallMs, sandboxWide) {
       if (capacity === 0) return false;
       if (entry.accountId !== null) {
-        // A request that deleted its account (or came after) starts no ring for it.
-        if (store.findAccount(entry.accountId)) {
-          let ring = rings.get(entry.accountId);
-          if (!ring) rings.set(entry.accountId, (ring = new Ring(capacity)));
-          ring.push(entry, atMs, wallMs);
-        } else entry.accountId = null;
+        let ring = rings.get(entry.accountId);
+        if (!ring) rings.set(entry.accountId, (ring = new Ring(capacity, traceIdOf)));
+        ring.push(entry, atMs, wallMs);
       }
       if (sandboxWide || entry.accountId === null) sandbox.push(entry, atMs, wallMs);
       return true;
@@ -457,7 +443,7 @@ export function createRequestLog(store: Pick<Store, 'findAccount'>, capacity = D
     },
     clear() {
       rings = new Map();
-      sandbox = new Ring(Math.max(capacity, 1));
+      sandbox = new Ring(Math.max(capacity, 1), traceIdOf);
     },
     get held() {
       const seqs = new Set<number>();

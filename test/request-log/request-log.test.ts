@@ -314,7 +314,7 @@ describe('bounds and lifetime', () => {
   test("a turning ring writes its answers into chunks it freed, never over an answer it still holds", () => {
     const allocated = vi.spyOn(Buffer, 'allocUnsafeSlow');
     try {
-      const ring = createRequestLog({ findAccount: () => undefined }, 30);
+      const ring = createRequestLog(30);
       const texts: string[] = [];
       // Answers of 1 to 40 KB (a third of them multi-byte), so that chunks fill at every size up to 256 KB.
       for (let i = 0; i < 300; i++) {
@@ -332,14 +332,25 @@ describe('bounds and lifetime', () => {
     }
   });
 
-  test("every entry's trace id is its answer's X-Trace-Id, kept as numbers; any other text is kept as it is", async () => {
+  test("every entry's trace id is its answer's X-Trace-Id, a UUID ending in the entry's number; any other text is kept as it is", async () => {
     h = await startHarness();
     const sent: string[] = [];
     for (let i = 0; i < 40; i++) sent.push((await h.v2('GET', '/account')).headers.get('x-trace-id')!);
-    const kept = (await log('?path=/v2/account&limit=40')).items.map((e) => e.traceId);
-    expect(kept.reverse()).toEqual(sent);
+    const entries = (await log('?path=/v2/account&limit=40')).items.reverse();
+    expect(entries.map((e) => e.traceId)).toEqual(sent);
+    for (const [i, e] of entries.entries()) {
+      expect(sent[i]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(`req_${Number.parseInt(sent[i]!.slice(24), 16)}`).toBe(e.id);
+    }
+    // The random part is the sandbox's own: another sandbox's trace ids differ from the first request on.
+    const other = await startHarness();
+    try {
+      expect((await other.v2('GET', '/account')).headers.get('x-trace-id')!.slice(0, 24)).not.toBe(sent[0]!.slice(0, 24));
+    } finally {
+      await other.sb.close();
+    }
     // The ring itself: trace ids of another form (none of the sandbox's own) come back unchanged.
-    const ring = createRequestLog({ findAccount: () => undefined }, 10);
+    const ring = createRequestLog(10);
     const odd = ['00000000-0000-4000-8000-000000000000', 'ffffffff-ffff-4fff-bfff-ffffffffffff', 'ABCDEF01-2345-4678-9abc-def012345678', 'trace-1', '', null];
     for (const traceId of odd) ring.record({ seq: ring.nextSeq(), face: 'v2', method: 'GET', path: '/v2/account', query: '', status: 200, tenths: 1, accountId: null, credentialId: null, idempotencyKey: null, replayed: false, traceId, headers: [], request: { kind: 'none' }, answer: { kind: 'none' }, ids: [], warnings: [] }, 0, 0, true);
     expect(ring.list(null, {}, { limit: 10 }).items.map((e) => e.traceId).reverse()).toEqual(odd);

@@ -308,6 +308,8 @@ export function requestLogger(
         else if (c.req.path === '/_sandbox/accounts' && status === 201) accountId = res.headers.get('location')?.split('/').pop() ?? null;
       }
       const account = accountId === null ? undefined : deps.store.findAccount(accountId);
+      // A request that deleted its account (or came after) starts no ring for it.
+      if (!account) accountId = null;
       const atMs = account ? nowOf(deps, account) : deps.clock.nowMs();
       const method = c.req.method;
       const request = Number.isNaN(size) ? NONE : keptBody(sent.contentType, text, size, cap, parsedBody(c.req) !== undefined);
@@ -325,7 +327,8 @@ export function requestLogger(
         idempotencyKey,
         // Only a request with a key can be a replay: the header is not looked for otherwise.
         replayed: idempotencyKey !== null && headerIn(answer.headers, 'idempotent-replayed') === 'true',
-        traceId: (c.get('traceId') as string | undefined) ?? null,
+        // The log gave the request its trace id (below): made again from the seq when the entry is read.
+        traceId: undefined,
         headers: sent.kept,
         request,
         // The app's own JSON answers are JSON: not parsed again to know it.
@@ -348,6 +351,7 @@ export function requestLogger(
     if (!face) return first(c, next);
     const started = performance.now();
     const seq = log.nextSeq();
+    c.set('traceId', log.traceIdOf(seq));
     return (first(c, next) as Promise<unknown>).then(
       () => record(c, face, seq, started),
       async (err) => {
