@@ -66,7 +66,7 @@ export function registerRequestLog(app: Router, deps: Deps) {
       operationId: 'getRequest',
       security,
       summary: 'One entry of the request log: the request and its answer (bodies capped, secrets masked), the ids it made, its warnings',
-      request: { params: z.object({ id: pathParam('id', 'The entry id', 'req_42') }) },
+      request: { params: z.object({ id: pathParam('id', "The entry id, or its answer's trace id (X-Trace-Id, an error's traceId)", 'req_42') }) },
       responses: { 200: json(RequestEntrySchema, 'The entry'), ...controlErrors },
     }),
     (c) => {

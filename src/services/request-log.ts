@@ -353,7 +353,7 @@ export interface RequestLog {
   readonly capacity: number;
   /** The next entry's id and seq (taken when the request starts, so entries are ordered by arrival). */
   nextSeq(): number;
-  /** The trace id of the request of `seq` (its X-Trace-Id): see traceIdMaker. */
+  /** The trace id of the request of `seq` (its X-Trace-Id): see traceIds. */
   traceIdOf(seq: number): string;
   /**
    * Keeps `entry` under its account (one that exists: the caller has looked it up, and names none for a request that
@@ -361,6 +361,7 @@ export interface RequestLog {
    * the log is off.
    */
   record(entry: KeptEntry, atMs: number, wallMs: number, sandboxWide: boolean): boolean;
+  /** The entry of an id (req_42), or of the trace id the log gave its request. */
   get(id: string): RequestEntry | undefined;
   /** The entries of an account (null: the sandbox ring), newest first, filtered, `limit` after the `cursor` entry. */
   list(accountId: string | null, filter: RequestFilter, page: { limit: number; cursor?: string }): { items: RequestEntry[]; nextCursor: string | null };
@@ -380,15 +381,19 @@ const seqOf = (id: string) => (/^req_(\d{1,15})$/.test(id) ? Number(id.slice(4))
  * per read was what the young generation's collector had to copy most; parsed into numbers, it cost a read more than
  * the rest of its entry.) Trace ids differ across sandboxes and restarts by the random part, within one by the seq.
  */
-function traceIdMaker(): (seq: number) => string {
+function traceIds(): { of: (seq: number) => string; seqOf: (traceId: string) => number | undefined } {
   const hex = randomBytes(10).toString('hex');
   const prefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[Number.parseInt(hex[16]!, 16) & 3]}${hex.slice(17, 20)}-`;
-  return (seq) => prefix + seq.toString(16).padStart(12, '0');
+  return {
+    of: (seq) => prefix + seq.toString(16).padStart(12, '0'),
+    seqOf: (traceId) => (traceId.length === 36 && traceId.startsWith(prefix) && /^[0-9a-f]{12}$/.test(traceId.slice(24)) ? Number.parseInt(traceId.slice(24), 16) : undefined),
+  };
 }
 
 export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLog {
   let seq = 0;
-  const traceIdOf = traceIdMaker();
+  const traces = traceIds();
+  const traceIdOf = traces.of;
   let rings = new Map<string, Ring>();
   let sandbox = new Ring(Math.max(capacity, 1), traceIdOf);
   return {
@@ -406,7 +411,7 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
       return true;
     },
     get(id) {
-      const at = seqOf(id);
+      const at = seqOf(id) ?? traces.seqOf(id);
       if (at === undefined) return undefined;
       const found = sandbox.find(at);
       if (found) return found;

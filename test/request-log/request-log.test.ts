@@ -332,7 +332,7 @@ describe('bounds and lifetime', () => {
     }
   });
 
-  test("every entry's trace id is its answer's X-Trace-Id, a UUID ending in the entry's number; any other text is kept as it is", async () => {
+  test("every entry's trace id is its answer's X-Trace-Id, a UUID ending in the entry's number, and finds it; any other text is kept as it is", async () => {
     h = await startHarness();
     const sent: string[] = [];
     for (let i = 0; i < 40; i++) sent.push((await h.v2('GET', '/account')).headers.get('x-trace-id')!);
@@ -342,10 +342,17 @@ describe('bounds and lifetime', () => {
       expect(sent[i]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(`req_${Number.parseInt(sent[i]!.slice(24), 16)}`).toBe(e.id);
     }
-    // The random part is the sandbox's own: another sandbox's trace ids differ from the first request on.
+    // A trace id finds its entry, as its id does.
+    const found = await h.control('GET', `/requests/${sent[3]}`);
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual((await h.control('GET', `/requests/${entries[3]!.id}`)).body);
+    // The random part is the sandbox's own: another sandbox's trace ids differ from the first request on, and are
+    // not found here.
     const other = await startHarness();
     try {
-      expect((await other.v2('GET', '/account')).headers.get('x-trace-id')!.slice(0, 24)).not.toBe(sent[0]!.slice(0, 24));
+      const foreign = (await other.v2('GET', '/account')).headers.get('x-trace-id')!;
+      expect(foreign.slice(0, 24)).not.toBe(sent[0]!.slice(0, 24));
+      expect((await h.control('GET', `/requests/${foreign}`)).status).toBe(404);
     } finally {
       await other.sb.close();
     }
