@@ -3,6 +3,7 @@
 import { createWorkshopRoom } from './domain/workshop';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { version } from '../package.json';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createClock } from './lib/clock';
@@ -52,7 +53,7 @@ import { proxiedName } from './proxy/marks';
 import { createRequestLog, DEFAULT_REQUEST_LOG_SIZE } from './services/request-log';
 import { createRetention } from './services/retention';
 import { DURATION_HINT, formatDuration, parseDuration } from './lib/duration';
-import { requestLogger } from './wire/middleware/request-log';
+import { requestRecorder } from './wire/middleware/request-log';
 import { warningsOf } from './wire/validate';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
@@ -315,43 +316,55 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const allowedHosts = [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...(options.tlsNames ?? [])];
   // The service's names are answered only through the proxy (sandbox.md 13): marked there, read by the doors.
   const checkDoors = doors({ allowedHosts, allowedOrigins: options.allowedOrigins ?? [], proxiedName });
+  // The request log (sandbox.md 14) numbers each request as it starts and records it once answered.
+  const recorder = requestLogSize > 0 ? requestRecorder(deps, deps.requestLog, warningsOf) : undefined;
   const first: MiddlewareHandler<Env> = async (c, next) => {
-    const traceId = traceIdOf(c);
-    // Every answer's own headers: the trace id and the page headers (sandbox.md 11). On a real port they go on Node's
-    // response, which merges them into whatever head the route sends; through Hono's c.header() every answer would
-    // carry a WHATWG Headers object, built and read back per request.
-    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    setAnswerHeaders(outgoing ? (name, value) => void outgoing.setHeader(name, value) : (name, value) => c.header(name, value), traceId);
-    headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
-    checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
-    void scheduler.catchUp();
-    // The request is one unit of work: an answer that is an error changed nothing; one that reports a change is sent
-    // once the change is on disk (the clock's position is saved with it).
-    // Reads change nothing and run on the raw state (as fast as before); the test suite checks that with strictReads.
-    const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
-    if (reading && !store.hooks.strictReads) return next();
-    // A story is a script of steps, each its own unit (services/stories.ts), so the console sees it step by step.
-    if (c.req.method === 'POST' && c.req.path.startsWith('/_sandbox/stories/')) return next();
-    const unit = store.begin(reading ? 'read' : 'request');
-    c.set('unit', unit);
+    const seq = recorder ? recorder.start(c) : 0;
+    const started = seq === 0 ? 0 : performance.now();
     try {
-      await store.run(unit, next);
+      const traceId = traceIdOf(c);
+      // Every answer's own headers: the trace id and the page headers (sandbox.md 11). On a real port they go on Node's
+      // response, which merges them into whatever head the route sends; through Hono's c.header() every answer would
+      // carry a WHATWG Headers object, built and read back per request.
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      setAnswerHeaders(outgoing ? (name, value) => void outgoing.setHeader(name, value) : (name, value) => c.header(name, value), traceId);
+      headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
+      checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
+      void scheduler.catchUp();
+      // The request is one unit of work: an answer that is an error changed nothing; one that reports a change is sent
+      // once the change is on disk (the clock's position is saved with it).
+      // Reads change nothing and run on the raw state (as fast as before); the test suite checks that with strictReads.
+      // A story is a script of steps, each its own unit (services/stories.ts), so the console sees it step by step.
+      const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
+      if ((reading && !store.hooks.strictReads) || (c.req.method === 'POST' && c.req.path.startsWith('/_sandbox/stories/'))) await next();
+      else {
+        const unit = store.begin(reading ? 'read' : 'request');
+        c.set('unit', unit);
+        try {
+          await store.run(unit, next);
+        } catch (err) {
+          store.rollback(unit);
+          throw err;
+        }
+        if (c.error || c.res.status >= 400) store.rollback(unit);
+        else {
+          try {
+            await store.commit(unit);
+          } catch (err) {
+            c.res = sendError(c, toSandboxError(err, log), timeOf(c), traceId);
+          }
+        }
+      }
     } catch (err) {
-      store.rollback(unit);
-      throw err;
+      // What this middleware throws itself (a Host the doors refuse) is answered here as Hono would, for the log to
+      // record the answer; what a later layer throws Hono has already answered.
+      if (seq === 0 || !(err instanceof Error)) throw err;
+      c.error = err;
+      c.res = await answerError(err, c);
     }
-    if (c.error || c.res.status >= 400) {
-      store.rollback(unit);
-      return;
-    }
-    try {
-      await store.commit(unit);
-    } catch (err) {
-      c.res = sendError(c, toSandboxError(err, log), timeOf(c), traceId);
-    }
+    if (seq !== 0) return recorder!.record(c, seq, started);
   };
-  // The request log goes around the first middleware, so that it sees the answer every layer made (sandbox.md 14).
-  app.use('*', requestLogSize > 0 ? requestLogger(deps, deps.requestLog, warningsOf, first, answerError) : first);
+  app.use('*', first);
   for (const prefix of FAULT_PREFIXES) app.use(`${prefix}*`, injectFaults(deps, faults));
   for (const prefix of JSON_BODY_PREFIXES) app.use(`${prefix}*`, jsonBody);
 

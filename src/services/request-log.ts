@@ -3,10 +3,10 @@
 // - bounded: one ring of `capacity` entries per account and one sandbox-wide ring (requests no account could be named
 //   for, and every control API request); an entry's bodies are capped before they get here (wire/middleware/request-log.ts);
 // - an entry is in at most two rings (a control request naming an account: its ring and the sandbox's), its strings
-//   shared by both (its answer's bytes are in each ring's arena), and is found by id while a ring holds it: its id is
-//   its sequence number, and each ring is in that order, so a look-up is a binary search per ring. No index by id: a
-//   map of every entry costs each request more (it points from old objects to new ones, which the young generation's
-//   collector then walks) than look-ups ever would;
+//   shared by both (its answer's bytes are in each ring's arena, the newest's still the string it was sent as), and
+//   is found by id while a ring holds it: its id is its sequence number, and each ring is in that order, so a look-up
+//   is a binary search per ring. No index by id: a map of every entry costs each request more (it points from old
+//   objects to new ones, which the young generation's collector then walks) than look-ups ever would;
 // - what a ring keeps of an entry is small: every object a ring holds is one more for the collector to copy, so an
 //   entry has no object of its own (numbers and slots, see Ring) and shares what repeats (the media type, the list of
 //   headers an app sends every time, the path and unchanged answer of a resource polled), and a read's entry names no
@@ -194,30 +194,56 @@ class Ring {
   private slots: unknown[] = [];
   private next = 0;
   private size = 0;
-  /** The answer of the newest entry as given (kept only to tell whether the next one is the same). */
+  /** The answer text of the entry before the newest, kept to tell whether the newest's is the same (see settle). */
   private lastAnswer: string | undefined;
   /** `traceIdOf`: the trace id the log gave the request of a seq (an entry whose TRACE slot is undefined). */
   constructor(
     readonly capacity: number,
     private readonly traceIdOf: (seq: number) => string,
   ) {}
+  /**
+   * The newest entry's answer stays in its slot as the string the app sent until the next push settles it here: into
+   * the arena, or, when it is the same as the answer before (a resource polled), pointing to that one's bytes. By
+   * then Node has flattened the string to write it, so telling the two apart is one comparison of flat bytes; on the
+   * request's own path it cost flattening the answer once more.
+   */
+  private settle(newest: number): void {
+    const slots = this.slots;
+    const answer = slots[newest * STRIDE + ANSWER];
+    if (typeof answer !== 'string') {
+      this.lastAnswer = undefined;
+      return;
+    }
+    const before = (newest - 1 + this.capacity) % this.capacity;
+    const n = this.numbers;
+    const i = newest * NUMBERS;
+    if (this.size > 1 && answer === this.lastAnswer && slots[before * STRIDE + PATH] === slots[newest * STRIDE + PATH]) {
+      const shared = slots[before * STRIDE + ANSWER] as Chunk;
+      this.arena.share(shared);
+      slots[newest * STRIDE + ANSWER] = shared;
+      n[i + ANSWER_AT] = n[before * NUMBERS + ANSWER_AT]!;
+      n[i + ANSWER_BYTES] = n[before * NUMBERS + ANSWER_BYTES]!;
+    } else {
+      slots[newest * STRIDE + ANSWER] = this.arena.put(answer);
+      n[i + ANSWER_AT] = this.arena.at;
+      n[i + ANSWER_BYTES] = this.arena.bytes;
+    }
+    this.lastAnswer = answer;
+  }
   push(e: KeptEntry, atMs: number, wallMs: number): void {
     const slots = this.slots;
-    const { answer } = e;
     let { headers, path } = e;
-    let same = false;
-    const newest = (this.next - 1 + this.capacity) % this.capacity;
     // An app sends the same headers request after request: the entry shares the list of the one before when they
-    // are equal, so a turning ring keeps one list, not one per entry.
-    // So is an app polling one resource: its path, and its answer while it has not changed.
+    // are equal, so a turning ring keeps one list, not one per entry. So is an app polling one resource: its path,
+    // and (see settle) its answer while it has not changed.
     if (this.size > 0) {
+      const newest = (this.next - 1 + this.capacity) % this.capacity;
+      // A ring of one holds no entry to share an answer with: its one answer stays the string it was sent as.
+      if (this.capacity > 1) this.settle(newest);
       const before = newest * STRIDE;
       const beforeHeaders = slots[before + HEADERS] as string[];
       if (sameStrings(beforeHeaders, headers)) headers = beforeHeaders;
-      if (slots[before + PATH] === path) {
-        path = slots[before + PATH] as string;
-        same = typeof answer === 'string' && answer === this.lastAnswer;
-      }
+      if (slots[before + PATH] === path) path = slots[before + PATH] as string;
     }
     if ((this.next + 1) * NUMBERS > this.numbers.length) {
       const grown = new Float64Array(Math.min(this.numbers.length * 2, this.capacity * NUMBERS));
@@ -233,6 +259,9 @@ class Ring {
     n[i + TENTHS] = e.tenths;
     n[i + REPLAYED] = e.replayed ? 1 : 0;
     const at = this.next * STRIDE;
+    // What the entry this one replaces kept of its answer: its chunk has one user fewer.
+    const leaving = this.size === this.capacity ? slots[at + ANSWER] : undefined;
+    if (leaving instanceof Chunk) this.arena.release(leaving);
     slots[at + FACE] = e.face;
     slots[at + METHOD] = e.method;
     slots[at + PATH] = path;
@@ -243,27 +272,7 @@ class Ring {
     slots[at + TRACE] = e.traceId;
     slots[at + HEADERS] = headers;
     slots[at + REQUEST] = e.request;
-    // What the entry this one replaces kept of its answer: released once the new answer is in (it may share it).
-    const leaving = this.size === this.capacity ? slots[at + ANSWER] : undefined;
-    if (typeof answer === 'string') {
-      // The same answer as the entry before's (a resource polled) points to the same bytes.
-      if (same) {
-        const shared = slots[newest * STRIDE + ANSWER] as Chunk;
-        this.arena.share(shared);
-        slots[at + ANSWER] = shared;
-        n[i + ANSWER_AT] = n[newest * NUMBERS + ANSWER_AT]!;
-        n[i + ANSWER_BYTES] = n[newest * NUMBERS + ANSWER_BYTES]!;
-      } else {
-        slots[at + ANSWER] = this.arena.put(answer);
-        n[i + ANSWER_AT] = this.arena.at;
-        n[i + ANSWER_BYTES] = this.arena.bytes;
-      }
-      this.lastAnswer = answer;
-    } else {
-      slots[at + ANSWER] = answer;
-      this.lastAnswer = undefined;
-    }
-    if (leaving instanceof Chunk) this.arena.release(leaving);
+    slots[at + ANSWER] = e.answer;
     slots[at + IDS] = e.ids;
     slots[at + WARNINGS] = e.warnings;
     if (++this.next === this.capacity) this.next = 0;
@@ -272,6 +281,7 @@ class Ring {
   /** The answer of the entry at `position` as the middleware gave it (its text back from the arena). */
   private answerAt(position: number): KeptBody {
     const answer = this.slots[position * STRIDE + ANSWER];
+    // The newest entry's answer is still the string the app sent (see settle), or a body that is not kept as bytes.
     if (!(answer instanceof Chunk)) return answer as KeptBody;
     const at = this.numbers[position * NUMBERS + ANSWER_AT]!;
     const bytes = this.numbers[position * NUMBERS + ANSWER_BYTES]!;

@@ -332,6 +332,31 @@ describe('bounds and lifetime', () => {
     }
   });
 
+  test.each([1, 2, 3, 1000])('a ring of %i keeps a polled answer once: the same path and answer share its bytes, a change is kept anew', (capacity) => {
+    const allocated = vi.spyOn(Buffer, 'allocUnsafeSlow');
+    try {
+      const ring = createRequestLog(capacity);
+      const answerOf = (version: number) => JSON.stringify({ id: 'tx_1', version, pad: 'ç'.repeat(10_000) });
+      // 600 polls of one resource (21 KB an answer) that changes now and then, and a read of another path between.
+      const kept: { path: string; text: string }[] = [];
+      for (let i = 0; i < 600; i++) {
+        const path = i % 100 === 50 ? '/v2/account' : '/v2/transactions/tx_1';
+        const text = answerOf(path === '/v2/account' ? -1 : Math.floor(i / 150));
+        kept.push({ path, text });
+        ring.record({ seq: ring.nextSeq(), face: 'v2', method: 'GET', path, query: '', status: 200, tenths: 1, accountId: null, credentialId: null, idempotencyKey: null, replayed: false, traceId: undefined, headers: [], request: { kind: 'none' }, answer: text, ids: [], warnings: [] }, 0, 0, true);
+        // Every answer the ring holds reads back as sent, the newest (not yet settled) and the shared ones alike.
+        if (i % 37 === 0 || i > 590) {
+          const held = ring.list(null, {}, { limit: capacity }).items.map((e) => ({ path: e.path, text: (e.answer as { text: string }).text }));
+          expect(held).toEqual(kept.slice(-capacity).reverse());
+        }
+      }
+      // Kept anew each time, 600 answers of 21 KB would fill some fifty chunks of 256 KB; shared, a few hold them.
+      expect(allocated.mock.calls.length).toBeLessThanOrEqual(capacity === 1 ? 0 : 4);
+    } finally {
+      allocated.mockRestore();
+    }
+  });
+
   test("every entry's trace id is its answer's X-Trace-Id, a UUID ending in the entry's number, and finds it; any other text is kept as it is", async () => {
     h = await startHarness();
     const sent: string[] = [];
