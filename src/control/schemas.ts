@@ -221,7 +221,7 @@ export const RequestEntrySchema = z
     credentialId: z.string().nullable().openapi({ description: 'The credential (v2, API Pix) or API key (v1) id used' }),
     idempotencyKey: z.string().nullable(),
     replayed: z.boolean().openapi({ description: 'The answer was the replay of an earlier request with the same Idempotency-Key' }),
-    traceId: z.string().nullable(),
+    traceId: z.string().openapi({ description: "The answer's X-Trace-Id (an error's traceId): it finds the entry too" }),
     headers: z.record(z.string(), z.string()).openapi({ description: 'Request headers, lower-case; Authorization, X-API-Key, X-Sandbox-Token and Cookie masked' }),
     request: LoggedBodySchema,
     answer: LoggedBodySchema,

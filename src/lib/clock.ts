@@ -25,6 +25,8 @@ export interface Clock {
   nowMs(): number;
   /** The real time the clock is measured against, whatever the offset or freeze. */
   realMs(): number;
+  /** What the clock reads when real time is `realMs` (a reading taken once for both, as the request log does). */
+  at(realMs: number): number;
   now(): Date;
   iso(): string;
   readonly frozen: boolean;
@@ -39,10 +41,12 @@ export interface Clock {
 export function createClock(realNow: () => number = Date.now, initial?: Partial<ClockState>): Clock {
   let offsetMs = initial?.offsetMs ?? 0;
   let frozenAt: number | null = initial?.frozenAt ?? null;
-  const nowMs = () => (frozenAt ?? realNow() + offsetMs);
+  const at = (realMs: number) => frozenAt ?? realMs + offsetMs;
+  const nowMs = () => at(realNow());
   return {
     nowMs,
     realMs: realNow,
+    at,
     now: () => new Date(nowMs()),
     iso: () => isoTime(nowMs()),
     get frozen() {

@@ -46,13 +46,15 @@ export function createClocks(store: Store, sandbox: Clock, log: (line: string) =
   const viewOf = (id: string): Clock => {
     let view = views.get(id);
     if (view) return view;
-    const nowMs = () => {
+    const at = (realMs: number) => {
       const s = stateOf(id);
-      return s ? (s.frozenAt ?? realNow() + s.offsetMs) : sandbox.nowMs();
+      return s ? (s.frozenAt ?? realMs + s.offsetMs) : sandbox.at(realMs);
     };
+    const nowMs = () => at(realNow());
     view = {
       nowMs,
       realMs: realNow,
+      at,
       now: () => new Date(nowMs()),
       iso: () => isoTime(nowMs()),
       get frozen() {
@@ -103,12 +105,12 @@ export function tenantClockView(clocks: Clocks, id: string) {
 }
 
 /**
- * The time now for `account`, on the clock it runs on, read from the record itself (so an account being built,
- * not yet in the state, reads the clock it is given): what every verb stamps and compares.
+ * The time now for `account` (or at real time `realMs`), on the clock it runs on, read from the record itself (so an
+ * account being built, not yet in the state, reads the clock it is given): what every verb stamps and compares.
  */
-export function nowOf(deps: { clock: Clock }, account: Pick<Account, 'clock'>): number {
+export function nowOf(deps: { clock: Clock }, account: Pick<Account, 'clock'>, realMs = deps.clock.realMs()): number {
   const own = rawOf(account).clock;
-  return own ? (own.frozenAt ?? deps.clock.realMs() + own.offsetMs) : deps.clock.nowMs();
+  return own ? (own.frozenAt ?? realMs + own.offsetMs) : deps.clock.at(realMs);
 }
 
 /** nowOf() as an ISO 8601 instant. */

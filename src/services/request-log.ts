@@ -66,7 +66,7 @@ export interface RequestEntry {
   credentialId: string | null;
   idempotencyKey: string | null;
   replayed: boolean;
-  traceId: string | null;
+  traceId: string;
   /** Some of the request's headers as [name, value, ...], lower-case names, secrets masked. */
   headers: string[];
   request: LoggedBody;
@@ -90,6 +90,7 @@ export interface RequestFilter {
 export const STATUS_PATTERN = /^(?:[1-5](?:xx|\d\d)|failed)$/;
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -103,8 +104,6 @@ export type KeptEntry = Omit<RequestEntry, 'id' | 'atMs' | 'wallMs' | 'durationM
   tenths: number;
   request: KeptBody;
   answer: KeptBody;
-  /** undefined: the trace id the log gave the request (RequestLog.traceIdOf its seq), kept as nothing. */
-  traceId: string | null | undefined;
 };
 
 // A ring keeps no object of an entry's own (see the invariants): its numbers go in a Float64Array, NUMBERS a position,
@@ -128,13 +127,12 @@ const QUERY = 3;
 const ACCOUNT = 4;
 const CREDENTIAL = 5;
 const IDEMPOTENCY_KEY = 6;
-const TRACE = 7;
-const HEADERS = 8;
-const REQUEST = 9;
-const ANSWER = 10;
-const IDS = 11;
-const WARNINGS = 12;
-const STRIDE = 13;
+const HEADERS = 7;
+const REQUEST = 8;
+const ANSWER = 9;
+const IDS = 10;
+const WARNINGS = 11;
+const STRIDE = 12;
 
 /**
  * Where a ring keeps the text of the answers it holds: UTF-8 bytes in chunks outside the JS heap, written in the ring's
@@ -196,7 +194,7 @@ class Ring {
   private size = 0;
   /** The answer text of the entry before the newest, kept to tell whether the newest's is the same (see settle). */
   private lastAnswer: string | undefined;
-  /** `traceIdOf`: the trace id the log gave the request of a seq (an entry whose TRACE slot is undefined). */
+  /** `traceIdOf`: the trace id the log gave the request of a seq. */
   constructor(
     readonly capacity: number,
     private readonly traceIdOf: (seq: number) => string,
@@ -269,7 +267,6 @@ class Ring {
     slots[at + ACCOUNT] = e.accountId;
     slots[at + CREDENTIAL] = e.credentialId;
     slots[at + IDEMPOTENCY_KEY] = e.idempotencyKey;
-    slots[at + TRACE] = e.traceId;
     slots[at + HEADERS] = headers;
     slots[at + REQUEST] = e.request;
     slots[at + ANSWER] = e.answer;
@@ -311,7 +308,7 @@ class Ring {
       credentialId: s[at + CREDENTIAL] as string | null,
       idempotencyKey: s[at + IDEMPOTENCY_KEY] as string | null,
       replayed: n[i + REPLAYED] === 1,
-      traceId: s[at + TRACE] === undefined ? this.traceIdOf(n[i + SEQ]!) : (s[at + TRACE] as string | null),
+      traceId: this.traceIdOf(n[i + SEQ]!),
       headers: s[at + HEADERS] as string[],
       request: loggedBody(s[at + REQUEST] as KeptBody),
       answer: loggedBody(this.answerAt(position)),
@@ -406,15 +403,21 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
   const traceIdOf = traces.of;
   let rings = new Map<string, Ring>();
   let sandbox = new Ring(Math.max(capacity, 1), traceIdOf);
+  // The ring written last: an app's requests come one account after another, and this skips the map's look-up.
+  let lastAccountId: string | undefined;
+  let lastRing: Ring | undefined;
   return {
     capacity,
     nextSeq: () => ++seq,
     traceIdOf,
     record(entry, atMs, wallMs, sandboxWide) {
       if (capacity === 0) return false;
-      if (entry.accountId !== null) {
-        let ring = rings.get(entry.accountId);
-        if (!ring) rings.set(entry.accountId, (ring = new Ring(capacity, traceIdOf)));
+      const { accountId } = entry;
+      if (accountId !== null) {
+        let ring = accountId === lastAccountId ? lastRing : rings.get(accountId);
+        if (!ring) rings.set(accountId, (ring = new Ring(capacity, traceIdOf)));
+        lastAccountId = accountId;
+        lastRing = ring;
         ring.push(entry, atMs, wallMs);
       }
       if (sandboxWide || entry.accountId === null) sandbox.push(entry, atMs, wallMs);
@@ -455,8 +458,10 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
     },
     forgetAccount(accountId) {
       rings.delete(accountId);
+      lastAccountId = lastRing = undefined;
     },
     clear() {
+      lastAccountId = lastRing = undefined;
       rings = new Map();
       sandbox = new Ring(Math.max(capacity, 1), traceIdOf);
     },
