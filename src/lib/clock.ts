@@ -21,6 +21,9 @@ export interface ClockState {
   frozenAt: number | null;
 }
 
+/** What a clock in `state` reads when real time is `realMs`: where it is frozen, else real time moved by its offset. */
+export const readingAt = (state: ClockState, realMs: number): number => state.frozenAt ?? realMs + state.offsetMs;
+
 export interface Clock {
   nowMs(): number;
   /** The real time the clock is measured against, whatever the offset or freeze. */

@@ -4,7 +4,7 @@
 // it runs on through clocks.of(account), in this one place, so a jump of one tenant's clock moves nobody else.
 // A tenant clock is a view over its account's record: moving it is a write of that record, in the current unit of
 // work (undone with it) or, outside any, in a unit of its own; so it survives a restart with a data file.
-import type { Clock, ClockState } from '../lib/clock';
+import { readingAt, type Clock, type ClockState } from '../lib/clock';
 import { isoTime } from '../lib/iso';
 import type { Account } from '../domain/types';
 import type { Store } from '../store/store';
@@ -48,7 +48,7 @@ export function createClocks(store: Store, sandbox: Clock, log: (line: string) =
     if (view) return view;
     const at = (realMs: number) => {
       const s = stateOf(id);
-      return s ? (s.frozenAt ?? realMs + s.offsetMs) : sandbox.at(realMs);
+      return s ? readingAt(s, realMs) : sandbox.at(realMs);
     };
     const nowMs = () => at(realNow());
     view = {
@@ -110,7 +110,7 @@ export function tenantClockView(clocks: Clocks, id: string) {
  */
 export function nowOf(deps: { clock: Clock }, account: Pick<Account, 'clock'>, realMs = deps.clock.realMs()): number {
   const own = rawOf(account).clock;
-  return own ? (own.frozenAt ?? realMs + own.offsetMs) : deps.clock.at(realMs);
+  return own ? readingAt(own, realMs) : deps.clock.at(realMs);
 }
 
 /** nowOf() as an ISO 8601 instant. */
