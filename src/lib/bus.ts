@@ -13,6 +13,8 @@
 //   unit of work until the unit is committed, and drops it when the unit is undone, so a stream never shows a change
 //   that an error answer took back.
 
+import type { Writable } from './objects';
+
 export type BusMessage =
   /** A recorded event: `envelope` is the exact envelope its deliveries send. */
   | { kind: 'event'; accountId: string; event: string; envelope: Record<string, unknown> }
@@ -79,7 +81,7 @@ export function createBus(onError: (err: unknown) => void = () => {}, intervalMs
     else setTimeout(deliver, wait);
   };
 
-  return {
+  const bus: Writable<Bus> = {
     publish(message) {
       if (listeners.size === 0) return;
       if (hold(() => enqueue(message))) return;
@@ -87,14 +89,15 @@ export function createBus(onError: (err: unknown) => void = () => {}, intervalMs
     },
     subscribe(listener) {
       listeners.add(listener);
+      bus.listeners = listeners.size;
       return () => {
         listeners.delete(listener);
+        bus.listeners = listeners.size;
       };
     },
-    get listeners() {
-      return listeners.size;
-    },
+    listeners: 0,
   };
+  return bus;
 }
 
 /**

@@ -1,6 +1,7 @@
 // The sandbox clock. Every time-based rule reads it, never Date.now() directly, so that tests and users can
 // freeze, set and advance time. Real time by default: `now = Date.now() + offset`; frozen: `now = frozenAt`.
 import { isoTime } from './iso';
+import type { Writable } from './objects';
 
 /**
  * The instants the clock may stand at: from the Unix epoch to the last instant an ISO 8601 date-time with a 4-digit
@@ -46,21 +47,20 @@ export function createClock(realNow: () => number = Date.now, initial?: Partial<
   let frozenAt: number | null = initial?.frozenAt ?? null;
   const at = (realMs: number) => frozenAt ?? realMs + offsetMs;
   const nowMs = () => at(realNow());
-  return {
+  const clock: Writable<Clock> = {
     nowMs,
     realMs: realNow,
     at,
     now: () => new Date(nowMs()),
     iso: () => isoTime(nowMs()),
-    get frozen() {
-      return frozenAt !== null;
-    },
+    frozen: frozenAt !== null,
     set(ms, frozen) {
       if (frozen) frozenAt = ms;
       else {
         frozenAt = null;
         offsetMs = ms - realNow();
       }
+      clock.frozen = frozen;
     },
     shift(ms) {
       if (frozenAt !== null) frozenAt += ms;
@@ -70,6 +70,8 @@ export function createClock(realNow: () => number = Date.now, initial?: Partial<
     restore(state) {
       offsetMs = state.offsetMs;
       frozenAt = state.frozenAt;
+      clock.frozen = frozenAt !== null;
     },
   };
+  return clock;
 }

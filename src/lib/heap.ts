@@ -3,6 +3,8 @@
 // delivery attempt of the last minutes). Sifting moves entries into a hole and writes the moving one once, rather
 // than swapping pairs (a destructuring swap of three arrays allocated about 1 KB per delivery in the fan-out).
 
+import type { Writable } from './objects';
+
 export interface Heap<T> {
   readonly size: number;
   peek(): T | undefined;
@@ -52,10 +54,8 @@ export function createHeap<T>(keyOf: (item: T) => number, items: readonly T[] = 
     seqs[i] = s;
     values[i] = value;
   };
-  const heap: Heap<T> = {
-    get size() {
-      return values.length;
-    },
+  const heap: Writable<Heap<T>> = {
+    size: 0,
     peek: () => values[0],
     peekKey: () => keys[0],
     pop() {
@@ -66,6 +66,7 @@ export function createHeap<T>(keyOf: (item: T) => number, items: readonly T[] = 
       const s = seqs.pop()!;
       const last = values.pop()!;
       if (n > 1) down(0, key, s, last, n - 1);
+      heap.size = n - 1;
       return top;
     },
     push(item) {
@@ -74,6 +75,7 @@ export function createHeap<T>(keyOf: (item: T) => number, items: readonly T[] = 
       seqs.push(0);
       values.push(item);
       up(i, keyOf(item), seq++, item);
+      heap.size = i + 1;
     },
   };
   for (const item of items) heap.push(item);

@@ -374,8 +374,8 @@ export interface RequestLog {
   list(accountId: string | null, filter: RequestFilter, page: { limit: number; cursor?: string }): { items: RequestEntry[]; nextCursor: string | null };
   forgetAccount(accountId: string): void;
   clear(): void;
-  /** Entries held, every ring together (each entry once). */
-  readonly held: number;
+  /** Entries held, every ring together (each entry once). A method: a getter would put the log in dictionary mode (lib/objects.ts, Writable). */
+  held(): number;
 }
 
 export const requestIdOf = (seq: number) => `req_${seq}`;
@@ -465,7 +465,7 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
       rings = new Map();
       sandbox = new Ring(Math.max(capacity, 1), traceIdOf);
     },
-    get held() {
+    held() {
       const seqs = new Set<number>();
       for (const ring of [sandbox, ...rings.values()]) for (const position of ring.newest()) seqs.add(ring.seqAt(position));
       return seqs.size;

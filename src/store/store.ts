@@ -139,6 +139,26 @@ function identity(path: string): string | null {
   return st ? `${st.dev}:${st.ino}` : null;
 }
 
+/**
+ * The store's getters, on the prototype of the store: on Node 20 an object literal with a getter is made in dictionary
+ * mode, where every read of any of its properties (the store's methods, on every request) is a generic look-up.
+ */
+class StoreGetters {
+  constructor(private readonly reads: { state(): State; raw(): State; epoch(): number; records(): number }) {}
+  get state() {
+    return this.reads.state();
+  }
+  get raw() {
+    return this.reads.raw();
+  }
+  get epoch() {
+    return this.reads.epoch();
+  }
+  get records() {
+    return this.reads.records();
+  }
+}
+
 export async function openStore(givenFile?: string, options: StoreOptions = {}): Promise<{ store: Store; loaded: boolean }> {
   const dataFile = givenFile === undefined ? undefined : realDataPath(givenFile);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -447,13 +467,13 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
 
   const sameClock = (a: ClockState, b: ClockState) => a.offsetMs === b.offsetMs && a.frozenAt === b.frozenAt;
 
-  const store: Store = {
-    get state() {
-      return unitsOpen() ? view(holder.state) : holder.state;
-    },
-    get raw() {
-      return holder.state;
-    },
+  const getters = new StoreGetters({
+    state: () => (unitsOpen() ? view(holder.state) : holder.state),
+    raw: () => holder.state,
+    epoch: () => epoch,
+    records: () => tally.records,
+  });
+  const store: Store = Object.assign<StoreGetters, Omit<Store, keyof StoreGetters>>(getters, {
     persistent: dataFile !== undefined,
     findAccount: (id) => {
       const accounts = store.state.accounts;
@@ -551,12 +571,6 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     bindClock(clock) {
       clockBinding = clock;
     },
-    get epoch() {
-      return epoch;
-    },
-    get records() {
-      return tally.records;
-    },
     hooks,
     compaction: compactionStats,
     async close() {
@@ -587,7 +601,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
         lock?.release();
       }
     },
-  };
+  });
   return { store, loaded };
 }
 

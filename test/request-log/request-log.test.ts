@@ -321,7 +321,7 @@ describe('bounds and lifetime', () => {
     expect(items).toHaveLength(3);
     const oldest = Number(items[2].id.slice(4));
     expect((await h.control('GET', `/requests/req_${oldest - 1}`)).status).toBe(404);
-    expect(h.sb.deps.requestLog.held).toBeLessThanOrEqual(3 + 3); // the account's ring and the sandbox-wide one
+    expect(h.sb.deps.requestLog.held()).toBeLessThanOrEqual(3 + 3); // the account's ring and the sandbox-wide one
   });
 
   test('answers are kept as sent while the ring turns: texts of other scripts, their sizes in bytes, a polled one shared', async () => {
@@ -424,7 +424,7 @@ describe('bounds and lifetime', () => {
     h = await startHarness({ requestLog: 0 });
     await charge();
     expect((await log()).items).toEqual([]);
-    expect(h.sb.deps.requestLog.held).toBe(0);
+    expect(h.sb.deps.requestLog.held()).toBe(0);
   });
 
   test('reset clears it', async () => {
