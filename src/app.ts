@@ -319,8 +319,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // The request log (sandbox.md 14) numbers each request as it starts and records it once answered.
   const recorder = requestLogSize > 0 ? requestRecorder(deps, deps.requestLog, warningsOf) : undefined;
   const first: MiddlewareHandler<Env> = async (c, next) => {
-    const seq = recorder ? recorder.start(c) : 0;
-    const started = seq === 0 ? 0 : performance.now();
+    const face = recorder?.faceOf(c.req.path);
+    const seq = face ? recorder!.start(c) : 0;
+    const started = face ? performance.now() : 0;
     try {
       const traceId = traceIdOf(c);
       // Every answer's own headers: the trace id and the page headers (sandbox.md 11). On a real port they go on Node's
@@ -358,11 +359,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     } catch (err) {
       // What this middleware throws itself (a Host the doors refuse) is answered here as Hono would, for the log to
       // record the answer; what a later layer throws Hono has already answered.
-      if (seq === 0 || !(err instanceof Error)) throw err;
+      if (!face || !(err instanceof Error)) throw err;
       c.error = err;
       c.res = await answerError(err, c);
     }
-    if (seq !== 0) return recorder!.record(c, seq, started);
+    if (face) return recorder!.record(c, face, seq, started);
   };
   app.use('*', first);
   for (const prefix of FAULT_PREFIXES) app.use(`${prefix}*`, injectFaults(deps, faults));

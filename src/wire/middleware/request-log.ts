@@ -20,8 +20,8 @@ export const DEFAULT_BODY_CAP = 64 * 1024;
 const UNLOGGED_CONTROL = /^\/_sandbox\/(?:stream|console|health|requests(?:\/|$)|accounts\/[^/]+\/requests$)/;
 
 /**
- * The face a path is on. The versioned faces are told by characters ('/v2', '/v2/...'): `startsWith` on a request's
- * path (a slice of its URL) ran some 220 instructions a call, and every request asks twice (start and record).
+ * The face a path is on, undefined when the log keeps no such request. The versioned faces are told by characters
+ * ('/v2', '/v2/...'): `startsWith` on a request's path (a slice of its URL) ran some 220 instructions a call.
  */
 function faceOf(path: string): RequestFace | undefined {
   if (path.charCodeAt(1) === 118 && (path.length === 3 || path.charCodeAt(3) === 47)) {
@@ -293,15 +293,17 @@ type Sender = { accountId: string; credentialId: string | null } | undefined;
 
 /** What the app's first middleware calls to log a request (app.ts): it numbers the request, then records its answer. */
 export interface RequestRecorder {
-  /** The request's number in the log, its trace id set on `c` from it; 0 when the log keeps no such request. */
+  /** The face the request is on (the first middleware keeps it for record), undefined when the log keeps no such request. */
+  faceOf(path: string): RequestFace | undefined;
+  /** The request's number in the log, its trace id set on `c` from it. */
   start(c: Context): number;
   /**
-   * Records the request of `seq` (from start; `started` on performance.now()) once `c` has the answer every layer
+   * Records the request of `seq` (from start; `face` from faceOf; `started` on performance.now()) once `c` has the answer every layer
    * made: at once when nothing has to be waited for (a read with a credential, on a real port), else after one wait
    * for all that has to be (who sent a request no guard let through, a body no JSON middleware read, an answer in
    * process), as a promise the answer waits for, so that the entry is there when the app has the answer.
    */
-  record(c: Context, seq: number, started: number): void | Promise<void>;
+  record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void>;
 }
 
 /**
@@ -313,10 +315,9 @@ export interface RequestRecorder {
  */
 export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Context) => string[] | undefined, cap = DEFAULT_BODY_CAP): RequestRecorder {
   const headerMemo = { last: NO_HEADERS };
-  function record(c: Context, seq: number, started: number): void | Promise<void> {
+  function record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void> {
     try {
       const req = c.req;
-      const face = faceOf(req.path)!;
       const tenths = Math.round((performance.now() - started) * 10);
       const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
       const sender: Sender | Promise<Sender> = caller ? { accountId: caller.account.id, credentialId: caller.credential?.id ?? caller.apiKeyId ?? null } : face === 'control' ? undefined : senderOf(deps, c, face);
@@ -405,8 +406,8 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
   }
 
   return {
+    faceOf,
     start(c) {
-      if (!faceOf(c.req.path)) return 0;
       const seq = log.nextSeq();
       c.set('traceId', log.traceIdOf(seq));
       return seq;
