@@ -290,8 +290,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return caller ? isoOf(deps, caller.account) : clock.iso();
   };
   /**
-   * The request's trace id: what the request log gave it (the log numbers the requests it records), else the one
-   * it is given now (services/request-log.ts says how they are made).
+   * The request's trace id: the first middleware gives it from the request's number (services/request-log.ts says how
+   * they are made); an answer made before that middleware ran gets one here.
    */
   const traceIdOf = (c: Context<Env>): string => {
     let traceId = c.get('traceId');
@@ -316,14 +316,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const allowedHosts = [...(options.allowedHosts ?? []), hostNameOf(deps.settings.publicHost), ...(options.tlsNames ?? [])];
   // The service's names are answered only through the proxy (sandbox.md 13): marked there, read by the doors.
   const checkDoors = doors({ allowedHosts, allowedOrigins: options.allowedOrigins ?? [], proxiedName });
-  // The request log (sandbox.md 14) numbers each request as it starts and records it once answered.
+  // The request log (sandbox.md 14) records each request of its faces once answered.
   const recorder = requestLogSize > 0 ? requestRecorder(deps, deps.requestLog, warningsOf) : undefined;
   const first: MiddlewareHandler<Env> = async (c, next) => {
+    // Every request is numbered as it starts, the log on or off: its trace id is made from the number, and the log
+    // keeps its entry under it.
+    const seq = deps.requestLog.nextSeq();
+    const traceId = deps.requestLog.traceIdOf(seq);
+    c.set('traceId', traceId);
     const face = recorder?.faceOf(c.req.path);
-    const seq = face ? recorder!.start(c) : 0;
     const started = face ? performance.now() : 0;
     try {
-      const traceId = traceIdOf(c);
       // Every answer's own headers: the trace id and the page headers (sandbox.md 11). On a real port they go on Node's
       // response, which merges them into whatever head the route sends; through Hono's c.header() every answer would
       // carry a WHATWG Headers object, built and read back per request.

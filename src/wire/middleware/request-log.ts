@@ -291,14 +291,12 @@ const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
 
 type Sender = { accountId: string; credentialId: string | null } | undefined;
 
-/** What the app's first middleware calls to log a request (app.ts): it numbers the request, then records its answer. */
+/** What the app's first middleware calls to log a request (app.ts), which numbers every request as it starts. */
 export interface RequestRecorder {
   /** The face the request is on (the first middleware keeps it for record), undefined when the log keeps no such request. */
   faceOf(path: string): RequestFace | undefined;
-  /** The request's number in the log, its trace id set on `c` from it. */
-  start(c: Context): number;
   /**
-   * Records the request of `seq` (from start; `face` from faceOf; `started` on performance.now()) once `c` has the answer every layer
+   * Records the request of `seq` (its number; `face` from faceOf; `started` on performance.now()) once `c` has the answer every layer
    * made: at once when nothing has to be waited for (a read with a credential, on a real port), else after one wait
    * for all that has to be (who sent a request no guard let through, a body no JSON middleware read, an answer in
    * process), as a promise the answer waits for, so that the entry is there when the app has the answer.
@@ -405,13 +403,5 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
     }
   }
 
-  return {
-    faceOf,
-    start(c) {
-      const seq = log.nextSeq();
-      c.set('traceId', log.traceIdOf(seq));
-      return seq;
-    },
-    record,
-  };
+  return { faceOf, record };
 }
