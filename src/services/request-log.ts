@@ -374,7 +374,7 @@ export interface RequestLog {
   list(accountId: string | null, filter: RequestFilter, page: { limit: number; cursor?: string }): { items: RequestEntry[]; nextCursor: string | null };
   forgetAccount(accountId: string): void;
   clear(): void;
-  /** Entries held, every ring together (each entry once). A method: a getter would put the log in dictionary mode (lib/objects.ts, Writable). */
+  /** Entries held, every ring together (each entry once). A method, not a getter (lib/objects.ts, Writable, says why). */
   held(): number;
 }
 

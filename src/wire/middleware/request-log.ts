@@ -293,13 +293,13 @@ type Sender = { accountId: string; credentialId: string | null } | undefined;
 
 /** What the app's first middleware calls to log a request (app.ts), which numbers every request as it starts. */
 export interface RequestRecorder {
-  /** The face the request is on (the first middleware keeps it for record), undefined when the log keeps no such request. */
+  /** The face a request is on (kept by the first middleware for record); undefined when the log keeps no such request. */
   faceOf(path: string): RequestFace | undefined;
   /**
-   * Records the request of `seq` (its number; `face` from faceOf; `started` on performance.now()) once `c` has the answer every layer
-   * made: at once when nothing has to be waited for (a read with a credential, on a real port), else after one wait
-   * for all that has to be (who sent a request no guard let through, a body no JSON middleware read, an answer in
-   * process), as a promise the answer waits for, so that the entry is there when the app has the answer.
+   * Records the request of number `seq` (`face` from faceOf; `started` on performance.now()) once `c` has the answer
+   * every layer made: at once when nothing has to be waited for (a read with a credential, on a real port), else
+   * after one wait for all that has to be (who sent a request no guard let through, a body no JSON middleware read, an
+   * answer in process), as a promise the answer waits for, so that the entry is there when the app has the answer.
    */
   record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void>;
 }
