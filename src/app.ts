@@ -289,15 +289,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const caller = c.get('caller') as Env['Variables']['caller'] | undefined;
     return caller ? isoOf(deps, caller.account) : clock.iso();
   };
-  /**
-   * The request's trace id: the first middleware gives it from the request's number (services/request-log.ts says how
-   * they are made); an answer made before that middleware ran gets one here.
-   */
-  const traceIdOf = (c: Context<Env>): string => {
-    let traceId = c.get('traceId');
-    if (traceId === undefined) c.set('traceId', (traceId = deps.requestLog.traceIdOf(deps.requestLog.nextSeq())));
-    return traceId;
-  };
+  /** The request's trace id: the first middleware, which every request passes, gives it from the request's number. */
+  const traceIdOf = (c: Context<Env>): string => c.get('traceId');
   const answerError = (err: Error, c: Context<Env>) => {
     const error = toSandboxError(err, log);
     const timestamp = timeOf(c);

@@ -420,7 +420,7 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
         lastRing = ring;
         ring.push(entry, atMs, wallMs);
       }
-      if (sandboxWide || entry.accountId === null) sandbox.push(entry, atMs, wallMs);
+      if (sandboxWide || accountId === null) sandbox.push(entry, atMs, wallMs);
       return true;
     },
     get(id) {
