@@ -4,14 +4,15 @@
 //   for, and every control API request); an entry's bodies are capped before they get here (wire/middleware/request-log.ts);
 // - an entry is in at most two rings (a control request naming an account: its ring and the sandbox's), its strings
 //   shared by both (its answer's bytes are in each ring's arena, the newest's still the string it was sent as), and
-//   is found by id while a ring holds it: its id is its sequence number, and each ring is in that order, so a look-up
-//   is a binary search per ring. No index by id: a map of every entry costs each request more (it points from old
-//   objects to new ones, which the young generation's collector then walks) than look-ups ever would;
+//   is found by id while a ring holds it: its id is its sequence number, and a ring is in the order requests were
+//   answered, nearly that order (Ring.positionOf), so a look-up is a binary search per ring. No index by id: a map of
+//   every entry costs each request more (it points from old objects to new ones, which the young generation's
+//   collector then walks) than look-ups ever would;
 // - what a ring keeps of an entry is small: every object a ring holds is one more for the collector to copy, so an
-//   entry has no object of its own (numbers and slots, see Ring) and shares what repeats (the media type, the list of
-//   headers an app sends every time, the path and unchanged answer of a resource polled), and a read's entry names no
-//   ids (it made nothing); the RequestEntry a reader gets is built when it is read, and its bodies' secrets masked
-//   then: a request pays nothing to mask, and no reader ever sees an unmasked secret;
+//   entry has no object of its own (numbers and slots, see Ring) and shares what repeats (the media type, its head
+//   while the app sends the same request again (RequestHead), the unchanged answer of a resource polled), and a read's
+//   entry names no ids (it made nothing); the RequestEntry a reader gets is built when it is read, and its bodies'
+//   secrets masked then: a request pays nothing to mask, and no reader ever sees an unmasked secret;
 // - reset forgets everything; deleting an account forgets its ring. Ids keep counting, so an old id or cursor never
 //   names a newer entry.
 import { randomBytes } from 'node:crypto';
@@ -89,18 +90,20 @@ export interface RequestFilter {
 
 export const STATUS_PATTERN = /^(?:[1-5](?:xx|\d\d)|failed)$/;
 
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+/**
+ * What an entry's request was that the requests before it most often were too: its face, method, path and query, who
+ * sent it, the headers kept and what its checks warned. The recorder hands one object over for as long as they stay
+ * the same (an app polling a resource, or making charge after charge), and every entry in between points to it:
+ * the ring keeps one slot of an entry for all of it, not eight.
+ */
+export type RequestHead = Pick<RequestEntry, 'face' | 'method' | 'path' | 'query' | 'accountId' | 'credentialId' | 'headers' | 'warnings'>;
 
 /**
  * An entry as the middleware hands it over: no id (it is `req_` and the seq), the duration in whole tenths of a
  * millisecond, bodies not yet masked (KeptBody). The ring copies it into its slots and lets it go.
  */
-export type KeptEntry = Omit<RequestEntry, 'id' | 'atMs' | 'wallMs' | 'durationMs' | 'request' | 'answer' | 'traceId'> & {
+export type KeptEntry = Pick<RequestEntry, 'seq' | 'status' | 'idempotencyKey' | 'replayed' | 'ids'> & {
+  head: RequestHead;
   tenths: number;
   request: KeptBody;
   answer: KeptBody;
@@ -120,19 +123,12 @@ const REPLAYED = 5;
 const ANSWER_AT = 6;
 const ANSWER_BYTES = 7;
 const NUMBERS = 8;
-const FACE = 0;
-const METHOD = 1;
-const PATH = 2;
-const QUERY = 3;
-const ACCOUNT = 4;
-const CREDENTIAL = 5;
-const IDEMPOTENCY_KEY = 6;
-const HEADERS = 7;
-const REQUEST = 8;
-const ANSWER = 9;
-const IDS = 10;
-const WARNINGS = 11;
-const STRIDE = 12;
+const HEAD = 0;
+const IDEMPOTENCY_KEY = 1;
+const REQUEST = 2;
+const ANSWER = 3;
+const IDS = 4;
+const STRIDE = 5;
 
 /**
  * Where a ring keeps the text of the answers it holds: UTF-8 bytes in chunks outside the JS heap, written in the ring's
@@ -215,7 +211,7 @@ class Ring {
     const before = (newest - 1 + this.capacity) % this.capacity;
     const n = this.numbers;
     const i = newest * NUMBERS;
-    if (this.size > 1 && answer === this.lastAnswer && slots[before * STRIDE + PATH] === slots[newest * STRIDE + PATH]) {
+    if (this.size > 1 && answer === this.lastAnswer && (slots[before * STRIDE + HEAD] as RequestHead).path === (slots[newest * STRIDE + HEAD] as RequestHead).path) {
       const shared = slots[before * STRIDE + ANSWER] as Chunk;
       this.arena.share(shared);
       slots[newest * STRIDE + ANSWER] = shared;
@@ -230,19 +226,9 @@ class Ring {
   }
   push(e: KeptEntry, atMs: number, wallMs: number): void {
     const slots = this.slots;
-    let { headers, path } = e;
-    // An app sends the same headers request after request: the entry shares the list of the one before when they
-    // are equal, so a turning ring keeps one list, not one per entry. So is an app polling one resource: its path,
-    // and (see settle) its answer while it has not changed.
-    if (this.size > 0) {
-      const newest = (this.next - 1 + this.capacity) % this.capacity;
-      // A ring of one holds no entry to share an answer with: its one answer stays the string it was sent as.
-      if (this.capacity > 1) this.settle(newest);
-      const before = newest * STRIDE;
-      const beforeHeaders = slots[before + HEADERS] as string[];
-      if (sameStrings(beforeHeaders, headers)) headers = beforeHeaders;
-      if (slots[before + PATH] === path) path = slots[before + PATH] as string;
-    }
+    // An app polling one resource shares (see settle) the answer of the entry before while it has not changed. A ring
+    // of one holds no entry to share an answer with: its one answer stays the string it was sent as.
+    if (this.size > 0 && this.capacity > 1) this.settle((this.next - 1 + this.capacity) % this.capacity);
     if ((this.next + 1) * NUMBERS > this.numbers.length) {
       const grown = new Float64Array(Math.min(this.numbers.length * 2, this.capacity * NUMBERS));
       grown.set(this.numbers);
@@ -260,18 +246,11 @@ class Ring {
     // What the entry this one replaces kept of its answer: its chunk has one user fewer.
     const leaving = this.size === this.capacity ? slots[at + ANSWER] : undefined;
     if (leaving instanceof Chunk) this.arena.release(leaving);
-    slots[at + FACE] = e.face;
-    slots[at + METHOD] = e.method;
-    slots[at + PATH] = path;
-    slots[at + QUERY] = e.query;
-    slots[at + ACCOUNT] = e.accountId;
-    slots[at + CREDENTIAL] = e.credentialId;
+    slots[at + HEAD] = e.head;
     slots[at + IDEMPOTENCY_KEY] = e.idempotencyKey;
-    slots[at + HEADERS] = headers;
     slots[at + REQUEST] = e.request;
     slots[at + ANSWER] = e.answer;
     slots[at + IDS] = e.ids;
-    slots[at + WARNINGS] = e.warnings;
     if (++this.next === this.capacity) this.next = 0;
     if (this.size < this.capacity) this.size++;
   }
@@ -293,36 +272,36 @@ class Ring {
     const i = position * NUMBERS;
     const s = this.slots;
     const at = position * STRIDE;
+    const head = s[at + HEAD] as RequestHead;
     return {
       id: requestIdOf(n[i + SEQ]!),
       seq: n[i + SEQ]!,
       atMs: n[i + AT]!,
       wallMs: n[i + WALL]!,
-      face: s[at + FACE] as RequestFace,
-      method: s[at + METHOD] as string,
-      path: s[at + PATH] as string,
-      query: s[at + QUERY] as string,
+      face: head.face,
+      method: head.method,
+      path: head.path,
+      query: head.query,
       status: n[i + STATUS]!,
       durationMs: n[i + TENTHS]! / 10,
-      accountId: s[at + ACCOUNT] as string | null,
-      credentialId: s[at + CREDENTIAL] as string | null,
+      accountId: head.accountId,
+      credentialId: head.credentialId,
       idempotencyKey: s[at + IDEMPOTENCY_KEY] as string | null,
       replayed: n[i + REPLAYED] === 1,
       traceId: this.traceIdOf(n[i + SEQ]!),
-      headers: s[at + HEADERS] as string[],
+      headers: head.headers,
       request: loggedBody(s[at + REQUEST] as KeptBody),
       answer: loggedBody(this.answerAt(position)),
       ids: s[at + IDS] as string[],
-      warnings: s[at + WARNINGS] as string[],
+      warnings: head.warnings,
     };
   }
   /** Whether the entry at `position` passes `f`. */
   matches(position: number, f: RequestFilter): boolean {
-    const s = this.slots;
-    const at = position * STRIDE;
-    if (f.face !== undefined && s[at + FACE] !== f.face) return false;
-    if (f.method !== undefined && s[at + METHOD] !== f.method) return false;
-    if (f.path !== undefined && !(s[at + PATH] as string).startsWith(f.path)) return false;
+    const head = this.slots[position * STRIDE + HEAD] as RequestHead;
+    if (f.face !== undefined && head.face !== f.face) return false;
+    if (f.method !== undefined && head.method !== f.method) return false;
+    if (f.path !== undefined && !head.path.startsWith(f.path)) return false;
     if (f.sinceMs !== undefined && this.numbers[position * NUMBERS + AT]! < f.sinceMs) return false;
     if (f.status !== undefined) {
       const status = this.numbers[position * NUMBERS + STATUS]!;
@@ -332,8 +311,11 @@ class Ring {
     }
     return true;
   }
-  /** The entry of sequence number `seq`, if this ring holds it. */
-  find(seq: number): RequestEntry | undefined {
+  /**
+   * Where the entry of sequence number `seq` is, if this ring holds it: a binary search, the ring being in seq order but
+   * for a request answered after later ones (a write waiting for the disk), then a scan from the newest.
+   */
+  positionOf(seq: number): number | undefined {
     let lo = 0;
     let hi = this.size - 1; // positions from the oldest
     const oldest = (this.next - this.size + this.capacity) % this.capacity;
@@ -341,10 +323,11 @@ class Ring {
       const mid = (lo + hi) >> 1;
       const position = (oldest + mid) % this.capacity;
       const s = this.seqAt(position);
-      if (s === seq) return this.at(position);
+      if (s === seq) return position;
       if (s < seq) lo = mid + 1;
       else hi = mid - 1;
     }
+    for (const position of this.newest()) if (this.seqAt(position) === seq) return position;
     return undefined;
   }
   /** Positions, newest first. */
@@ -368,6 +351,13 @@ export interface RequestLog {
    * the log is off.
    */
   record(entry: KeptEntry, atMs: number, wallMs: number, sandboxWide: boolean): boolean;
+  /**
+   * `keep` hands over the entries of requests already answered that wait for the end of the event loop's turn (the
+   * recorder's, wire/middleware/request-log.ts): the log calls it before it is read, cleared or forgets an account.
+   */
+  catchUpWith(keep: () => void): void;
+  /** Hands over the waiting entries now (see catchUpWith). */
+  catchUp(): void;
   /** The entry of an id (req_42), or of the trace id the log gave its request. */
   get(id: string): RequestEntry | undefined;
   /** The entries of an account (null: the sandbox ring), newest first, filtered, `limit` after the `cursor` entry. */
@@ -406,13 +396,18 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
   // The ring written last: an app's requests come one account after another, and this skips the map's look-up.
   let lastAccountId: string | undefined;
   let lastRing: Ring | undefined;
+  let catchUp = () => {};
   return {
     capacity,
+    catchUpWith(keep) {
+      catchUp = keep;
+    },
+    catchUp: () => catchUp(),
     nextSeq: () => ++seq,
     traceIdOf,
     record(entry, atMs, wallMs, sandboxWide) {
       if (capacity === 0) return false;
-      const { accountId } = entry;
+      const { accountId } = entry.head;
       if (accountId !== null) {
         let ring = accountId === lastAccountId ? lastRing : rings.get(accountId);
         if (!ring) rings.set(accountId, (ring = new Ring(capacity, traceIdOf)));
@@ -424,17 +419,17 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
       return true;
     },
     get(id) {
+      catchUp();
       const at = seqOf(id) ?? traces.seqOf(id);
       if (at === undefined) return undefined;
-      const found = sandbox.find(at);
-      if (found) return found;
-      for (const ring of rings.values()) {
-        const e = ring.find(at);
-        if (e) return e;
+      for (const ring of [sandbox, ...rings.values()]) {
+        const position = ring.positionOf(at);
+        if (position !== undefined) return ring.at(position);
       }
       return undefined;
     },
     list(accountId, filter, { limit, cursor }) {
+      catchUp();
       const ring = accountId === null ? sandbox : rings.get(accountId);
       let before = Infinity;
       if (cursor !== undefined) {
@@ -445,8 +440,16 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
       const items: RequestEntry[] = [];
       let more = false;
       if (ring) {
+        // A page goes on after the entry its cursor names while the ring holds it (newest first is the order requests
+        // were answered in), else from the first entry older than it.
+        const after = cursor === undefined ? undefined : ring.positionOf(before);
+        let onward = after === undefined;
         for (const position of ring.newest()) {
-          if (ring.seqAt(position) >= before || !ring.matches(position, filter)) continue;
+          if (!onward) {
+            onward = position === after;
+            continue;
+          }
+          if ((after === undefined && ring.seqAt(position) >= before) || !ring.matches(position, filter)) continue;
           if (items.length === limit) {
             more = true;
             break;
@@ -457,15 +460,18 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
       return { items, nextCursor: more ? items[items.length - 1]!.id : null };
     },
     forgetAccount(accountId) {
+      catchUp();
       rings.delete(accountId);
       lastAccountId = lastRing = undefined;
     },
     clear() {
+      catchUp();
       lastAccountId = lastRing = undefined;
       rings = new Map();
       sandbox = new Ring(Math.max(capacity, 1), traceIdOf);
     },
     held() {
+      catchUp();
       const seqs = new Set<number>();
       for (const ring of [sandbox, ...rings.values()]) for (const position of ring.newest()) seqs.add(ring.seqAt(position));
       return seqs.size;

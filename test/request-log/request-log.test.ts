@@ -1,13 +1,18 @@
 // The request log (sandbox.md 14): what is recorded, masked and capped, how it is read (filters, paging, bad input),
 // and that it is bounded, per tenant and cleared by reset.
+import { connect } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { DEFAULT, startHarness, type Harness } from '../helpers/harness';
 import { apiPix, basic, cobBody, pixToken, TXID } from '../helpers/api-pix';
-import { createRequestLog } from '../../src/services/request-log';
+import { createRequestLog, type KeptEntry } from '../../src/services/request-log';
+import { startSandbox, type TestSandbox } from '../../src/testing';
 
 let h: Harness;
+let sandbox: TestSandbox | undefined;
 afterEach(async () => {
   await h?.sb.close();
+  await sandbox?.stop();
+  sandbox = undefined;
 });
 
 const MASK = '[masked]';
@@ -358,7 +363,7 @@ describe('bounds and lifetime', () => {
         const text = JSON.stringify({ i, pad: (i % 3 ? 'x' : 'ção—').repeat(200 + ((i * 997) % 10_000)) });
         texts.push(text);
         const seq = ring.nextSeq();
-        ring.record({ seq, face: 'v2', method: 'POST', path: '/v2/pix', query: '', status: 201, tenths: 1, accountId: null, credentialId: null, idempotencyKey: null, replayed: false, headers: [], request: { kind: 'none' }, answer: text, ids: [], warnings: [] }, 0, 0, true);
+        ring.record({ seq, head: { face: 'v2', method: 'POST', path: '/v2/pix', query: '', accountId: null, credentialId: null, headers: [], warnings: [] }, status: 201, tenths: 1, idempotencyKey: null, replayed: false, request: { kind: 'none' }, answer: text, ids: [] }, 0, 0, true);
         const held = ring.list(null, {}, { limit: 30 }).items.map((e) => (e.answer as { text: string }).text);
         expect(held).toEqual(texts.slice(-30).reverse());
       }
@@ -380,7 +385,8 @@ describe('bounds and lifetime', () => {
         const path = i % 100 === 50 ? '/v2/account' : '/v2/transactions/tx_1';
         const text = answerOf(path === '/v2/account' ? -1 : Math.floor(i / 150));
         kept.push({ path, text });
-        ring.record({ seq: ring.nextSeq(), face: 'v2', method: 'GET', path, query: '', status: 200, tenths: 1, accountId: null, credentialId: null, idempotencyKey: null, replayed: false, headers: [], request: { kind: 'none' }, answer: text, ids: [], warnings: [] }, 0, 0, true);
+        // A head of its own each time (as an app alternating between requests gets): the path tells a resource polled.
+        ring.record({ seq: ring.nextSeq(), head: { face: 'v2', method: 'GET', path, query: '', accountId: null, credentialId: null, headers: [], warnings: [] }, status: 200, tenths: 1, idempotencyKey: null, replayed: false, request: { kind: 'none' }, answer: text, ids: [] }, 0, 0, true);
         // Every answer the ring holds reads back as sent, the newest (not yet settled) and the shared ones alike.
         if (i % 37 === 0 || i > 590) {
           const held = ring.list(null, {}, { limit: capacity }).items.map((e) => ({ path: e.path, text: (e.answer as { text: string }).text }));
@@ -459,5 +465,102 @@ describe('bounds and lifetime', () => {
     const ours = (await log('?face=v2&limit=1000')).items;
     expect(ours.every((e) => e.accountId === DEFAULT.accountId)).toBe(true);
     expect(ours.some((e) => e.path.startsWith('/v2/transactions/'))).toBe(false);
+  });
+});
+
+// On a real port most entries wait for the end of the event loop's turn and are kept together (the recorder,
+// wire/middleware/request-log.ts); the log hands them over before anything reads it.
+describe('entries kept at the end of the turn', () => {
+  const entryOf = (seq: number, accountId: string | null): KeptEntry => ({
+    seq,
+    head: { face: 'v2', method: 'GET', path: '/v2/account', query: '', accountId, credentialId: null, headers: [], warnings: [] },
+    status: 200,
+    tenths: 1,
+    idempotencyKey: null,
+    replayed: false,
+    request: { kind: 'none' },
+    answer: '{}',
+    ids: [],
+  });
+  /** A log with one entry of account `acc` waiting to be handed over. */
+  const withWaiting = () => {
+    const ring = createRequestLog(10);
+    let waiting = [entryOf(ring.nextSeq(), 'acc')];
+    ring.catchUpWith(() => {
+      for (const e of waiting) ring.record(e, 0, 0, false);
+      waiting = [];
+    });
+    return ring;
+  };
+
+  test('are in the log before it is read: by id, in a list, in the count', () => {
+    expect(withWaiting().get('req_1')?.path).toBe('/v2/account');
+    expect(withWaiting().list('acc', {}, { limit: 10 }).items.map((e) => e.id)).toEqual(['req_1']);
+    expect(withWaiting().held()).toBe(1);
+  });
+
+  test('a request answered after later ones (a write waiting for the disk) is found by its id, and paging walks every entry once', () => {
+    const ring = createRequestLog(10);
+    for (const seq of [1, 2, 4, 3, 6, 5]) ring.record(entryOf(seq, 'acc'), 0, 0, false);
+    for (let seq = 1; seq <= 6; seq++) expect(ring.get(`req_${seq}`)?.seq).toBe(seq);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = ring.list('acc', {}, { limit: 1, ...(cursor === undefined ? {} : { cursor }) });
+      seen.push(...page.items.map((e) => e.seq));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    expect(seen).toEqual([5, 6, 3, 4, 2, 1]);
+  });
+
+  test.each([
+    ['forgetting their account', (ring: ReturnType<typeof createRequestLog>) => ring.forgetAccount('acc')],
+    ['clearing the log (reset)', (ring: ReturnType<typeof createRequestLog>) => ring.clear()],
+  ])('go with what %s forgets, not into the log after it', (_, forget) => {
+    const ring = withWaiting();
+    forget(ring);
+    expect(ring.held()).toBe(0);
+    expect(ring.list(null, {}, { limit: 10 }).items).toEqual([]);
+  });
+
+  test('on a real port, requests answered in one turn are each logged once, found by their trace id, before the app reads the log', async () => {
+    sandbox = await startSandbox({ log: () => {} });
+    const token = await sandbox.token();
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const made = await fetch(`${sandbox.v2Url}/pix`, { method: 'POST', headers, body: JSON.stringify({ amount: 10, description: 'x' }) });
+    const { id } = (await made.json()) as { id: string };
+    // Pipelined on one connection, so that Node hands them to the app in one turn: reads of a charge and of one that
+    // is not there, charges made, and requests refused before any guard knew who sent them (kept after a wait).
+    const url = new URL(sandbox.v2Url);
+    const requestOf = (method: string, path: string, auth: string, body = '') =>
+      `${method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: ${auth}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const sent = [
+      ...Array.from({ length: 10 }, () => requestOf('GET', `/v2/transactions/${id}`, `Bearer ${token}`)),
+      ...Array.from({ length: 3 }, () => requestOf('GET', '/v2/transactions/tx_not_there', `Bearer ${token}`)),
+      ...Array.from({ length: 3 }, (_, i) => requestOf('POST', '/v2/pix', `Bearer ${token}`, JSON.stringify({ amount: 1 + i, description: 'x' }))),
+      ...Array.from({ length: 3 }, () => requestOf('GET', `/v2/transactions/${id}`, 'Bearer not-a-token')),
+    ];
+    // The last asks the sandbox to close the connection once it has answered it.
+    sent.push(requestOf('GET', `/v2/transactions/${id}`, `Bearer ${token}`).replace('\r\n', '\r\nconnection: close\r\n'));
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(sent.join('')));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const answers = [...received.matchAll(/HTTP\/1\.1 (\d{3})[^]*?\r\nx-trace-id: (\S+)\r\n/gi)].map((m) => ({ status: Number(m[1]), traceId: m[2]! }));
+    expect(answers.map((a) => a.status)).toEqual([...Array(10).fill(200), ...Array(3).fill(404), ...Array(3).fill(201), ...Array(3).fill(401), 200]);
+    const entries = await Promise.all(answers.map((a) => sandbox!.control.requests.get(a.traceId)));
+    expect(entries.map((e) => [e.status, e.traceId])).toEqual(answers.map((a) => [a.status, a.traceId]));
+    expect(new Set(entries.map((e) => e.id)).size).toBe(sent.length);
+    // Each once in its account's log: the charge made first, then the 17 sent with the token.
+    const own = await sandbox.requests({ limit: 100, path: '/v2/' });
+    expect(own.filter((e) => e.path !== '/v2/auth')).toHaveLength(18);
+    // And an answer's entry is there as soon as the app has the answer.
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${sandbox.v2Url}/transactions/${id}`, { headers });
+      expect((await sandbox.control.requests.get(res.headers.get('x-trace-id')!)).status).toBe(200);
+    }
   });
 });

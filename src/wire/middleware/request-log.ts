@@ -10,7 +10,7 @@ import type { Deps } from '../../deps';
 import { nowOf } from '../../services/clocks';
 import { isoTime } from '../../lib/iso';
 import { credentialOfClientId, findApiKey } from '../../services/secrets';
-import { requestIdOf, type KeptBody, type KeptEntry, type RequestFace, type RequestLog } from '../../services/request-log';
+import { requestIdOf, type KeptBody, type KeptEntry, type RequestFace, type RequestHead, type RequestLog } from '../../services/request-log';
 import { MASK } from '../../services/request-mask';
 import type { Caller } from '../env';
 import { JSON_TYPE, parsedBody, parsedText } from './body';
@@ -289,6 +289,18 @@ async function senderOf(deps: Deps, c: Context, face: RequestFace): Promise<{ ac
 
 const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
 
+/**
+ * Whether all a request's entry needs is at hand, so that it can wait for the end of the event loop's turn: on a real
+ * port (its answer Node's own), who sent it known (a guard let it through, or the control API), and its body read by
+ * the JSON middleware, or none.
+ */
+function canWait(c: Context, face: RequestFace): boolean {
+  if ((c.env as { incoming?: IncomingMessage } | undefined)?.incoming === undefined || nodeCache(c.res) === undefined) return false;
+  if (face !== 'control' && c.get('caller') === undefined) return false;
+  const method = c.req.method;
+  return method === 'GET' || method === 'HEAD' || parsedText(c.req) !== undefined;
+}
+
 type Sender = { accountId: string; credentialId: string | null } | undefined;
 
 /** What the app's first middleware calls to log a request (app.ts), which numbers every request as it starts. */
@@ -297,9 +309,11 @@ export interface RequestRecorder {
   faceOf(path: string): RequestFace | undefined;
   /**
    * Records the request of number `seq` (`face` from faceOf; `started` on performance.now()) once `c` has the answer
-   * every layer made: at once when nothing has to be waited for (a read with a credential, on a real port), else
-   * after one wait for all that has to be (who sent a request no guard let through, a body no JSON middleware read, an
-   * answer in process), as a promise the answer waits for, so that the entry is there when the app has the answer.
+   * every layer made. When all its entry needs is at hand (see canWait: most requests on a real port), the entry is
+   * kept at the end of the event loop's turn, with the others answered in it, or when the log is read before then
+   * (RequestLog.catchUp). Else it is kept after one wait for all that has to be waited for (who sent a request no
+   * guard let through, a body no JSON middleware read, an answer in process), as a promise the answer waits for.
+   * Either way the entry is in the log before anything can ask for it.
    */
   record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void>;
 }
@@ -313,10 +327,40 @@ export interface RequestRecorder {
  */
 export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Context) => string[] | undefined, cap = DEFAULT_BODY_CAP): RequestRecorder {
   const headerMemo = { last: NO_HEADERS };
+  /** The head of the entry kept last (see RequestHead): the next entry's too while nothing in it changes. */
+  let lastHead: RequestHead = { face: 'control', method: '', path: '', query: '', accountId: null, credentialId: null, headers: NO_HEADERS, warnings: NO_WARNINGS };
+  /**
+   * Requests answered in this turn of the event loop whose entries wait (see record), four values each: context, face,
+   * seq and duration in tenths of a millisecond. Kept together, the log's code runs once a turn for all of them, not
+   * once a request between everything else each request runs (the processor's caches then hold it, and about half of
+   * what recording a read cost was fetching that code again); and real time is read once for them all.
+   */
+  let waiting: unknown[] = [];
+  function keepWaiting(): void {
+    const batch = waiting;
+    if (batch.length === 0) return;
+    waiting = [];
+    const wallMs = deps.clock.realMs();
+    for (let i = 0; i < batch.length; i += 4) void recordNow(batch[i] as Context, batch[i + 1] as RequestFace, batch[i + 2] as number, batch[i + 3] as number, wallMs);
+  }
+  log.catchUpWith(keepWaiting);
+
   function record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void> {
+    const tenths = Math.round((performance.now() - started) * 10);
+    if (canWait(c, face)) {
+      if (waiting.length === 0) setImmediate(keepWaiting);
+      waiting.push(c, face, seq, tenths);
+      return;
+    }
+    // The ring keeps entries in the order they were handed over: those waiting go first.
+    keepWaiting();
+    return recordNow(c, face, seq, tenths, undefined);
+  }
+
+  /** `wallMs`: real time read for a batch of entries, or undefined to read it now. */
+  function recordNow(c: Context, face: RequestFace, seq: number, tenths: number, wallMs: number | undefined): void | Promise<void> {
     try {
       const req = c.req;
-      const tenths = Math.round((performance.now() - started) * 10);
       const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
       const sender: Sender | Promise<Sender> = caller ? { accountId: caller.account.id, credentialId: caller.credential?.id ?? caller.apiKeyId ?? null } : face === 'control' ? undefined : senderOf(deps, c, face);
       const sent = sentHeaders(c, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers, headerMemo);
@@ -337,11 +381,11 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       const answer = answerParts(c.res, cap);
       if (sender instanceof Promise || text instanceof Promise || answer instanceof Promise) {
         return Promise.all([sender, text, answer]).then(
-          ([s, t, a]) => keep(c, face, seq, tenths, s, sent, size, t, a),
+          ([s, t, a]) => keep(c, face, seq, tenths, s, sent, size, t, a, undefined),
           (err) => failed(c, err),
         );
       }
-      keep(c, face, seq, tenths, sender, sent, size, text, answer);
+      keep(c, face, seq, tenths, sender, sent, size, text, answer, wallMs);
     } catch (err) {
       failed(c, err);
     }
@@ -350,7 +394,7 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
   const failed = (c: Context, err: unknown) => deps.log(`request log: could not record ${c.req.method} ${c.req.path}: ${(err as Error)?.stack ?? String(err)}`);
 
   /** Builds the entry and hands it to the log. `size`: of the request's body, -1 not known, NaN no body. */
-  function keep(c: Context, face: RequestFace, seq: number, tenths: number, sender: Sender, sent: SentHeaders, size: number, text: string | undefined, answer: AnswerParts): void {
+  function keep(c: Context, face: RequestFace, seq: number, tenths: number, sender: Sender, sent: SentHeaders, size: number, text: string | undefined, answer: AnswerParts, wallMs = deps.clock.realMs()): void {
     try {
       const req = c.req;
       const res = c.res;
@@ -368,35 +412,34 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       // A request that deleted its account (or came after) starts no ring for it.
       if (!account) accountId = null;
       // One reading of real time for both clocks (a clock read costs about 0.1 µs on a VM).
-      const wallMs = deps.clock.realMs();
       const atMs = account ? nowOf(deps, account, wallMs) : deps.clock.at(wallMs);
       const method = req.method;
-      const request = Number.isNaN(size) ? NONE : keptBody(sent.contentType, text, size, cap, parsedBody(req) !== undefined);
+      const path = req.path;
+      const query = maskedQuery(req.url);
+      const headers = sent.kept;
+      const warnings = warningsOf(c) ?? NO_WARNINGS;
+      let head = lastHead;
+      if (head.path !== path || head.accountId !== accountId || head.credentialId !== credentialId || head.method !== method || head.face !== face || head.query !== query || head.headers !== headers || head.warnings !== warnings) {
+        head = lastHead = { face, method, path, query, accountId, credentialId, headers, warnings };
+      }
       const { idempotencyKey } = sent;
       const entry: KeptEntry = {
         seq,
-        face,
-        method,
-        path: req.path,
-        query: maskedQuery(req.url),
         status,
         tenths,
-        accountId,
-        credentialId,
+        head,
         idempotencyKey,
         // Only a request with a key can be a replay: the header is not looked for otherwise.
         replayed: idempotencyKey !== null && headerIn(answer.headers, 'idempotent-replayed') === 'true',
-        headers: sent.kept,
-        request,
+        request: Number.isNaN(size) ? NONE : keptBody(sent.contentType, text, size, cap, parsedBody(req) !== undefined),
         // The app's own JSON answers are JSON: not parsed again to know it.
         answer: keptBody(answer.type, answer.text, answer.size, cap, true),
         ids: idsOf(face, method, status, answer.text, answer.headers),
-        warnings: warningsOf(c) ?? NO_WARNINGS,
       };
       // The stream's news of it, built only when something listens (the console, a test kit's stream).
       if (log.record(entry, atMs, wallMs, face === 'control') && deps.bus.listeners > 0) {
-        const news = { kind: 'request', id: requestIdOf(seq), face, method, path: entry.path, status, durationMs: tenths / 10, at: isoTime(atMs) } as const;
-        deps.bus.publish(entry.accountId === null ? news : { ...news, accountId: entry.accountId });
+        const news = { kind: 'request', id: requestIdOf(seq), face, method, path, status, durationMs: tenths / 10, at: isoTime(atMs) } as const;
+        deps.bus.publish(accountId === null ? news : { ...news, accountId });
       }
     } catch (err) {
       failed(c, err);
