@@ -332,8 +332,9 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
   /**
    * Requests answered in this turn of the event loop whose entries wait (see record), four values each: context, face,
    * seq and duration in tenths of a millisecond. Kept together, the log's code runs once a turn for all of them, not
-   * once a request between everything else each request runs (the processor's caches then hold it, and about half of
-   * what recording a read cost was fetching that code again); and real time is read once for them all.
+   * once a request between everything else each request runs: fetched again each request, its 20 KB of machine code
+   * cost a read some 450 misses of the instruction cache (docs/benchmarks.md, ninth run). Real time is read once for
+   * them all.
    */
   let waiting: unknown[] = [];
   function keepWaiting(): void {
@@ -354,11 +355,11 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
     }
     // The ring keeps entries in the order they were handed over: those waiting go first.
     keepWaiting();
-    return recordNow(c, face, seq, tenths, undefined);
+    return recordNow(c, face, seq, tenths);
   }
 
-  /** `wallMs`: real time read for a batch of entries, or undefined to read it now. */
-  function recordNow(c: Context, face: RequestFace, seq: number, tenths: number, wallMs: number | undefined): void | Promise<void> {
+  /** `wallMs`: real time read for a batch of entries; read now without it. */
+  function recordNow(c: Context, face: RequestFace, seq: number, tenths: number, wallMs?: number): void | Promise<void> {
     try {
       const req = c.req;
       const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
@@ -381,7 +382,7 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       const answer = answerParts(c.res, cap);
       if (sender instanceof Promise || text instanceof Promise || answer instanceof Promise) {
         return Promise.all([sender, text, answer]).then(
-          ([s, t, a]) => keep(c, face, seq, tenths, s, sent, size, t, a, undefined),
+          ([s, t, a]) => keep(c, face, seq, tenths, s, sent, size, t, a),
           (err) => failed(c, err),
         );
       }
