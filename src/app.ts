@@ -207,7 +207,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   };
   if (!loaded) startClock();
   const clocks = createClocks(store, clock, log);
-  const scheduler = createScheduler(store, clocks, ids, log);
+  const requestLog = createRequestLog(requestLogSize);
+  // Entries of requests answered before a clock moves are kept first, on the clock as it was.
+  const scheduler = createScheduler(store, clocks, ids, log, () => requestLog.catchUp());
   const tokens = await createTokens(store, clock);
   const fixtures = await fixturesChecker(readFixtures(options.fixtures));
   // Tenants of a data file written before they carried `fixture`: the fixture world's ids say which are its.
@@ -225,7 +227,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     tokens,
     workshop: createWorkshopRoom({ open: options.workshop ?? false, ...(options.workshopMax !== undefined ? { max: options.workshopMax } : {}) }),
     bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),
-    requestLog: createRequestLog(requestLogSize),
+    requestLog,
     settings: {
       publicHost: options.publicHost === undefined ? DEFAULT_PUBLIC_HOST : checkPublicHost(options.publicHost),
       ispb: options.ispb ?? DEFAULT_ISPB,

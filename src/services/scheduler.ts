@@ -93,7 +93,11 @@ export interface Scheduler {
   detach(work: Promise<unknown>, holds?: number, accountId?: string): void;
 }
 
-export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l: string) => void): Scheduler {
+/**
+ * `beforeMove`: called before advance() or setClock() moves a clock, for what reads a clock later than it was asked to
+ * (the request log's entries waiting for the end of the turn, wire/middleware/request-log.ts).
+ */
+export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l: string) => void, beforeMove: () => void = () => {}): Scheduler {
   const handlers = new Map<string, JobHandler>();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
@@ -530,6 +534,7 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
       return pending.length === 0 ? Promise.resolve() : Promise.all(pending);
     },
     async advance(ms, accountId) {
+      beforeMove();
       const lane = laneFor(accountId);
       const { clock } = lane;
       const target = clock.nowMs() + ms;
@@ -542,6 +547,7 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     },
     async setClock(ms, frozen, accountId) {
       withinRange(ms);
+      beforeMove();
       const lane = laneFor(accountId);
       if (ms > lane.clock.nowMs()) await runThrough(lane, ms);
       lane.clock.set(ms, frozen);

@@ -563,4 +563,31 @@ describe('entries kept at the end of the turn', () => {
       expect((await sandbox.control.requests.get(res.headers.get('x-trace-id')!)).status).toBe(200);
     }
   });
+  test('on a real port, a control request that moves the clock comes after the entries answered before it in the turn', async () => {
+    sandbox = await startSandbox({ log: () => {} });
+    const token = await sandbox.token();
+    const made = await fetch(`${sandbox.v2Url}/pix`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: 10, description: 'x' }) });
+    const { id } = (await made.json()) as { id: string };
+    const url = new URL(sandbox.v2Url);
+    const head = `host: ${url.host}\r\ncontent-type: application/json\r\n`;
+    const read = `GET /v2/transactions/${id} HTTP/1.1\r\n${head}authorization: Bearer ${token}\r\n\r\n`;
+    const advance = JSON.stringify({ seconds: 86_400 });
+    // Pipelined, so that Node hands all three to the app in one turn: a read, a day's advance, a read.
+    const sent = [read, `POST /_sandbox/clock/advance HTTP/1.1\r\n${head}content-length: ${advance.length}\r\n\r\n${advance}`, read.replace('\r\n', '\r\nconnection: close\r\n')];
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(sent.join('')));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const traceIds = [...received.matchAll(/\r\nx-trace-id: (\S+)\r\n/gi)].map((m) => m[1]!);
+    const [before, moved, after] = await Promise.all(traceIds.map((id) => sandbox!.control.requests.get(id)));
+    const day = 86_400_000;
+    // Each on the clock as it was when it was answered: the first read a day before the second.
+    expect([before!.status, moved!.path, after!.status]).toEqual([200, '/_sandbox/clock/advance', 200]);
+    expect(Date.parse(after!.at) - Date.parse(before!.at)).toBeGreaterThanOrEqual(day);
+    expect(Date.parse(after!.at) - Date.parse(before!.at)).toBeLessThan(day + 60_000);
+  });
+
 });
