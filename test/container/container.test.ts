@@ -150,7 +150,11 @@ describe.skipIf(noPodman())('the container image (Dockerfile)', () => {
     // Host networking: 443 of this machine's loopback, which the user node may take with NET_BIND_SERVICE (compose
     // gives it the sysctl instead, in the container's own network).
     await runUntilHealthy(name, ['-e', 'HOST=127.0.0.1', '-e', `PORT=${await freePort()}`, '--cap-add', 'NET_BIND_SERVICE', '-v', `${ca}:/ca`]);
-    expect(await podman(env, ['logs', name])).toContain('  service TLS port 443 serves https://api.pague.dev, https://api-gateway.pague.dev by the name each client asks for');
+    // Healthy is the health route answering, which can come before podman has the banner printed after every listener.
+    const banner = '  service TLS port 443 serves https://api.pague.dev, https://api-gateway.pague.dev by the name each client asks for';
+    let logs = '';
+    for (const until = Date.now() + 10_000; !logs.includes(banner) && Date.now() < until; ) logs = await podman(env, ['logs', name]);
+    expect(logs).toContain(banner);
     expect(readFileSync(join(ca, 'ca-bundle.pem'), 'utf8')).toContain(readFileSync(join(ca, 'ca.pem'), 'utf8').trim());
     // The app of compose.yaml's unmodified-app, with its environment, in a container of the stand-in Node base.
     const out = await podman(env, [
