@@ -150,14 +150,27 @@ const NONE: KeptBody = { kind: 'none' };
 
 const FIRST_ID = /^\s*\{\s*"(?:id|txid)"\s*:\s*"([^"\\]{1,120})"/;
 const TXID = /"txid"\s*:\s*"([^"\\]{1,120})"/;
+/** How the app's own answers to a change start (JSON.stringify of a resource whose first field is its id). */
+const ID_FIELD = '{"id":"';
 
-/** Ids a 2xx answer to a change names: its own id (first field, or txid on API Pix) and its Location's last segment. A read changes nothing. */
+/** An answer's own id: its first field (id, or txid on API Pix), else its txid on API Pix. */
+function ownIdOf(face: RequestFace, text: string): string | undefined {
+  // The app's own answers (a create's starts with its id) are read without a pattern: the same id FIRST_ID matches.
+  if (text.startsWith(ID_FIELD)) {
+    const end = text.indexOf('"', ID_FIELD.length);
+    const length = end - ID_FIELD.length;
+    if (length >= 1 && length <= 120 && text.lastIndexOf('\\', end) < ID_FIELD.length) return text.slice(ID_FIELD.length, end);
+  }
+  return (FIRST_ID.exec(text) ?? (face === 'api-pix' ? TXID.exec(text) : null))?.[1];
+}
+
+/** Ids a 2xx answer to a change names: its own id (see ownIdOf) and its Location's last segment. A read changes nothing. */
 function idsOf(face: RequestFace, method: string, status: number, text: string | undefined, headers: unknown): string[] {
   if (status < 200 || status > 299 || method === 'GET' || method === 'HEAD') return NO_IDS;
   const ids: string[] = [];
-  const own = text && (FIRST_ID.exec(text) ?? (face === 'api-pix' ? TXID.exec(text) : null));
-  // A copy: a match is a slice of the answer, and would keep all of it alive as long as the entry.
-  if (own) ids.push(` ${own[1]!}`.slice(1));
+  const own = text && ownIdOf(face, text);
+  // A copy: the id is a slice of the answer, and would keep all of it alive as long as the entry.
+  if (own) ids.push(` ${own}`.slice(1));
   const location = headerIn(headers, 'location');
   if (location !== undefined) {
     const query = location.indexOf('?');
