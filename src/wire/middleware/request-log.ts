@@ -147,6 +147,7 @@ const NO_WARNINGS: string[] = [];
 const NO_IDS: string[] = [];
 const NO_HEADERS: string[] = [];
 const NONE: KeptBody = { kind: 'none' };
+const NO_ANSWER: AnswerParts = { type: '', text: undefined, size: 0, headers: undefined };
 
 const FIRST_ID = /^\s*\{\s*"(?:id|txid)"\s*:\s*"([^"\\]{1,120})"/;
 const TXID = /"txid"\s*:\s*"([^"\\]{1,120})"/;
@@ -316,17 +317,42 @@ function canWait(c: Context, face: RequestFace): boolean {
 
 type Sender = { accountId: string; credentialId: string | null } | undefined;
 
+/**
+ * What a request's entry is made of, taken from its context once it is answered. An entry waiting for the end of the
+ * turn holds this, not the context: a context holds the request's whole object graph (Node's request and response,
+ * hono's), some 8 KB, and the ones waiting were what the young generation's collector found alive and copied (70 KB
+ * a collection under reads, against 3 KB with the log off). `size`: of the request's body, -1 not known, NaN none;
+ * `location`: of the answer of POST /_sandbox/accounts (the account it made).
+ */
+type Taken = {
+  face: RequestFace;
+  seq: number;
+  tenths: number;
+  method: string;
+  path: string;
+  url: string;
+  status: number;
+  sender: Sender;
+  sent: SentHeaders;
+  size: number;
+  text: string | undefined;
+  valid: boolean;
+  answer: AnswerParts;
+  warnings: string[];
+  location: string | null;
+};
+
 /** What the app's first middleware calls to log a request (app.ts), which numbers every request as it starts. */
 export interface RequestRecorder {
   /** The face a request is on (kept by the first middleware for record); undefined when the log keeps no such request. */
   faceOf(path: string): RequestFace | undefined;
   /**
    * Records the request of number `seq` (`face` from faceOf; `started` on performance.now()) once `c` has the answer
-   * every layer made. When all its entry needs is at hand (see canWait: most requests on a real port), the entry is
-   * kept at the end of the event loop's turn, with the others answered in it, or when the log is read before then
-   * (RequestLog.catchUp). Else it is kept after one wait for all that has to be waited for (who sent a request no
-   * guard let through, a body no JSON middleware read, an answer in process), as a promise the answer waits for.
-   * Either way the entry is in the log before anything can ask for it.
+   * every layer made. When all its entry needs is at hand (see canWait: most requests on a real port), what the entry
+   * needs is taken from `c` at once and the entry kept at the end of the event loop's turn, with the others answered
+   * in it, or when the log is read before then (RequestLog.catchUp). Else it is kept after one wait for all that has
+   * to be waited for (who sent a request no guard let through, a body no JSON middleware read, an answer in process),
+   * as a promise the answer waits for. Either way the entry is in the log before anything can ask for it.
    */
   record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void>;
 }
@@ -343,63 +369,39 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
   /** The head of the entry kept last (see RequestHead): the next entry's too while nothing in it changes. */
   let lastHead: RequestHead = { face: 'control', method: '', path: '', query: '', accountId: null, credentialId: null, headers: NO_HEADERS, warnings: NO_WARNINGS };
   /**
-   * Requests answered in this turn of the event loop whose entries wait (see record), four values each: context, face,
-   * seq and duration in tenths of a millisecond. Kept together, the log's code runs once a turn for all of them, not
-   * once a request between everything else each request runs: fetched again each request, its 20 KB of machine code
-   * cost a read some 450 misses of the instruction cache (docs/benchmarks.md, ninth run). Real time is read once for
-   * them all.
+   * Requests answered in this turn of the event loop whose entries wait (see record). Kept together, the log's code
+   * runs once a turn for all of them, not once a request between everything else each request runs: fetched again
+   * each request, its 20 KB of machine code cost a read some 450 misses of the instruction cache (docs/benchmarks.md,
+   * ninth run). Real time is read once for them all.
    */
-  let waiting: unknown[] = [];
+  let waiting: Taken[] = [];
   function keepWaiting(): void {
     const batch = waiting;
     if (batch.length === 0) return;
     waiting = [];
     const wallMs = deps.clock.realMs();
-    for (let i = 0; i < batch.length; i += 4) void recordNow(batch[i] as Context, batch[i + 1] as RequestFace, batch[i + 2] as number, batch[i + 3] as number, wallMs);
+    for (const taken of batch) keep(taken, wallMs);
   }
   log.catchUpWith(keepWaiting);
 
   function record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void> {
     const tenths = Math.round((performance.now() - started) * 10);
     if (canWait(c, face)) {
-      if (waiting.length === 0) setImmediate(keepWaiting);
-      waiting.push(c, face, seq, tenths);
+      try {
+        const taken = take(c, face, seq, tenths) as Taken;
+        if (waiting.length === 0) setImmediate(keepWaiting);
+        waiting.push(taken);
+      } catch (err) {
+        failed(c, err);
+      }
       return;
     }
     // The ring keeps entries in the order they were handed over: those waiting go first.
     keepWaiting();
-    return recordNow(c, face, seq, tenths);
-  }
-
-  /** `wallMs`: real time read for a batch of entries; read now without it. */
-  function recordNow(c: Context, face: RequestFace, seq: number, tenths: number, wallMs?: number): void | Promise<void> {
     try {
-      const req = c.req;
-      const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
-      const sender: Sender | Promise<Sender> = caller ? { accountId: caller.account.id, credentialId: caller.credential?.id ?? caller.apiKeyId ?? null } : face === 'control' ? undefined : senderOf(deps, c, face);
-      const sent = sentHeaders(c, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers, headerMemo);
-      // The request's body: its size (-1 not known) and text, or none (NaN).
-      let size = NaN;
-      let text: string | undefined | Promise<string | undefined>;
-      const method = req.method;
-      if (method !== 'GET' && method !== 'HEAD') {
-        const length = sent.contentLength === undefined ? -1 : Number(sent.contentLength);
-        const cached = req.bodyCache as { text?: unknown; json?: unknown };
-        // In process a Request carries no Content-Length: whether it has a body is asked of it then.
-        if (length > 0 || (length < 0 && (cached.text !== undefined || cached.json !== undefined || req.raw.body !== null))) {
-          size = length;
-          // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
-          if (mediaOf(sent.contentType).json || (length < 0 && cached.text !== undefined)) text = requestText(c, length, cap);
-        }
-      }
-      const answer = answerParts(c.res, cap);
-      if (sender instanceof Promise || text instanceof Promise || answer instanceof Promise) {
-        return Promise.all([sender, text, answer]).then(
-          ([s, t, a]) => keep(c, face, seq, tenths, s, sent, size, t, a),
-          (err) => failed(c, err),
-        );
-      }
-      keep(c, face, seq, tenths, sender, sent, size, text, answer, wallMs);
+      const taken = take(c, face, seq, tenths);
+      if (!(taken instanceof Promise)) return keep(taken);
+      return taken.then(keep, (err) => failed(c, err));
     } catch (err) {
       failed(c, err);
     }
@@ -407,56 +409,107 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
   // The log must never change an answer.
   const failed = (c: Context, err: unknown) => deps.log(`request log: could not record ${c.req.method} ${c.req.path}: ${(err as Error)?.stack ?? String(err)}`);
 
-  /** Builds the entry and hands it to the log. `size`: of the request's body, -1 not known, NaN no body. */
-  function keep(c: Context, face: RequestFace, seq: number, tenths: number, sender: Sender, sent: SentHeaders, size: number, text: string | undefined, answer: AnswerParts, wallMs = deps.clock.realMs()): void {
+  /** What the request's entry needs (see Taken): at once when canWait says so, else after one wait. */
+  function take(c: Context, face: RequestFace, seq: number, tenths: number): Taken | Promise<Taken> {
+    const req = c.req;
+    const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
+    const sender: Sender | Promise<Sender> = caller ? { accountId: caller.account.id, credentialId: caller.credential?.id ?? caller.apiKeyId ?? null } : face === 'control' ? undefined : senderOf(deps, c, face);
+    const sent = sentHeaders(c, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers, headerMemo);
+    // The request's body: its size (-1 not known) and text, or none (NaN).
+    let size = NaN;
+    let text: string | undefined | Promise<string | undefined>;
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') {
+      const length = sent.contentLength === undefined ? -1 : Number(sent.contentLength);
+      const cached = req.bodyCache as { text?: unknown; json?: unknown };
+      // In process a Request carries no Content-Length: whether it has a body is asked of it then.
+      if (length > 0 || (length < 0 && (cached.text !== undefined || cached.json !== undefined || req.raw.body !== null))) {
+        size = length;
+        // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
+        if (mediaOf(sent.contentType).json || (length < 0 && cached.text !== undefined)) text = requestText(c, length, cap);
+      }
+    }
+    const answer = answerParts(c.res, cap);
+    const path = req.path;
+    const status = c.res.status;
+    const taken: Taken = {
+      face,
+      seq,
+      tenths,
+      method,
+      path,
+      url: req.url,
+      status,
+      sender: undefined,
+      sent,
+      size,
+      text: undefined,
+      // Only a body can be valid JSON: a read has none to look up.
+      valid: !Number.isNaN(size) && parsedBody(req) !== undefined,
+      answer: NO_ANSWER,
+      warnings: warningsOf(c) ?? NO_WARNINGS,
+      // POST /_sandbox/accounts: the account it made.
+      location: face === 'control' && status === 201 && path === '/_sandbox/accounts' ? (c.res.headers.get('location') ?? null) : null,
+    };
+    if (sender instanceof Promise || text instanceof Promise || answer instanceof Promise) {
+      return Promise.all([sender, text, answer]).then(([s, t, a]) => {
+        taken.sender = s;
+        taken.text = t;
+        taken.answer = a;
+        return taken;
+      });
+    }
+    taken.sender = sender;
+    taken.text = text;
+    taken.answer = answer;
+    return taken;
+  }
+
+  /** Builds the entry of what was taken and hands it to the log; `wallMs`: real time read for a batch of entries. */
+  function keep(t: Taken, wallMs = deps.clock.realMs()): void {
     try {
-      const req = c.req;
-      const res = c.res;
-      const status = res.status;
+      const { face, method, path, status, sender } = t;
       let accountId: string | null = null;
       let credentialId: string | null = null;
       if (sender) ({ accountId, credentialId } = sender);
       else if (face === 'control') {
-        const named = ACCOUNT_PATH.exec(req.path)?.[1];
+        const named = ACCOUNT_PATH.exec(path)?.[1];
         if (named) accountId = decodeURIComponent(named);
-        // POST /_sandbox/accounts: the account it made.
-        else if (req.path === '/_sandbox/accounts' && status === 201) accountId = res.headers.get('location')?.split('/').pop() ?? null;
+        else if (t.location !== null) accountId = t.location.split('/').pop() ?? null;
       }
       const account = accountId === null ? undefined : deps.store.findAccount(accountId);
       // A request that deleted its account (or came after) starts no ring for it.
       if (!account) accountId = null;
       // One reading of real time for both clocks (a clock read costs about 0.1 µs on a VM).
       const atMs = account ? nowOf(deps, account, wallMs) : deps.clock.at(wallMs);
-      const method = req.method;
-      const path = req.path;
-      const query = maskedQuery(req.url);
+      const query = maskedQuery(t.url);
+      const { sent, answer, warnings } = t;
       const headers = sent.kept;
-      const warnings = warningsOf(c) ?? NO_WARNINGS;
       let head = lastHead;
       if (head.path !== path || head.accountId !== accountId || head.credentialId !== credentialId || head.method !== method || head.face !== face || head.query !== query || head.headers !== headers || head.warnings !== warnings) {
         head = lastHead = { face, method, path, query, accountId, credentialId, headers, warnings };
       }
       const { idempotencyKey } = sent;
       const entry: KeptEntry = {
-        seq,
+        seq: t.seq,
         status,
-        tenths,
+        tenths: t.tenths,
         head,
         idempotencyKey,
         // Only a request with a key can be a replay: the header is not looked for otherwise.
         replayed: idempotencyKey !== null && headerIn(answer.headers, 'idempotent-replayed') === 'true',
-        request: Number.isNaN(size) ? NONE : keptBody(sent.contentType, text, size, cap, parsedBody(req) !== undefined),
+        request: Number.isNaN(t.size) ? NONE : keptBody(sent.contentType, t.text, t.size, cap, t.valid),
         // The app's own JSON answers are JSON: not parsed again to know it.
         answer: keptBody(answer.type, answer.text, answer.size, cap, true),
         ids: idsOf(face, method, status, answer.text, answer.headers),
       };
       // The stream's news of it, built only when something listens (the console, a test kit's stream).
       if (log.record(entry, atMs, wallMs, face === 'control') && deps.bus.listeners > 0) {
-        const news = { kind: 'request', id: requestIdOf(seq), face, method, path, status, durationMs: tenths / 10, at: isoTime(atMs) } as const;
+        const news = { kind: 'request', id: requestIdOf(t.seq), face, method, path, status, durationMs: t.tenths / 10, at: isoTime(atMs) } as const;
         deps.bus.publish(accountId === null ? news : { ...news, accountId });
       }
     } catch (err) {
-      failed(c, err);
+      deps.log(`request log: could not record ${t.method} ${t.path}: ${(err as Error)?.stack ?? String(err)}`);
     }
   }
 
