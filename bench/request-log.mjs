@@ -1,6 +1,6 @@
 // npm run bench:requests: what the request log (sandbox.md 14, docs/requests.md) costs, on the built sandbox.
 // 1. Speed: POST /v2/pix and GET /v2/transactions/{id} on a sandbox with the log on (the default, 1,000 per account)
-//    and one with --request-log 0, in alternating one-second rounds, for each kind over five fresh pairs of them (the
+//    and one with --request-log 0, in alternating one-second rounds, for each kind over nine fresh pairs of them (the
 //    machine is shared: the ratio is what counts; target on / off >= 0.95 for both; the median of the pairs' medians).
 //    The ring is full after the warm-up, so rounds measure a log that evicts. Beside the rate, each round reads the
 //    server's CPU time per request (/proc): what the log itself costs, less moved by the load generator than the rate.
@@ -65,9 +65,12 @@ async function rssAfterGc(child) {
 // (an A/A pair, the log on in both, gave 1.003, quartiles 0.99 and 1.02). The pair's figure is the median of its
 // ratios; the kind's is the median of its pairs': now and then one process of a build runs a read 15% slower than
 // another for its whole life (Node 20's process.nextTick builds its tick object through V8's runtime there, see
-// docs/benchmarks.md), log on or off alike, and one such pair must not decide the figure.
-const PAIRS = quick ? 1 : 5;
-const ROUNDS = quick ? 4 : 12; // a pair's, each side's
+// docs/benchmarks.md), log on or off alike, and one such pair must not decide the figure. Pairs differ from each other
+// by more than the log costs (one whole pair at 0.885, its every round under 0.98, beside pairs at 0.95 to 1.0), so
+// it takes more pairs, not more rounds, to tell the log's cost from the process's: nine pairs of eight rounds (five of
+// twelve before), about a minute more a kind.
+const PAIRS = quick ? 1 : 9;
+const ROUNDS = quick ? 4 : 8; // a pair's, each side's
 const ROUND_SECONDS = 1;
 const speed = {};
 let held = 0;
