@@ -471,6 +471,18 @@ describe('bounds and lifetime', () => {
 // On a real port most entries wait for the end of the event loop's turn and are kept together (the recorder,
 // wire/middleware/request-log.ts); the log hands them over before anything reads it.
 describe('entries kept at the end of the turn', () => {
+  /**
+   * Raw HTTP requests written at once on one connection (the last asks for `connection: close`), so that Node hands
+   * them to the app in one turn; what came back.
+   */
+  const pipelined = (url: URL, sent: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(sent.join('')));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
   const entryOf = (seq: number, accountId: string | null): KeptEntry => ({
     seq,
     head: { face: 'v2', method: 'GET', path: '/v2/account', query: '', accountId, credentialId: null, headers: [], warnings: [] },
@@ -542,13 +554,7 @@ describe('entries kept at the end of the turn', () => {
     ];
     // The last asks the sandbox to close the connection once it has answered it.
     sent.push(requestOf('GET', `/v2/transactions/${id}`, `Bearer ${token}`).replace('\r\n', '\r\nconnection: close\r\n'));
-    const received = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(url.port), url.hostname, () => socket.write(sent.join('')));
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const received = await pipelined(url, sent);
     const answers = [...received.matchAll(/HTTP\/1\.1 (\d{3})[^]*?\r\nx-trace-id: (\S+)\r\n/gi)].map((m) => ({ status: Number(m[1]), traceId: m[2]! }));
     expect(answers.map((a) => a.status)).toEqual([...Array(10).fill(200), ...Array(3).fill(404), ...Array(3).fill(201), ...Array(3).fill(401), 200]);
     const entries = await Promise.all(answers.map((a) => sandbox!.control.requests.get(a.traceId)));
@@ -574,13 +580,7 @@ describe('entries kept at the end of the turn', () => {
     const advance = JSON.stringify({ seconds: 86_400 });
     // Pipelined, so that Node hands all three to the app in one turn: a read, a day's advance, a read.
     const sent = [read, `POST /_sandbox/clock/advance HTTP/1.1\r\n${head}content-length: ${advance.length}\r\n\r\n${advance}`, read.replace('\r\n', '\r\nconnection: close\r\n')];
-    const received = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(url.port), url.hostname, () => socket.write(sent.join('')));
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const received = await pipelined(url, sent);
     const traceIds = [...received.matchAll(/\r\nx-trace-id: (\S+)\r\n/gi)].map((m) => m[1]!);
     const [before, moved, after] = await Promise.all(traceIds.map((id) => sandbox!.control.requests.get(id)));
     const day = 86_400_000;

@@ -321,8 +321,8 @@ type Sender = { accountId: string; credentialId: string | null } | undefined;
 /**
  * What a request's entry is made of, taken from its context once it is answered. An entry waiting for the end of the
  * turn holds this, not the context: a context holds the request's whole object graph (Node's request and response,
- * hono's), some 8 KB, and the ones waiting were what the young generation's collector found alive and copied (70 KB
- * a collection under reads, against 3 KB with the log off). `size`: of the request's body, -1 not known, NaN none;
+ * hono's), and the ones waiting were what the young generation's collector found alive and copied (70 KB a
+ * collection under reads, against 3 KB with the log off). `size`: of the request's body, -1 not known, NaN none;
  * `location`: of the answer of POST /_sandbox/accounts (the account it made).
  */
 type Taken = {
