@@ -582,12 +582,11 @@ describe('entries kept at the end of the turn', () => {
     const sent = [read, `POST /_sandbox/clock/advance HTTP/1.1\r\n${head}content-length: ${advance.length}\r\n\r\n${advance}`, read.replace('\r\n', '\r\nconnection: close\r\n')];
     const received = await pipelined(url, sent);
     const traceIds = [...received.matchAll(/\r\nx-trace-id: (\S+)\r\n/gi)].map((m) => m[1]!);
-    const [before, moved, after] = await Promise.all(traceIds.map((id) => sandbox!.control.requests.get(id)));
+    const [before, moved, after] = await Promise.all(traceIds.map((traceId) => sandbox!.control.requests.get(traceId)));
     const day = 86_400_000;
     // Each on the clock as it was when it was answered: the first read a day before the second.
     expect([before!.status, moved!.path, after!.status]).toEqual([200, '/_sandbox/clock/advance', 200]);
     expect(Date.parse(after!.at) - Date.parse(before!.at)).toBeGreaterThanOrEqual(day);
     expect(Date.parse(after!.at) - Date.parse(before!.at)).toBeLessThan(day + 60_000);
   });
-
 });

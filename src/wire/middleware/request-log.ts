@@ -399,7 +399,7 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
         if (waiting.length === 0) setImmediate(keepWaiting);
         waiting.push(taken);
       } catch (err) {
-        failed(c, err);
+        failed(c.req.method, c.req.path, err);
       }
       return;
     }
@@ -408,13 +408,13 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
     try {
       const taken = take(c, face, seq, tenths);
       if (!(taken instanceof Promise)) return keep(taken);
-      return taken.then(keep, (err) => failed(c, err));
+      return taken.then(keep, (err) => failed(c.req.method, c.req.path, err));
     } catch (err) {
-      failed(c, err);
+      failed(c.req.method, c.req.path, err);
     }
   }
   // The log must never change an answer.
-  const failed = (c: Context, err: unknown) => deps.log(`request log: could not record ${c.req.method} ${c.req.path}: ${(err as Error)?.stack ?? String(err)}`);
+  const failed = (method: string, path: string, err: unknown) => deps.log(`request log: could not record ${method} ${path}: ${(err as Error)?.stack ?? String(err)}`);
 
   /** What the request's entry needs (see Taken): at once when canWait says so, else after one wait. */
   function take(c: Context, face: RequestFace, seq: number, tenths: number): Taken | Promise<Taken> {
@@ -527,7 +527,7 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
         deps.bus.publish(accountId === null ? news : { ...news, accountId });
       }
     } catch (err) {
-      deps.log(`request log: could not record ${t.method} ${t.path}: ${(err as Error)?.stack ?? String(err)}`);
+      failed(t.method, t.path, err);
     }
   }
 
