@@ -86,34 +86,30 @@ function headerIn(headers: unknown, name: string): string | undefined {
 const TITLED: Record<string, string> = { 'content-type': 'Content-Type', location: 'Location', 'idempotent-replayed': 'Idempotent-Replayed' };
 
 let nodeCacheKey: symbol | null | undefined;
-/** @hono/node-server's lightweight Response keeps [status, body, headers] under a symbol: read them without building a Response. */
-function nodeCache(res: Response): [number, unknown, unknown] | undefined {
+/** What @hono/node-server's lightweight Response keeps under a symbol: [status, body, headers]. */
+type NodeCache = [number, unknown, unknown];
+/** The NodeCache of an answer made on a real port: read without building a Response. */
+function nodeCache(res: Response): NodeCache | undefined {
   if (nodeCacheKey === undefined) {
     const key = Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
     if (key) nodeCacheKey = key;
     else return undefined;
   }
-  return nodeCacheKey ? ((res as unknown as Record<symbol, [number, unknown, unknown]>)[nodeCacheKey] ?? undefined) : undefined;
+  return nodeCacheKey ? ((res as unknown as Record<symbol, NodeCache>)[nodeCacheKey] ?? undefined) : undefined;
 }
 
 /** `headers`: where the answer's headers are, as headerIn reads them. */
 type AnswerParts = { type: string; text: string | undefined; size: number; headers: unknown };
 
-/** The answer's body text (JSON under the cap only), content type and the headers the log reads: at once on a real port. */
-function answerParts(res: Response, cap: number): AnswerParts | Promise<AnswerParts> {
-  const cache = nodeCache(res);
-  if (cache) {
-    const body = cache[1];
-    const headers = cache[2];
-    const type = headerIn(headers, 'content-type') ?? (body === null ? '' : 'text/plain');
-    if (typeof body === 'string') return body.length > cap ? { type, text: undefined, size: Buffer.byteLength(body), headers } : { type, text: body, size: -1, headers };
-    if (body instanceof Uint8Array) return { type, text: undefined, size: body.byteLength, headers };
-    return { type, text: undefined, size: body === null ? 0 : -1, headers };
-  }
-  return answerPartsOf(res, cap);
+/** The answer's body text (JSON under the cap only), content type and the headers the log reads, of an answer on a real port. */
+function cachedParts([, body, headers]: NodeCache, cap: number): AnswerParts {
+  const type = headerIn(headers, 'content-type') ?? (body === null ? '' : 'text/plain');
+  if (typeof body === 'string') return body.length > cap ? { type, text: undefined, size: Buffer.byteLength(body), headers } : { type, text: body, size: -1, headers };
+  if (body instanceof Uint8Array) return { type, text: undefined, size: body.byteLength, headers };
+  return { type, text: undefined, size: body === null ? 0 : -1, headers };
 }
 
-/** The same from a WHATWG Response (in process): its body read from a clone. */
+/** The same of an answer in process (a WHATWG Response): its body read from a clone. */
 async function answerPartsOf(res: Response, cap: number): Promise<AnswerParts> {
   const { headers } = res;
   const type = headers.get('content-type') ?? '';
@@ -196,7 +192,6 @@ function maskedQuery(url: string): string {
 const NOT_READ = 0;
 const KEPT = 1;
 const SECRET = 2;
-const LENGTH = 3;
 /**
  * What the log does with a request header: the headers an entry keeps, as [name, value, name, value...], are what says
  * how the request was made (type, client, idempotency, sub-account) and which credential header it carried, masked.
@@ -218,25 +213,22 @@ function headerRole(name: string): number {
     case 'x-sandbox-token':
     case 'cookie':
       return SECRET;
-    case 'content-length':
-      return LENGTH;
     default:
       return NOT_READ;
   }
 }
 
-type SentHeaders = { kept: string[]; idempotencyKey: string | null; contentLength: string | undefined; contentType: string };
+type SentHeaders = { kept: string[]; idempotencyKey: string | null; contentType: string };
 
 /**
- * What the log reads of a request's headers, in one pass over them: on a real port over Node's own parsed record
- * (`parsed`; a WHATWG Headers' get() costs about a microsecond a name, and a look-up by name in the record, one per
- * header the log might keep, costs more than the pass), in process over a record of hono's. An app sends the same
+ * What the log reads of a request's headers, in one pass over them, when its entry is kept: on a real port over Node's
+ * own parsed record (a WHATWG Headers' get() costs about a microsecond a name, and a look-up by name in the record, one
+ * per header the log might keep, costs more than the pass), in process over a record of hono's. An app sends the same
  * headers request after request: while they are those of the list kept last (`memo`), that list is the request's
  * too (entries never change a list), and no list is built.
  */
-function sentHeaders(c: Context, parsed: IncomingHttpHeaders | undefined, memo: { last: string[] }): SentHeaders {
-  const record = parsed ?? (Object.fromEntries(c.req.raw.headers) as IncomingHttpHeaders);
-  const sent: SentHeaders = { kept: memo.last, idempotencyKey: null, contentLength: undefined, contentType: '' };
+function sentHeaders(record: IncomingHttpHeaders, memo: { last: string[] }): SentHeaders {
+  const sent: SentHeaders = { kept: memo.last, idempotencyKey: null, contentType: '' };
   const last = memo.last;
   // The list being built once a header differs from the last; until then, how much of the last matched.
   let kept: string[] | undefined;
@@ -247,10 +239,6 @@ function sentHeaders(c: Context, parsed: IncomingHttpHeaders | undefined, memo: 
     const raw = record[name];
     if (raw === undefined) continue;
     const value = typeof raw === 'string' ? raw : raw.join(', ');
-    if (role === LENGTH) {
-      sent.contentLength = value;
-      continue;
-    }
     if (name === 'idempotency-key') sent.idempotencyKey = value;
     else if (name === 'content-type') sent.contentType = value;
     const shown = role === SECRET ? MASK : value;
@@ -304,18 +292,6 @@ async function senderOf(deps: Deps, c: Context, face: RequestFace): Promise<{ ac
 
 const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
 
-/**
- * Whether all a request's entry needs is at hand, so that it can wait for the end of the event loop's turn: on a real
- * port (its answer Node's own), who sent it known (a guard let it through, or the control API), and its body read by
- * the JSON middleware, or none.
- */
-function canWait(c: Context, face: RequestFace): boolean {
-  if ((c.env as { incoming?: IncomingMessage } | undefined)?.incoming === undefined || nodeCache(c.res) === undefined) return false;
-  if (face !== 'control' && c.get('caller') === undefined) return false;
-  const method = c.req.method;
-  return method === 'GET' || method === 'HEAD' || parsedText(c.req) !== undefined;
-}
-
 type Sender = { accountId: string; credentialId: string | null } | undefined;
 
 /**
@@ -334,11 +310,13 @@ type Taken = {
   url: string;
   status: number;
   sender: Sender;
-  sent: SentHeaders;
+  /** The request's headers as a record (Node's own on a real port): what the entry keeps of them is read when it is kept. */
+  headers: IncomingHttpHeaders;
   size: number;
   text: string | undefined;
   valid: boolean;
-  answer: AnswerParts;
+  /** The answer's parts, or on a real port the NodeCache they are read from when the entry is kept. */
+  answer: AnswerParts | NodeCache;
   warnings: string[];
   location: string | null;
 };
@@ -349,11 +327,11 @@ export interface RequestRecorder {
   faceOf(path: string): RequestFace | undefined;
   /**
    * Records the request of number `seq` (`face` from faceOf; `started` on performance.now()) once `c` has the answer
-   * every layer made. When all its entry needs is at hand (see canWait: most requests on a real port), what the entry
-   * needs is taken from `c` at once and the entry kept at the end of the event loop's turn, with the others answered
-   * in it, or when the log is read before then (RequestLog.catchUp). Else it is kept after one wait for all that has
-   * to be waited for (who sent a request no guard let through, a body no JSON middleware read, an answer in process),
-   * as a promise the answer waits for. Either way the entry is in the log before anything can ask for it.
+   * every layer made. When all its entry needs is at hand (most requests on a real port), what the entry needs is
+   * taken from `c` at once and the entry kept at the end of the event loop's turn, with the others answered in it, or
+   * when the log is read before then (RequestLog.catchUp). Else it is kept after one wait for all that has to be
+   * waited for (who sent a request no guard let through, a body no JSON middleware read, an answer in process), as a
+   * promise the answer waits for. Either way the entry is in the log before anything can ask for it.
    */
   record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void>;
 }
@@ -393,9 +371,16 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
 
   function record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void> {
     const tenths = Math.round((performance.now() - started) * 10);
-    if (canWait(c, face)) {
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const cache = nodeCache(c.res);
+    const caller = c.get('caller') as Caller | undefined;
+    const method = c.req.method;
+    // Whether all the entry needs is at hand, so that it can wait for the end of the turn: on a real port (its answer
+    // Node's own), who sent it known (a guard let it through, or the control API), and its body read by the JSON
+    // middleware, or none.
+    if (incoming !== undefined && cache !== undefined && (caller !== undefined || face === 'control') && (method === 'GET' || method === 'HEAD' || parsedText(c.req) !== undefined)) {
       try {
-        const taken = take(c, face, seq, tenths) as Taken;
+        const taken = take(c, face, seq, tenths, incoming, cache, caller) as Taken;
         if (waiting.length === 0) setImmediate(keepWaiting);
         waiting.push(taken);
       } catch (err) {
@@ -406,7 +391,7 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
     // The ring keeps entries in the order they were handed over: those waiting go first.
     keepWaiting();
     try {
-      const taken = take(c, face, seq, tenths);
+      const taken = take(c, face, seq, tenths, incoming, cache, caller);
       if (!(taken instanceof Promise)) return keep(taken);
       return taken.then(keep, (err) => failed(c.req.method, c.req.path, err));
     } catch (err) {
@@ -416,28 +401,31 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
   // The log must never change an answer.
   const failed = (method: string, path: string, err: unknown) => deps.log(`request log: could not record ${method} ${path}: ${(err as Error)?.stack ?? String(err)}`);
 
-  /** What the request's entry needs (see Taken): at once when canWait says so, else after one wait. */
-  function take(c: Context, face: RequestFace, seq: number, tenths: number): Taken | Promise<Taken> {
+  /**
+   * What the request's entry needs (see Taken): at once when record says it can wait, else after one wait. `incoming`,
+   * `cache` and `caller` are what record read of `c`.
+   */
+  function take(c: Context, face: RequestFace, seq: number, tenths: number, incoming: IncomingMessage | undefined, cache: NodeCache | undefined, caller: (Caller & { apiKeyId?: string }) | undefined): Taken | Promise<Taken> {
     const req = c.req;
-    const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
     const sender: Sender | Promise<Sender> = caller ? { accountId: caller.account.id, credentialId: caller.credential?.id ?? caller.apiKeyId ?? null } : face === 'control' ? undefined : senderOf(deps, c, face);
-    const sent = sentHeaders(c, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers, headerMemo);
+    const headers = incoming?.headers ?? (Object.fromEntries(req.raw.headers) as IncomingHttpHeaders);
     // The request's body: its size (-1 not known) and text, or none (NaN).
     let size = NaN;
     let text: string | undefined | Promise<string | undefined>;
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') {
-      const length = sent.contentLength === undefined ? -1 : Number(sent.contentLength);
+      const declared = headers['content-length'];
+      const length = declared === undefined ? -1 : Number(declared);
       const cached = req.bodyCache as { text?: unknown; json?: unknown };
       // In process a Request carries no Content-Length: whether it has a body is asked of it then.
       if (length > 0 || (length < 0 && (cached.text !== undefined || cached.json !== undefined || req.raw.body !== null))) {
         size = length;
         // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
-        if (mediaOf(sent.contentType).json || (length < 0 && cached.text !== undefined)) text = requestText(c, length, cap);
+        if (mediaOf(headers['content-type'] ?? '').json || (length < 0 && cached.text !== undefined)) text = requestText(c, length, cap);
       }
     }
     const res = c.res;
-    const answer = answerParts(res, cap);
+    const answer = cache ?? answerPartsOf(res, cap);
     const path = req.path;
     const status = res.status;
     const taken: Taken = {
@@ -449,7 +437,7 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       url: req.url,
       status,
       sender: undefined,
-      sent,
+      headers,
       size,
       text: undefined,
       // Only a body can be valid JSON: a read has none to look up.
@@ -501,7 +489,9 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       // A request that deleted its account (or came after) starts no ring for it.
       if (!account) accountId = null;
       const query = maskedQuery(t.url);
-      const { sent, answer, warnings } = t;
+      const { warnings } = t;
+      const sent = sentHeaders(t.headers, headerMemo);
+      const answer = Array.isArray(t.answer) ? cachedParts(t.answer as NodeCache, cap) : (t.answer as AnswerParts);
       const headers = sent.kept;
       let head = lastHead;
       if (head.path !== path || head.accountId !== accountId || head.credentialId !== credentialId || head.method !== method || head.face !== face || head.query !== query || head.headers !== headers || head.warnings !== warnings) {
