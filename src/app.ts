@@ -208,8 +208,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (!loaded) startClock();
   const clocks = createClocks(store, clock, log);
   const requestLog = createRequestLog(requestLogSize);
-  // Entries of requests answered before a clock moves are kept first, on the clock as it was.
-  const scheduler = createScheduler(store, clocks, ids, log, () => requestLog.catchUp());
+  const scheduler = createScheduler(store, clocks, ids, log);
   const tokens = await createTokens(store, clock);
   const fixtures = await fixturesChecker(readFixtures(options.fixtures));
   // Tenants of a data file written before they carried `fixture`: the fixture world's ids say which are its.

@@ -436,8 +436,6 @@ function retainMsOf(deps: Deps, text: string): number {
 
 export function deleteAccount(deps: Deps, accountId: string): void {
   deps.store.account(accountId);
-  // Requests of the account answered before this one are in its log, to go with it (not logged as nobody's).
-  deps.requestLog.catchUp();
   delete deps.store.state.accounts[accountId];
   // Its request log goes once the deletion holds (a deletion undone keeps it).
   const forget = () => deps.requestLog.forgetAccount(accountId);

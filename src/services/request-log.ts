@@ -351,13 +351,6 @@ export interface RequestLog {
    * the log is off.
    */
   record(entry: KeptEntry, atMs: number, wallMs: number, sandboxWide: boolean): boolean;
-  /**
-   * `keep` hands over the entries of requests already answered that wait for the end of the event loop's turn (the
-   * recorder's, wire/middleware/request-log.ts): the log calls it before it is read, cleared or forgets an account.
-   */
-  catchUpWith(keep: () => void): void;
-  /** Hands over the waiting entries now (see catchUpWith). */
-  catchUp(): void;
   /** The entry of an id (req_42), or of the trace id the log gave its request. */
   get(id: string): RequestEntry | undefined;
   /** The entries of an account (null: the sandbox ring), newest first, filtered, `limit` after the `cursor` entry. */
@@ -396,13 +389,8 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
   // The ring written last: an app's requests come one account after another, and this skips the map's look-up.
   let lastAccountId: string | undefined;
   let lastRing: Ring | undefined;
-  let catchUp = () => {};
   return {
     capacity,
-    catchUpWith(keep) {
-      catchUp = keep;
-    },
-    catchUp: () => catchUp(),
     nextSeq: () => ++seq,
     traceIdOf,
     record(entry, atMs, wallMs, sandboxWide) {
@@ -419,7 +407,6 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
       return true;
     },
     get(id) {
-      catchUp();
       const at = seqOf(id) ?? traces.seqOf(id);
       if (at === undefined) return undefined;
       for (const ring of [sandbox, ...rings.values()]) {
@@ -429,7 +416,6 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
       return undefined;
     },
     list(accountId, filter, { limit, cursor }) {
-      catchUp();
       const ring = accountId === null ? sandbox : rings.get(accountId);
       let before = Infinity;
       if (cursor !== undefined) {
@@ -460,18 +446,15 @@ export function createRequestLog(capacity = DEFAULT_REQUEST_LOG_SIZE): RequestLo
       return { items, nextCursor: more ? items[items.length - 1]!.id : null };
     },
     forgetAccount(accountId) {
-      catchUp();
       rings.delete(accountId);
       lastAccountId = lastRing = undefined;
     },
     clear() {
-      catchUp();
       lastAccountId = lastRing = undefined;
       rings = new Map();
       sandbox = new Ring(Math.max(capacity, 1), traceIdOf);
     },
     held() {
-      catchUp();
       const seqs = new Set<number>();
       for (const ring of [sandbox, ...rings.values()]) for (const position of ring.newest()) seqs.add(ring.seqAt(position));
       return seqs.size;

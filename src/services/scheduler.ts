@@ -93,11 +93,7 @@ export interface Scheduler {
   detach(work: Promise<unknown>, holds?: number, accountId?: string): void;
 }
 
-/**
- * `beforeMove`: called before advance() or setClock() moves a clock, for what reads a clock later than it was asked to
- * (the request log's entries waiting for the end of the turn, wire/middleware/request-log.ts).
- */
-export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l: string) => void, beforeMove: () => void = () => {}): Scheduler {
+export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l: string) => void): Scheduler {
   const handlers = new Map<string, JobHandler>();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
@@ -534,7 +530,6 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
       return pending.length === 0 ? Promise.resolve() : Promise.all(pending);
     },
     async advance(ms, accountId) {
-      beforeMove();
       const lane = laneFor(accountId);
       const { clock } = lane;
       const target = clock.nowMs() + ms;
@@ -547,7 +542,6 @@ export function createScheduler(store: Store, clocks: Clocks, ids: Ids, log: (l:
     },
     async setClock(ms, frozen, accountId) {
       withinRange(ms);
-      beforeMove();
       const lane = laneFor(accountId);
       if (ms > lane.clock.nowMs()) await runThrough(lane, ms);
       lane.clock.set(ms, frozen);

@@ -468,9 +468,8 @@ describe('bounds and lifetime', () => {
   });
 });
 
-// On a real port most entries wait for the end of the event loop's turn and are kept together (the recorder,
-// wire/middleware/request-log.ts); the log hands them over before anything reads it.
-describe('entries kept at the end of the turn', () => {
+// Requests answered in one turn of the event loop (pipelined on one connection), and answered out of order.
+describe('entries in the order requests were answered', () => {
   /**
    * Raw HTTP requests written at once on one connection (the last asks for `connection: close`), so that Node hands
    * them to the app in one turn; what came back.
@@ -494,22 +493,6 @@ describe('entries kept at the end of the turn', () => {
     answer: '{}',
     ids: [],
   });
-  /** A log with one entry of account `acc` waiting to be handed over. */
-  const withWaiting = () => {
-    const ring = createRequestLog(10);
-    let waiting = [entryOf(ring.nextSeq(), 'acc')];
-    ring.catchUpWith(() => {
-      for (const e of waiting) ring.record(e, 0, 0, false);
-      waiting = [];
-    });
-    return ring;
-  };
-
-  test('are in the log before it is read: by id, in a list, in the count', () => {
-    expect(withWaiting().get('req_1')?.path).toBe('/v2/account');
-    expect(withWaiting().list('acc', {}, { limit: 10 }).items.map((e) => e.id)).toEqual(['req_1']);
-    expect(withWaiting().held()).toBe(1);
-  });
 
   test('a request answered after later ones (a write waiting for the disk) is found by its id, and paging walks every entry once', () => {
     const ring = createRequestLog(10);
@@ -523,16 +506,6 @@ describe('entries kept at the end of the turn', () => {
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
     expect(seen).toEqual([5, 6, 3, 4, 2, 1]);
-  });
-
-  test.each([
-    ['forgetting their account', (ring: ReturnType<typeof createRequestLog>) => ring.forgetAccount('acc')],
-    ['clearing the log (reset)', (ring: ReturnType<typeof createRequestLog>) => ring.clear()],
-  ])('go with what %s forgets, not into the log after it', (_, forget) => {
-    const ring = withWaiting();
-    forget(ring);
-    expect(ring.held()).toBe(0);
-    expect(ring.list(null, {}, { limit: 10 }).items).toEqual([]);
   });
 
   test('on a real port, requests answered in one turn are each logged once, found by their trace id, before the app reads the log', async () => {

@@ -7,7 +7,6 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Context } from 'hono';
 import type { Deps } from '../../deps';
-import type { Account } from '../../domain/types';
 import { nowOf } from '../../services/clocks';
 import { isoTime } from '../../lib/iso';
 import { credentialOfClientId, findApiKey } from '../../services/secrets';
@@ -295,11 +294,10 @@ const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
 type Sender = { accountId: string; credentialId: string | null } | undefined;
 
 /**
- * What a request's entry is made of, taken from its context once it is answered. An entry waiting for the end of the
- * turn holds this, not the context: a context holds the request's whole object graph (Node's request and response,
- * hono's), and the ones waiting were what the young generation's collector found alive and copied (70 KB a
- * collection under reads, against 3 KB with the log off). `size`: of the request's body, -1 not known, NaN none;
- * `location`: of the answer of POST /_sandbox/accounts (the account it made).
+ * What a request's entry is made of, taken from its context once it is answered. A request whose entry waits (see
+ * record) holds this, not the context, which holds the request's whole object graph (Node's request and response,
+ * hono's). `size`: of the request's body, -1 not known, NaN none; `location`: of the answer of POST /_sandbox/accounts
+ * (the account it made).
  */
 type Taken = {
   face: RequestFace;
@@ -310,13 +308,11 @@ type Taken = {
   url: string;
   status: number;
   sender: Sender;
-  /** The request's headers as a record (Node's own on a real port): what the entry keeps of them is read when it is kept. */
-  headers: IncomingHttpHeaders;
+  sent: SentHeaders;
   size: number;
   text: string | undefined;
   valid: boolean;
-  /** The answer's parts, or on a real port the NodeCache they are read from when the entry is kept. */
-  answer: AnswerParts | NodeCache;
+  answer: AnswerParts;
   warnings: string[];
   location: string | null;
 };
@@ -327,11 +323,10 @@ export interface RequestRecorder {
   faceOf(path: string): RequestFace | undefined;
   /**
    * Records the request of number `seq` (`face` from faceOf; `started` on performance.now()) once `c` has the answer
-   * every layer made. When all its entry needs is at hand (most requests on a real port), what the entry needs is
-   * taken from `c` at once and the entry kept at the end of the event loop's turn, with the others answered in it, or
-   * when the log is read before then (RequestLog.catchUp). Else it is kept after one wait for all that has to be
-   * waited for (who sent a request no guard let through, a body no JSON middleware read, an answer in process), as a
-   * promise the answer waits for. Either way the entry is in the log before anything can ask for it.
+   * every layer made. When all its entry needs is at hand (most requests on a real port), the entry is kept at once.
+   * Else it is kept after one wait for all that has to be waited for (who sent a request no guard let through, a body
+   * no JSON middleware read, an answer in process), as a promise the answer waits for. Either way the entry is in the
+   * log before anything can ask for it.
    */
   record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void>;
 }
@@ -347,51 +342,11 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
   const headerMemo = { last: NO_HEADERS };
   /** The head of the entry kept last (see RequestHead): the next entry's too while nothing in it changes. */
   let lastHead: RequestHead = { face: 'control', method: '', path: '', query: '', accountId: null, credentialId: null, headers: NO_HEADERS, warnings: NO_WARNINGS };
-  /**
-   * Requests answered in this turn of the event loop whose entries wait (see record). Kept together, the log's code
-   * runs once a turn for all of them, not once a request between everything else each request runs: fetched again
-   * each request, its 20 KB of machine code cost a read some 450 misses of the instruction cache (docs/benchmarks.md,
-   * ninth run). Real time is read once for them all.
-   */
-  let waiting: Taken[] = [];
-  /**
-   * An account's look-up and its clock's reading at a batch's real time, kept for the batch's next entries of that
-   * account: within a batch nothing deletes an account or moves a clock (both hand the batch over first).
-   */
-  const moment: { accountId: string | null | undefined; account: Account | undefined; atMs: number } = { accountId: undefined, account: undefined, atMs: 0 };
-  function keepWaiting(): void {
-    const batch = waiting;
-    if (batch.length === 0) return;
-    waiting = [];
-    const wallMs = deps.clock.realMs();
-    moment.accountId = undefined;
-    for (const taken of batch) keep(taken, wallMs, moment);
-  }
-  log.catchUpWith(keepWaiting);
 
   function record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void> {
     const tenths = Math.round((performance.now() - started) * 10);
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    const cache = nodeCache(c.res);
-    const caller = c.get('caller') as Caller | undefined;
-    const method = c.req.method;
-    // Whether all the entry needs is at hand, so that it can wait for the end of the turn: on a real port (its answer
-    // Node's own), who sent it known (a guard let it through, or the control API), and its body read by the JSON
-    // middleware, or none.
-    if (incoming !== undefined && cache !== undefined && (caller !== undefined || face === 'control') && (method === 'GET' || method === 'HEAD' || parsedText(c.req) !== undefined)) {
-      try {
-        const taken = take(c, face, seq, tenths, incoming, cache, caller) as Taken;
-        if (waiting.length === 0) setImmediate(keepWaiting);
-        waiting.push(taken);
-      } catch (err) {
-        failed(c.req.method, c.req.path, err);
-      }
-      return;
-    }
-    // The ring keeps entries in the order they were handed over: those waiting go first.
-    keepWaiting();
     try {
-      const taken = take(c, face, seq, tenths, incoming, cache, caller);
+      const taken = take(c, face, seq, tenths);
       if (!(taken instanceof Promise)) return keep(taken);
       return taken.then(keep, (err) => failed(c.req.method, c.req.path, err));
     } catch (err) {
@@ -402,13 +357,16 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
   const failed = (method: string, path: string, err: unknown) => deps.log(`request log: could not record ${method} ${path}: ${(err as Error)?.stack ?? String(err)}`);
 
   /**
-   * What the request's entry needs (see Taken): at once when record says it can wait, else after one wait. `incoming`,
-   * `cache` and `caller` are what record read of `c`.
+   * What the request's entry needs (see Taken): at once when all of it is at hand (on a real port, the answer Node's
+   * own, who sent it known and its body read by the JSON middleware, or none), else after one wait.
    */
-  function take(c: Context, face: RequestFace, seq: number, tenths: number, incoming: IncomingMessage | undefined, cache: NodeCache | undefined, caller: (Caller & { apiKeyId?: string }) | undefined): Taken | Promise<Taken> {
+  function take(c: Context, face: RequestFace, seq: number, tenths: number): Taken | Promise<Taken> {
     const req = c.req;
+    const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const sender: Sender | Promise<Sender> = caller ? { accountId: caller.account.id, credentialId: caller.credential?.id ?? caller.apiKeyId ?? null } : face === 'control' ? undefined : senderOf(deps, c, face);
     const headers = incoming?.headers ?? (Object.fromEntries(req.raw.headers) as IncomingHttpHeaders);
+    const sent = sentHeaders(headers, headerMemo);
     // The request's body: its size (-1 not known) and text, or none (NaN).
     let size = NaN;
     let text: string | undefined | Promise<string | undefined>;
@@ -421,11 +379,12 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       if (length > 0 || (length < 0 && (cached.text !== undefined || cached.json !== undefined || req.raw.body !== null))) {
         size = length;
         // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
-        if (mediaOf(headers['content-type'] ?? '').json || (length < 0 && cached.text !== undefined)) text = requestText(c, length, cap);
+        if (mediaOf(sent.contentType).json || (length < 0 && cached.text !== undefined)) text = requestText(c, length, cap);
       }
     }
     const res = c.res;
-    const answer = cache ?? answerPartsOf(res, cap);
+    const cache = nodeCache(res);
+    const answer = cache ? cachedParts(cache, cap) : answerPartsOf(res, cap);
     const path = req.path;
     const status = res.status;
     const taken: Taken = {
@@ -437,7 +396,7 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       url: req.url,
       status,
       sender: undefined,
-      headers,
+      sent,
       size,
       text: undefined,
       // Only a body can be valid JSON: a read has none to look up.
@@ -461,8 +420,8 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
     return taken;
   }
 
-  /** Builds the entry of what was taken and hands it to the log; `wallMs`: real time read for a batch of entries. */
-  function keep(t: Taken, wallMs = deps.clock.realMs(), batch?: typeof moment): void {
+  /** Builds the entry of what was taken and hands it to the log. */
+  function keep(t: Taken): void {
     try {
       const { face, method, path, status, sender } = t;
       let accountId: string | null = null;
@@ -473,25 +432,14 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
         if (named) accountId = decodeURIComponent(named);
         else if (t.location !== null) accountId = t.location.split('/').pop() ?? null;
       }
-      let account: Account | undefined;
-      let atMs: number;
-      if (batch !== undefined && batch.accountId === accountId) ({ account, atMs } = batch);
-      else {
-        account = accountId === null ? undefined : deps.store.findAccount(accountId);
-        // One reading of real time for both clocks (a clock read costs about 0.1 µs on a VM).
-        atMs = account ? nowOf(deps, account, wallMs) : deps.clock.at(wallMs);
-        if (batch !== undefined) {
-          batch.accountId = accountId;
-          batch.account = account;
-          batch.atMs = atMs;
-        }
-      }
+      const account = accountId === null ? undefined : deps.store.findAccount(accountId);
+      // One reading of real time for both clocks (a clock read costs about 0.1 µs on a VM).
+      const wallMs = deps.clock.realMs();
+      const atMs = account ? nowOf(deps, account, wallMs) : deps.clock.at(wallMs);
       // A request that deleted its account (or came after) starts no ring for it.
       if (!account) accountId = null;
       const query = maskedQuery(t.url);
-      const { warnings } = t;
-      const sent = sentHeaders(t.headers, headerMemo);
-      const answer = Array.isArray(t.answer) ? cachedParts(t.answer as NodeCache, cap) : (t.answer as AnswerParts);
+      const { sent, answer, warnings } = t;
       const headers = sent.kept;
       let head = lastHead;
       if (head.path !== path || head.accountId !== accountId || head.credentialId !== credentialId || head.method !== method || head.face !== face || head.query !== query || head.headers !== headers || head.warnings !== warnings) {
