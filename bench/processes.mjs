@@ -1,7 +1,7 @@
 // Spawning what a bench measures, waiting for its first answer and stopping it (bench/run.mjs, bench/ab.mjs), and
 // building another commit to compare with (bench/ab.mjs, bench/fold.mjs).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -42,6 +42,24 @@ export function cpuMs(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Nanoseconds a process has run on a CPU so far, every thread of it (Linux /proc schedstat; NaN elsewhere): precise
+ * where cpuMs counts 10 ms ticks, for rounds of a second.
+ */
+export function runNs(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).reduce((sum, task) => {
+      try {
+        return sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        return sum; // a thread that ended between the listing and the read
+      }
+    }, 0);
   } catch {
     return NaN;
   }
