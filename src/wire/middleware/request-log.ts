@@ -386,7 +386,7 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
     const cache = nodeCache(res);
     const answer = cache ? cachedParts(cache, cap) : answerPartsOf(res, cap);
     const path = req.path;
-    const status = res.status;
+    const status = cache ? cache[0] : res.status;
     const taken: Taken = {
       face,
       seq,
