@@ -220,11 +220,11 @@ function headerRole(name: string): number {
 type SentHeaders = { kept: string[]; idempotencyKey: string | null; contentType: string };
 
 /**
- * What the log reads of a request's headers, in one pass over them, when its entry is kept: on a real port over Node's
- * own parsed record (a WHATWG Headers' get() costs about a microsecond a name, and a look-up by name in the record, one
- * per header the log might keep, costs more than the pass), in process over a record of hono's. An app sends the same
- * headers request after request: while they are those of the list kept last (`memo`), that list is the request's
- * too (entries never change a list), and no list is built.
+ * What the log reads of a request's headers, in one pass over them: on a real port over Node's own parsed record (a
+ * WHATWG Headers' get() costs about a microsecond a name, and a look-up by name in the record, one per header the log
+ * might keep, costs more than the pass), in process over a record of hono's. An app sends the same headers request
+ * after request: while they are those of the list kept last (`memo`), that list is the request's too (entries never
+ * change a list), and no list is built.
  */
 function sentHeaders(record: IncomingHttpHeaders, memo: { last: string[] }): SentHeaders {
   const sent: SentHeaders = { kept: memo.last, idempotencyKey: null, contentType: '' };
