@@ -98,25 +98,25 @@ function nodeCache(res: Response): NodeCache | undefined {
 }
 
 /** `headers`: where the answer's headers are, as headerIn reads them. */
-type AnswerParts = { type: string; text: string | undefined; size: number; headers: unknown };
+type AnswerParts = { status: number; type: string; text: string | undefined; size: number; headers: unknown };
 
 /** The answer's body text (JSON under the cap only), content type and the headers the log reads, of an answer on a real port. */
-function cachedParts([, body, headers]: NodeCache, cap: number): AnswerParts {
+function cachedParts([status, body, headers]: NodeCache, cap: number): AnswerParts {
   const type = headerIn(headers, 'content-type') ?? (body === null ? '' : 'text/plain');
-  if (typeof body === 'string') return body.length > cap ? { type, text: undefined, size: Buffer.byteLength(body), headers } : { type, text: body, size: -1, headers };
-  if (body instanceof Uint8Array) return { type, text: undefined, size: body.byteLength, headers };
-  return { type, text: undefined, size: body === null ? 0 : -1, headers };
+  if (typeof body === 'string') return body.length > cap ? { status, type, text: undefined, size: Buffer.byteLength(body), headers } : { status, type, text: body, size: -1, headers };
+  if (body instanceof Uint8Array) return { status, type, text: undefined, size: body.byteLength, headers };
+  return { status, type, text: undefined, size: body === null ? 0 : -1, headers };
 }
 
 /** The same of an answer in process (a WHATWG Response): its body read from a clone. */
 async function answerPartsOf(res: Response, cap: number): Promise<AnswerParts> {
-  const { headers } = res;
+  const { headers, status } = res;
   const type = headers.get('content-type') ?? '';
-  if (res.body === null) return { type, text: undefined, size: 0, headers };
+  if (res.body === null) return { status, type, text: undefined, size: 0, headers };
   const length = headers.get('content-length') ?? undefined;
-  if (!mediaOf(type).json || (length !== undefined && Number(length) > cap)) return { type, text: undefined, size: length === undefined ? -1 : Number(length), headers };
+  if (!mediaOf(type).json || (length !== undefined && Number(length) > cap)) return { status, type, text: undefined, size: length === undefined ? -1 : Number(length), headers };
   const text = await res.clone().text();
-  return text.length > cap ? { type, text: undefined, size: Buffer.byteLength(text), headers } : { type, text, size: -1, headers };
+  return text.length > cap ? { status, type, text: undefined, size: Buffer.byteLength(text), headers } : { status, type, text, size: -1, headers };
 }
 
 /**
@@ -143,7 +143,6 @@ const NO_WARNINGS: string[] = [];
 const NO_IDS: string[] = [];
 const NO_HEADERS: string[] = [];
 const NONE: KeptBody = { kind: 'none' };
-const NO_ANSWER: AnswerParts = { type: '', text: undefined, size: 0, headers: undefined };
 
 const FIRST_ID = /^\s*\{\s*"(?:id|txid)"\s*:\s*"([^"\\]{1,120})"/;
 const TXID = /"txid"\s*:\s*"([^"\\]{1,120})"/;
@@ -293,30 +292,6 @@ const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
 
 type Sender = { accountId: string; credentialId: string | null } | undefined;
 
-/**
- * What a request's entry is made of, taken from its context once it is answered. A request whose entry waits (see
- * record) holds this, not the context, which holds the request's whole object graph (Node's request and response,
- * hono's). `size`: of the request's body, -1 not known, NaN none; `location`: of the answer of POST /_sandbox/accounts
- * (the account it made).
- */
-type Taken = {
-  face: RequestFace;
-  seq: number;
-  tenths: number;
-  method: string;
-  path: string;
-  url: string;
-  status: number;
-  sender: Sender;
-  sent: SentHeaders;
-  size: number;
-  text: string | undefined;
-  valid: boolean;
-  answer: AnswerParts;
-  warnings: string[];
-  location: string | null;
-};
-
 /** What the app's first middleware calls to log a request (app.ts), which numbers every request as it starts. */
 export interface RequestRecorder {
   /** The face a request is on (kept by the first middleware for record); undefined when the log keeps no such request. */
@@ -346,91 +321,59 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
   function record(c: Context, face: RequestFace, seq: number, started: number): void | Promise<void> {
     const tenths = Math.round((performance.now() - started) * 10);
     try {
-      const taken = take(c, face, seq, tenths);
-      if (!(taken instanceof Promise)) return keep(taken);
-      return taken.then(keep, (err) => failed(c.req.method, c.req.path, err));
+      const req = c.req;
+      const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
+      const sender: Sender | Promise<Sender> = caller ? { accountId: caller.account.id, credentialId: caller.credential?.id ?? caller.apiKeyId ?? null } : face === 'control' ? undefined : senderOf(deps, c, face);
+      const headers = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers ?? (Object.fromEntries(req.raw.headers) as IncomingHttpHeaders);
+      const sent = sentHeaders(headers, headerMemo);
+      // The request's body: its size (-1 not known) and text, or none (NaN).
+      let size = NaN;
+      let text: string | undefined | Promise<string | undefined>;
+      const method = req.method;
+      if (method !== 'GET' && method !== 'HEAD') {
+        const declared = headers['content-length'];
+        const length = declared === undefined ? -1 : Number(declared);
+        const cached = req.bodyCache as { text?: unknown; json?: unknown };
+        // In process a Request carries no Content-Length: whether it has a body is asked of it then.
+        if (length > 0 || (length < 0 && (cached.text !== undefined || cached.json !== undefined || req.raw.body !== null))) {
+          size = length;
+          // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
+          if (mediaOf(sent.contentType).json || (length < 0 && cached.text !== undefined)) text = requestText(c, length, cap);
+        }
+      }
+      const res = c.res;
+      const cache = nodeCache(res);
+      const answer = cache ? cachedParts(cache, cap) : answerPartsOf(res, cap);
+      // All the entry needs is at hand on a real port (the answer Node's own) when who sent it is known and its body
+      // was read by the JSON middleware, or it has none; else it is kept after one wait, which the answer waits for.
+      if (sender instanceof Promise || text instanceof Promise || answer instanceof Promise) {
+        return Promise.all([sender, text, answer]).then(
+          ([s, t, a]) => keep(c, face, seq, tenths, s, sent, size, t, a),
+          (err) => failed(c, err),
+        );
+      }
+      keep(c, face, seq, tenths, sender, sent, size, text, answer);
     } catch (err) {
-      failed(c.req.method, c.req.path, err);
+      failed(c, err);
     }
   }
   // The log must never change an answer.
-  const failed = (method: string, path: string, err: unknown) => deps.log(`request log: could not record ${method} ${path}: ${(err as Error)?.stack ?? String(err)}`);
+  const failed = (c: Context, err: unknown) => deps.log(`request log: could not record ${c.req.method} ${c.req.path}: ${(err as Error)?.stack ?? String(err)}`);
 
-  /**
-   * What the request's entry needs (see Taken): at once when all of it is at hand (on a real port, the answer Node's
-   * own, who sent it known and its body read by the JSON middleware, or none), else after one wait.
-   */
-  function take(c: Context, face: RequestFace, seq: number, tenths: number): Taken | Promise<Taken> {
-    const req = c.req;
-    const caller = c.get('caller') as (Caller & { apiKeyId?: string }) | undefined;
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    const sender: Sender | Promise<Sender> = caller ? { accountId: caller.account.id, credentialId: caller.credential?.id ?? caller.apiKeyId ?? null } : face === 'control' ? undefined : senderOf(deps, c, face);
-    const headers = incoming?.headers ?? (Object.fromEntries(req.raw.headers) as IncomingHttpHeaders);
-    const sent = sentHeaders(headers, headerMemo);
-    // The request's body: its size (-1 not known) and text, or none (NaN).
-    let size = NaN;
-    let text: string | undefined | Promise<string | undefined>;
-    const method = req.method;
-    if (method !== 'GET' && method !== 'HEAD') {
-      const declared = headers['content-length'];
-      const length = declared === undefined ? -1 : Number(declared);
-      const cached = req.bodyCache as { text?: unknown; json?: unknown };
-      // In process a Request carries no Content-Length: whether it has a body is asked of it then.
-      if (length > 0 || (length < 0 && (cached.text !== undefined || cached.json !== undefined || req.raw.body !== null))) {
-        size = length;
-        // Another type is not kept, but its size is told: from the text a body reader already read, if one did.
-        if (mediaOf(sent.contentType).json || (length < 0 && cached.text !== undefined)) text = requestText(c, length, cap);
-      }
-    }
-    const res = c.res;
-    const cache = nodeCache(res);
-    const answer = cache ? cachedParts(cache, cap) : answerPartsOf(res, cap);
-    const path = req.path;
-    const status = cache ? cache[0] : res.status;
-    const taken: Taken = {
-      face,
-      seq,
-      tenths,
-      method,
-      path,
-      url: req.url,
-      status,
-      sender: undefined,
-      sent,
-      size,
-      text: undefined,
-      // Only a body can be valid JSON: a read has none to look up.
-      valid: !Number.isNaN(size) && parsedBody(req) !== undefined,
-      answer: NO_ANSWER,
-      warnings: warningsOf(c) ?? NO_WARNINGS,
-      // POST /_sandbox/accounts: the account it made.
-      location: face === 'control' && status === 201 && path === '/_sandbox/accounts' ? (res.headers.get('location') ?? null) : null,
-    };
-    if (sender instanceof Promise || text instanceof Promise || answer instanceof Promise) {
-      return Promise.all([sender, text, answer]).then(([s, t, a]) => {
-        taken.sender = s;
-        taken.text = t;
-        taken.answer = a;
-        return taken;
-      });
-    }
-    taken.sender = sender;
-    taken.text = text;
-    taken.answer = answer;
-    return taken;
-  }
-
-  /** Builds the entry of what was taken and hands it to the log. */
-  function keep(t: Taken): void {
+  /** Builds the entry and hands it to the log. `size`: of the request's body, -1 not known, NaN no body. */
+  function keep(c: Context, face: RequestFace, seq: number, tenths: number, sender: Sender, sent: SentHeaders, size: number, text: string | undefined, answer: AnswerParts): void {
     try {
-      const { face, method, path, status, sender } = t;
+      const req = c.req;
+      const { method, path } = req;
+      const { status } = answer;
       let accountId: string | null = null;
       let credentialId: string | null = null;
       if (sender) ({ accountId, credentialId } = sender);
       else if (face === 'control') {
         const named = ACCOUNT_PATH.exec(path)?.[1];
         if (named) accountId = decodeURIComponent(named);
-        else if (t.location !== null) accountId = t.location.split('/').pop() ?? null;
+        // POST /_sandbox/accounts: the account it made.
+        else if (path === '/_sandbox/accounts' && status === 201) accountId = c.res.headers.get('location')?.split('/').pop() ?? null;
       }
       const account = accountId === null ? undefined : deps.store.findAccount(accountId);
       // One reading of real time for both clocks (a clock read costs about 0.1 µs on a VM).
@@ -438,34 +381,34 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       const atMs = account ? nowOf(deps, account, wallMs) : deps.clock.at(wallMs);
       // A request that deleted its account (or came after) starts no ring for it.
       if (!account) accountId = null;
-      const query = maskedQuery(t.url);
-      const { sent, answer, warnings } = t;
+      const query = maskedQuery(req.url);
       const headers = sent.kept;
+      const warnings = warningsOf(c) ?? NO_WARNINGS;
       let head = lastHead;
       if (head.path !== path || head.accountId !== accountId || head.credentialId !== credentialId || head.method !== method || head.face !== face || head.query !== query || head.headers !== headers || head.warnings !== warnings) {
         head = lastHead = { face, method, path, query, accountId, credentialId, headers, warnings };
       }
       const { idempotencyKey } = sent;
       const entry: KeptEntry = {
-        seq: t.seq,
+        seq,
         status,
-        tenths: t.tenths,
+        tenths,
         head,
         idempotencyKey,
         // Only a request with a key can be a replay: the header is not looked for otherwise.
         replayed: idempotencyKey !== null && headerIn(answer.headers, 'idempotent-replayed') === 'true',
-        request: Number.isNaN(t.size) ? NONE : keptBody(sent.contentType, t.text, t.size, cap, t.valid),
+        request: Number.isNaN(size) ? NONE : keptBody(sent.contentType, text, size, cap, parsedBody(req) !== undefined),
         // The app's own JSON answers are JSON: not parsed again to know it.
         answer: keptBody(answer.type, answer.text, answer.size, cap, true),
         ids: idsOf(face, method, status, answer.text, answer.headers),
       };
       // The stream's news of it, built only when something listens (the console, a test kit's stream).
       if (log.record(entry, atMs, wallMs, face === 'control') && deps.bus.listeners > 0) {
-        const news = { kind: 'request', id: requestIdOf(t.seq), face, method, path, status, durationMs: t.tenths / 10, at: isoTime(atMs) } as const;
+        const news = { kind: 'request', id: requestIdOf(seq), face, method, path, status, durationMs: tenths / 10, at: isoTime(atMs) } as const;
         deps.bus.publish(accountId === null ? news : { ...news, accountId });
       }
     } catch (err) {
-      failed(t.method, t.path, err);
+      failed(c, err);
     }
   }
 
