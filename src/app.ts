@@ -49,6 +49,7 @@ import { globalFetch } from './webhooks/transport';
 import { emptyState } from './store/state';
 import { DEFAULT_SERVICE_HOSTS } from './proxy/hosts';
 import { lazyProxy } from './proxy/lazy';
+import { DEFAULT_IDLE_MS } from './lib/half-open';
 import { proxiedName } from './proxy/marks';
 import { createRequestLog, DEFAULT_REQUEST_LOG_SIZE } from './services/request-log';
 import { createRetention } from './services/retention';
@@ -426,11 +427,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       // Health is answered while the Node adapter loads (server.ts), as the route above would answer it.
       const earlyAnswer = early ? earlyHealth(() => (void scheduler.catchUp(), healthAnswer(deps, controlHooks)), hostDoor(allowedHosts)) : undefined;
       const serviceHosts = options.serviceHosts ?? DEFAULT_SERVICE_HOSTS;
+      const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
       const proxy = lazyProxy(
-        () => import('./proxy').then(({ createProxy }) => createProxy({ serviceHosts, home: deps.settings.home, fetch: (r, env) => app.fetch(r, env as never), hostAllowed: hostDoor(allowedHosts), log })),
+        () => import('./proxy').then(({ createProxy }) => createProxy({ serviceHosts, home: deps.settings.home, fetch: (r, env) => app.fetch(r, env as never), hostAllowed: hostDoor(allowedHosts), log, idleMs })),
         log,
       );
-      server = await listen(app, opts.port ?? 4747, host, tlsOptions, earlyAnswer, proxy);
+      server = await listen(app, opts.port ?? 4747, host, tlsOptions, earlyAnswer, proxy, idleMs);
       if (options.servicePort !== undefined) {
         // The API on its own port stands without it: a service port refused (443 to an unprivileged user, a port in
         // use) is said in the banner (serviceError), not a failed start (the image asks for 443 wherever it runs).

@@ -80,6 +80,13 @@ export interface SandboxOptions {
   /** Real-time milliseconds between the keep-alive comments of GET /_sandbox/stream. Default 15000. */
   streamKeepAliveMs?: number;
   /**
+   * Real-time milliseconds a connection may wait for what it owes (sandbox.md 11, docs/configuration.md): a request's
+   * headers within it of the connection's start (for a tunnel or the service port: the TLS hello within it, then the
+   * request's headers within it), the whole request within 5x, at most 5 s between kept-alive requests. A request in
+   * flight or an answer being sent (a stream) is never cut. Default 60000, node:http's own limits.
+   */
+  idleTimeoutMs?: number;
+  /**
    * Serve HTTPS on the listener (sandbox.md 8). The certificate is `tlsCertFile`/`tlsKeyFile` when given, else a leaf
    * for localhost, 127.0.0.1, ::1, the public host, the listen address and `tlsNames`, signed by the local CA in `home`.
    */
@@ -191,6 +198,10 @@ Usage: pix-sandbox [options]
                        comma-separated); api.pague.dev=v1 and api-gateway.pague.dev=v2 always are
   --service-port PORT  also serve the service hosts over TLS on PORT, by the name each client asks for (SNI),
                        with the local CA (SANDBOX_SERVICE_PORT; the container image: 443)
+  --idle-timeout DURATION
+                       close a connection or tunnel that has not sent its request's headers (or its TLS hello)
+                       within DURATION (30s, 2m...); the whole request has 5x, a kept-alive connection waits
+                       at most 5 s between requests (SANDBOX_IDLE_TIMEOUT, default 60s; see docs/configuration.md)
   --version, -v        print the version and exit
   --help               this text
 
@@ -232,6 +243,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         strict: { type: 'boolean' },
         'service-host': { type: 'string', multiple: true },
         'service-port': { type: 'string' },
+        'idle-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -271,6 +283,9 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const servicePort = servicePortText === undefined || servicePortText === '' ? undefined : Number(servicePortText);
   if (servicePort !== undefined && !(Number.isInteger(servicePort) && servicePort >= 0 && servicePort <= 65535))
     return { error: `--service-port must be a whole number from 0 to 65535 (443 serves https://api.pague.dev as is), got '${servicePortText}'` };
+  const idleText = values['idle-timeout'] ?? env.SANDBOX_IDLE_TIMEOUT;
+  const idleTimeoutMs = idleText === undefined || idleText === '' ? undefined : parseDuration(idleText);
+  if (idleTimeoutMs === null) return { error: `--idle-timeout must be ${DURATION_HINT}, got '${idleText}'. Leave it out for 60s.` };
   const serviceHosts = parseServiceHosts(listOption(values['service-host'], env.SANDBOX_SERVICE_HOSTS));
   if ('error' in serviceHosts) return serviceHosts;
   const options: SandboxOptions = {
@@ -299,6 +314,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     mtls: values.mtls ?? env.SANDBOX_MTLS === '1',
     serviceHosts: serviceHosts.hosts,
     ...(servicePort !== undefined ? { servicePort } : {}),
+    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
     container: env.SANDBOX_CONTAINER === '1',
   };
   if (!options.https && (options.tlsCertFile || options.tlsKeyFile || options.tlsNames?.length))

@@ -5,7 +5,7 @@ import type { ServerOptions as HttpsOptions } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { ProxyHandlers } from './proxy/lazy';
-import { answerHalfClosed } from './lib/half-open';
+import { DEFAULT_IDLE_MS, connectionEnds, holdUntilHandedOver } from './lib/half-open';
 
 /**
  * The addresses a phone on the same network can open when the server listens on every interface (0.0.0.0 or ::):
@@ -62,13 +62,19 @@ const absoluteForm = (req: IncomingMessage) => req.url !== undefined && req.url[
  * each connection says which it is (a TLS record starts with 0x16), and the socket, its byte put back, goes to the
  * HTTPS server.
  */
-function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hono<any>, port: number, host: string, tls: HttpsOptions, ready: (info: AddressInfo) => void, proxy?: ProxyHandlers): Server {
-  const https = answerHalfClosed(createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: tls }) as HttpServer);
+function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hono<any>, port: number, host: string, tls: HttpsOptions, idleMs: number, ready: (info: AddressInfo) => void, proxy?: ProxyHandlers): Server {
+  const https = connectionEnds(createAdaptorServer({ fetch: app.fetch, createServer: createHttpsServer, serverOptions: { ...tls, handshakeTimeout: idleMs } }) as HttpServer, idleMs, {
+    handedOver: true,
+  });
   // Plain HTTP on this port: the proxy (CONNECT, http:// targets) as on a plain listener, else the 400 saying HTTPS.
-  const plain = answerHalfClosed(createHttpServer((req, res) => {
-    if (proxy && absoluteForm(req)) return proxy.request(req, res);
-    res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(httpsRequired((front.address() as AddressInfo).port));
-  }));
+  const plain = connectionEnds(
+    createHttpServer((req, res) => {
+      if (proxy && absoluteForm(req)) return proxy.request(req, res);
+      res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(httpsRequired((front.address() as AddressInfo).port));
+    }),
+    idleMs,
+    { handedOver: true },
+  );
   if (proxy) {
     plain.on('connect', proxy.connect);
     https.on('connect', proxy.connect);
@@ -79,10 +85,9 @@ function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hon
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.once('error', () => socket.destroy());
-    const silent = () => socket.destroy(); // ended before its first byte: nobody to hand it to
-    socket.once('end', silent);
+    const handOver = holdUntilHandedOver(socket, idleMs); // ended or quiet before its first byte: nobody to hand it to
     socket.once('data', (chunk: Buffer) => {
-      socket.off('end', silent);
+      handOver();
       socket.pause();
       socket.unshift(chunk);
       if (chunk[0] === TLS_HANDSHAKE) https.emit('connection', socket);
@@ -98,6 +103,7 @@ function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hon
     close(done?: (err?: Error) => void) {
       for (const s of sockets) s.destroy();
       https.close();
+      plain.close();
       return close(done);
     },
   });
@@ -124,7 +130,7 @@ export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => boolean
  */
 const EARLY_WINDOW_MS = 20;
 
-function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswer | undefined, ready: (info: AddressInfo) => void, failed: (err: Error) => void, proxy?: ProxyHandlers): Server {
+function serveHttp(app: Hono<any>, port: number, host: string, idleMs: number, early: EarlyAnswer | undefined, ready: (info: AddressInfo) => void, failed: (err: Error) => void, proxy?: ProxyHandlers): Server {
   let serveRequest: RequestListener | null = null;
   const waiting: [IncomingMessage, ServerResponse][] = [];
   // Loading starts when loadAdapter is first called (not when listening): `loaded` is what the banner waits for.
@@ -140,16 +146,19 @@ function serveHttp(app: Hono<any>, port: number, host: string, early: EarlyAnswe
     startLoading();
     return loaded;
   };
-  const server = answerHalfClosed(createHttpServer((req, res) => {
-    if (proxy && absoluteForm(req)) return proxy.request(req, res);
-    if (serveRequest) return serveRequest(req, res);
-    if (early?.(req, res)) {
-      setImmediate(loadAdapter);
-      return;
-    }
-    waiting.push([req, res]);
-    void loadAdapter();
-  }));
+  const server = connectionEnds(
+    createHttpServer((req, res) => {
+      if (proxy && absoluteForm(req)) return proxy.request(req, res);
+      if (serveRequest) return serveRequest(req, res);
+      if (early?.(req, res)) {
+        setImmediate(loadAdapter);
+        return;
+      }
+      waiting.push([req, res]);
+      void loadAdapter();
+    }),
+    idleMs,
+  );
   if (proxy) server.on('connect', proxy.connect);
   server.listen(port, host, () => {
     const info = server.address() as AddressInfo;
@@ -197,7 +206,7 @@ export async function listenServiceTls(port: number, host: string, take: (socket
  * Listens on `host:port`; with `tls` (options for https.createServer, see src/tls serverTlsOptions) it speaks HTTPS.
  * With `proxy`, the listener also answers CONNECT and http:// targets in absolute form (src/proxy).
  */
-export async function listen(app: Hono<any>, port: number, host: string, tls?: HttpsOptions, early?: EarlyAnswer, proxy?: ProxyHandlers): Promise<Listening> {
+export async function listen(app: Hono<any>, port: number, host: string, tls?: HttpsOptions, early?: EarlyAnswer, proxy?: ProxyHandlers, idleMs = DEFAULT_IDLE_MS): Promise<Listening> {
   const tlsParts: TlsParts | undefined = tls && { createAdaptorServer: (await import('@hono/node-server')).createAdaptorServer, createHttpsServer: (await import('node:https')).createServer };
   let server!: Server;
   const info = await new Promise<AddressInfo>((resolve, reject) => {
@@ -206,7 +215,7 @@ export async function listen(app: Hono<any>, port: number, host: string, tls?: H
       const taken = new Error(`port ${port} on ${host} is already in use (another pix-sandbox?). Stop that process, pick another port with --port N (PORT=N), or use --port 0 for any free port.`);
       reject(Object.assign(taken, { code: err.code }));
     };
-    server = tls && tlsParts ? serveTls(tlsParts, app, port, host, tls, resolve, proxy) : serveHttp(app, port, host, early, resolve, reject, proxy);
+    server = tls && tlsParts ? serveTls(tlsParts, app, port, host, tls, idleMs, resolve, proxy) : serveHttp(app, port, host, idleMs, early, resolve, reject, proxy);
     server.once('error', onError);
   });
   const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;

@@ -7,7 +7,9 @@
 // - Any other name: tunnelled (or forwarded, for plain http) for loopback clients only, refused 403 naming the host
 //   for any other client, so the sandbox is never an open relay.
 // Every refusal is an answer in the service's error envelope (or, inside a TLS tunnel, an alert and a log line) and
-// touches nothing else: the listener keeps serving.
+// touches nothing else: the listener keeps serving. Every tunnel ends (lib/half-open.ts): before its hello it is held
+// for the idle limit at most and ended when its client half-closes; once served, node:http's limits apply as on the
+// sandbox's own port; a tunnel to another host ends once one side has ended and the rest has gone quiet.
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -17,7 +19,7 @@ import { issueServerCertificate, loadOrCreateCa } from '../tls';
 import { facePath, type Face } from './hosts';
 import { readHello } from './hello';
 import { markProxied } from './marks';
-import { answerHalfClosed } from '../lib/half-open';
+import { connectionEnds, holdUntilHandedOver } from '../lib/half-open';
 
 export interface ProxyOptions {
   /** Service host name (lower case) -> the face it is served on. */
@@ -29,6 +31,8 @@ export interface ProxyOptions {
   /** The doors' Host check: an absolute-form request for an allowed host on this port is the sandbox's own. */
   hostAllowed: (authority: string) => boolean;
   log: (line: string) => void;
+  /** The idle limit of the sandbox's connections (--idle-timeout), which its tunnels keep too. */
+  idleMs: number;
 }
 
 export interface ProxyHandlers {
@@ -73,7 +77,7 @@ const notRelay = (host: string) =>
   `This sandbox proxies the service's hosts only; '${host}' is passed through for clients on this machine alone, and this client is not one (the sandbox is not an open relay). Call ${host} without the proxy: add it to NO_PROXY.`;
 
 export function createProxy(options: ProxyOptions): ProxyHandlers {
-  const { serviceHosts, log } = options;
+  const { serviceHosts, log, idleMs } = options;
   let listener: Promise<RequestListener> | undefined;
   const serveApp = (req: IncomingMessage, res: ServerResponse) => {
     listener ??= import('@hono/node-server').then(({ getRequestListener }) => getRequestListener((request, env) => options.fetch(request, env)));
@@ -88,11 +92,16 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
 
   // Tunnels to a service name: their sockets (TLS or plain) and the name they were opened for.
   const tunnels = new WeakMap<object, string>();
-  const inner = answerHalfClosed(createHttpServer((req, res) => {
-    const name = tunnels.get(req.socket)!;
-    const target = req.url ?? '/';
-    serveFace(req, res, name, target.startsWith('/') ? target : pathOf(target));
-  }));
+  const inner = connectionEnds(
+    createHttpServer((req, res) => {
+      const name = tunnels.get(req.socket)!;
+      const target = req.url ?? '/';
+      serveFace(req, res, name, target.startsWith('/') ? target : pathOf(target));
+    }),
+    idleMs,
+    { handedOver: true },
+  );
+  // A bad request, a broken TLS session, or a tunnel quiet past the limit (no TLS finished, no request): closed.
   inner.on('clientError', (_err, socket: Duplex) => socket.destroy());
 
   let ca: ReturnType<typeof loadOrCreateCa> | undefined;
@@ -110,9 +119,10 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
 
   /**
    * The tunnel to a service name, once 200 is sent: its first bytes say TLS (the usual) or plain HTTP. With `name`
-   * null (the service port), the name is the one the TLS hello asks for, and it must be a service host.
+   * null (the service port), the name is the one the TLS hello asks for, and it must be a service host. `held` is
+   * the socket's hold (holdUntilHandedOver), released once node:http has it.
    */
-  const openTunnel = (socket: Socket, head: Buffer, opened: string | null, target: string) => {
+  const openTunnel = (socket: Socket, head: Buffer, opened: string | null, target: string, held: () => void) => {
     let name = opened ?? '';
     let buffered = head;
     const onData = (chunk: Buffer) => {
@@ -120,6 +130,7 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
       look();
     };
     const handOver = (to: Duplex) => {
+      held();
       socket.off('data', onData);
       socket.pause();
       if (buffered.length) socket.unshift(buffered);
@@ -165,14 +176,29 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
     if (head.length) look();
   };
 
-  /** A tunnel to another host, for a loopback client: bytes piped both ways, nothing read. */
-  const pipeTo = (socket: Socket, head: Buffer, host: string, port: number, target: string) => {
+  /**
+   * A tunnel to another host, for a loopback client: bytes piped both ways, nothing read. Once either side has ended
+   * (its end passed on to the other), the tunnel ends when both have, or when nothing has passed for the idle limit:
+   * an answer to a half-closed request still comes through, and neither side can hold it open alone.
+   */
+  const pipeTo = (socket: Socket, head: Buffer, host: string, port: number, target: string, held: () => void) => {
     const upstream = netConnect(port, host);
     let open = false;
+    const quiet = () => {
+      socket.destroy();
+      upstream.destroy();
+    };
+    const ended = () => {
+      socket.setTimeout(idleMs, quiet);
+      upstream.setTimeout(idleMs, quiet);
+    };
     upstream.once('connect', () => {
       open = true;
+      held();
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
+      socket.once('end', ended);
+      upstream.once('end', ended);
       socket.pipe(upstream).pipe(socket);
     });
     upstream.on('error', (err: NodeJS.ErrnoException) => {
@@ -190,6 +216,7 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
       open.add(socket);
       socket.once('close', () => open.delete(socket));
       socket.on('error', () => socket.destroy());
+      const held = holdUntilHandedOver(socket, idleMs);
       const target = req.url ?? '';
       const m = CONNECT_TARGET.exec(target);
       const port = m ? Number(m[3]) : 0;
@@ -198,13 +225,13 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
       const host = (m[1] ?? m[2]!).toLowerCase().replace(/\.$/, '');
       if (serviceHosts[host]) {
         socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        return openTunnel(socket, head, host, target);
+        return openTunnel(socket, head, host, target, held);
       }
       if (!isLoopback(socket.remoteAddress ?? '')) {
         log(`proxy: refused CONNECT ${target} from ${socket.remoteAddress}: not a service host, and not a client on this machine`);
         return answerSocket(socket, 403, 'PROXY_NOT_RELAY', notRelay(host));
       }
-      pipeTo(socket, head, host, port, target);
+      pipeTo(socket, head, host, port, target, held);
     },
 
     request(req, res) {
@@ -235,11 +262,12 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
       open.add(socket);
       socket.once('close', () => open.delete(socket));
       socket.on('error', () => socket.destroy());
-      openTunnel(socket, Buffer.alloc(0), null, `the service port (${socket.localPort})`);
+      openTunnel(socket, Buffer.alloc(0), null, `the service port (${socket.localPort})`, holdUntilHandedOver(socket, idleMs));
     },
 
     close() {
       for (const socket of open) socket.destroy();
+      inner.close();
     },
   };
 }

@@ -231,7 +231,7 @@ describe('other names', () => {
     ['CONNECT example.com:443', 'CONNECT', 'example.com:443'],
     ['GET http://example.com/', 'GET', 'http://example.com/'],
   ])('%s from a client not on this machine is refused 403 naming the host: never an open relay', async (_name, method, target) => {
-    const proxy = createProxy({ serviceHosts: parseServiceHostsOrThrow([]), home, fetch: () => new Response('app'), hostAllowed: () => true, log: (l) => logs.push(l) });
+    const proxy = createProxy({ serviceHosts: parseServiceHostsOrThrow([]), home, fetch: () => new Response('app'), hostAllowed: () => true, log: (l) => logs.push(l), idleMs: 60_000 });
     const socket = Object.assign(new PassThrough(), { remoteAddress: '10.1.2.3', localPort: 4747 });
     let written = '';
     socket.on('data', (d: Buffer) => (written += d.toString('latin1')));
