@@ -165,6 +165,8 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
       }
       if (hello.serverName !== name)
         return refuse(`the client's TLS hello asks for '${hello.serverName}' inside a tunnel opened to ${name}: the two must be the same name.`);
+      // The client's part is done: the wait for our certificate is not its idle time.
+      held();
       socket.off('data', onData);
       socket.pause();
       contextFor(name).then(
