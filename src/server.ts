@@ -6,6 +6,7 @@ import { createServer as createNetServer, type AddressInfo, type Server, type So
 import { networkInterfaces } from 'node:os';
 import type { ProxyHandlers } from './proxy/lazy';
 import { DEFAULT_IDLE_MS, connectionEnds, holdUntilHandedOver } from './lib/half-open';
+import { normalTarget } from './lib/paths';
 
 /**
  * The addresses a phone on the same network can open when the server listens on every interface (0.0.0.0 or ::):
@@ -54,6 +55,15 @@ function httpsRequired(port: number) {
   return JSON.stringify({ statusCode: 400, error: 'BadRequest', message, timestamp: new Date().toISOString(), traceId: '', details: { code: 'HTTPS_REQUIRED' } });
 }
 
+/**
+ * Every request's target with its path normalised (lib/paths.ts, sandbox.md 11), first thing on each listener: the
+ * proxy chooses a face, and the route, doors, request log and faults read the path, on the one normal path. The
+ * Node adapter would resolve plain dots itself but not encoded separators, and refuses a backslash with a bare 400.
+ */
+const normaliseTarget = (req: IncomingMessage) => {
+  if (req.url) req.url = normalTarget(req.url);
+};
+
 /** Whether a request line's target is in absolute form (http://host/path): a request for the proxy. */
 const absoluteForm = (req: IncomingMessage) => req.url !== undefined && req.url[0] !== '/' && req.url !== '*';
 
@@ -67,8 +77,10 @@ function serveTls({ createAdaptorServer, createHttpsServer }: TlsParts, app: Hon
     handedOver: true,
   });
   // Plain HTTP on this port: the proxy (CONNECT, http:// targets) as on a plain listener, else the 400 saying HTTPS.
+  https.prependListener('request', normaliseTarget);
   const plain = connectionEnds(
     createHttpServer((req, res) => {
+      normaliseTarget(req);
       if (proxy && absoluteForm(req)) return proxy.request(req, res);
       res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(httpsRequired((front.address() as AddressInfo).port));
     }),
@@ -148,6 +160,7 @@ function serveHttp(app: Hono<any>, port: number, host: string, idleMs: number, e
   };
   const server = connectionEnds(
     createHttpServer((req, res) => {
+      normaliseTarget(req);
       if (proxy && absoluteForm(req)) return proxy.request(req, res);
       if (serveRequest) return serveRequest(req, res);
       if (early?.(req, res)) {

@@ -1,5 +1,6 @@
 // The service's production host names and the face each is served on (sandbox.md 13). Small on purpose: the CLI's
 // config and app.ts read it at start, before anything of the proxy itself is loaded.
+import { normalTarget } from '../lib/paths';
 
 /** The faces a service host can be served on. */
 export const FACES = ['v1', 'v2', 'api-pix'] as const;
@@ -28,12 +29,15 @@ export function parseServiceHosts(items: readonly string[]): { hosts: Record<str
 }
 
 /**
- * The path a proxied request is served at: one under the face's base goes as it is (api.pague.dev/v1/pix is /v1/pix),
- * any other is taken as relative to the base (pix.mybank.example/v2/cob is /api-pix/v2/cob), so a service name reaches
- * its own face only, never the control API or the pages.
+ * The path a proxied request is served at. Its path is normalised first (lib/paths.ts: dots, encoded dots, doubled
+ * slashes, backslashes, encoded separators), then one under the face's base goes as it is (api.pague.dev/v1/pix is
+ * /v1/pix) and any other is taken as relative to the base (pix.mybank.example/v2/cob is /api-pix/v2/cob;
+ * api.pague.dev/v1/../_sandbox/reset is /v1/_sandbox/reset, the face's 404). So a service name reaches its own face
+ * only, never the control API, the pages or another face: what comes out is normal, and nothing later resolves it.
  */
-export function facePath(face: Face, path: string): string {
+export function facePath(face: Face, target: string): string {
+  const path = normalTarget(target.startsWith('/') ? target : `/${target}`);
   const base = FACE_BASE[face];
   if (path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)) return path;
-  return `${base}${path.startsWith('/') ? path : `/${path}`}`;
+  return `${base}${path}`;
 }
