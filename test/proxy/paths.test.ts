@@ -12,7 +12,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import { normalPath } from '../../src/lib/paths';
-import { DEFAULT_SERVICE_HOSTS, facePath } from '../../src/proxy/hosts';
+import { DEFAULT_SERVICE_HOSTS } from '../../src/proxy/hosts';
 import { DEFAULT } from '../helpers/harness';
 
 const home = mkdtempSync(join(tmpdir(), 'pix-sandbox-paths-'));
@@ -202,7 +202,7 @@ describe("the sandbox's own port", () => {
   });
 });
 
-describe('normalPath and facePath', () => {
+describe('normalPath', () => {
   test.each([
     ['/v1/pix', '/v1/pix'],
     ['/v1/./pix', '/v1/pix'],
@@ -222,16 +222,5 @@ describe('normalPath and facePath', () => {
   ])('%s is %s', (path, normal) => {
     expect(normalPath(path)).toBe(normal);
     expect(normalPath(normal)).toBe(normal); // a fixed point
-  });
-
-  test.each([
-    ['v1', '/v1/../_sandbox/reset', '/v1/_sandbox/reset'],
-    ['v1', '/v1/..?x=/../y', '/v1/?x=/../y'],
-    ['v2', '/v2/%2e%2e/v1/pix', '/v2/v1/pix'],
-    ['api-pix', '/v2/../../_sandbox/reset', '/api-pix/_sandbox/reset'],
-    ['api-pix', '/api-pix/../_sandbox', '/api-pix/_sandbox'],
-    ['api-pix', 'v2/cob', '/api-pix/v2/cob'],
-  ] as const)('%s face: %s is served at %s', (face, target, served) => {
-    expect(facePath(face, target)).toBe(served);
   });
 });

@@ -300,6 +300,13 @@ describe('facePath', () => {
     ['api-pix', '/v2/cob', '/api-pix/v2/cob'],
     ['api-pix', '/oauth/token', '/api-pix/oauth/token'],
     ['api-pix', '/api-pix/v2/cob', '/api-pix/v2/cob'],
+    // Normalised first (test/proxy/paths.test.ts): dots cannot leave the base.
+    ['v1', '/v1/../_sandbox/reset', '/v1/_sandbox/reset'],
+    ['v1', '/v1/..?x=/../y', '/v1/?x=/../y'],
+    ['v2', '/v2/%2e%2e/v1/pix', '/v2/v1/pix'],
+    ['api-pix', '/v2/../../_sandbox/reset', '/api-pix/_sandbox/reset'],
+    ['api-pix', '/api-pix/../_sandbox', '/api-pix/_sandbox'],
+    ['api-pix', 'v2/cob', '/api-pix/v2/cob'],
   ] as const)('%s face: %s is served at %s', (face, path, served) => {
     expect(facePath(face, path)).toBe(served);
   });
