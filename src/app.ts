@@ -10,7 +10,7 @@ import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
 import { createBus } from './lib/bus';
 import { openStore } from './store/store';
-import { recordsHeld } from './services/capacity';
+import { BYTES_PER_RECORD, recordsHeld } from './services/capacity';
 import { currentUnit } from './store/unit';
 import { createScheduler } from './services/scheduler';
 import { createClocks, isoOf } from './services/clocks';
@@ -192,6 +192,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const ids = createIds(options.seed);
   if (options.maxRecords !== undefined && !(Number.isSafeInteger(options.maxRecords) && options.maxRecords >= 1))
     throw new Error(`maxRecords (--max-records) must be a whole number of records of at least 1, got ${JSON.stringify(options.maxRecords)}; leave it out for the default from the heap limit.`);
+  if (options.maxBytes !== undefined && !(Number.isSafeInteger(options.maxBytes) && options.maxBytes >= BYTES_PER_RECORD))
+    throw new Error(`maxBytes (--max-bytes) must be a whole number of bytes of at least ${BYTES_PER_RECORD} (one record), got ${JSON.stringify(options.maxBytes)}; leave it out for the budget from maxRecords or the heap limit.`);
+  if (options.maxBytes !== undefined && options.maxRecords !== undefined) throw new Error('Give maxRecords (--max-records) or maxBytes (--max-bytes), not both: they set the same budget.');
   const requestLogSize = options.requestLog ?? DEFAULT_REQUEST_LOG_SIZE;
   if (!(Number.isSafeInteger(requestLogSize) && requestLogSize >= 0))
     throw new Error(`requestLog (--request-log) must be a whole number of requests per account, 0 for off, got ${JSON.stringify(options.requestLog)}.`);
@@ -237,6 +240,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       home: options.home ?? sandboxHome(),
       mtls: !!(options.https && options.mtls),
       ...(options.maxRecords !== undefined ? { maxRecords: options.maxRecords } : {}),
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
       ...(options.strict ? { strict: true } : {}),
       ...(retainMs !== undefined ? { retainMs } : {}),
       ...(retainTransactionsMs !== undefined ? { retainTransactionsMs } : {}),
@@ -256,7 +260,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (!loaded) await store.atomically('system', () => loadFixtures(deps, fixtures, options.webhookUrl)).durable;
   const room = recordsHeld(deps);
   if (room.full)
-    log(`pix-sandbox: ${options.dataFile ?? 'the state'} holds ${room.held} records (stored transactions), at or past the limit of ${room.limit} (--max-records): creates answer 507 STORAGE_FULL until tenants are deleted (DELETE /_sandbox/accounts/{id}) or the sandbox is reset; reads, deletes, payments and control actions keep working.`);
+    log(`pix-sandbox: ${options.dataFile ?? 'the state'} holds ${room.held} records (stored transactions) weighing ${room.bytes} bytes, at or past the limit of ${room.limit} (--max-records; ${room.maxBytes} bytes): creates answer 507 STORAGE_FULL until tenants are deleted (DELETE /_sandbox/accounts/{id}) or the sandbox is reset; reads, deletes, payments and control actions keep working.`);
 
   if (retainTransactionsMs !== undefined && retainTransactionsMs < DAY_MS)
     log(`pix-sandbox: --retain-transactions ${formatDuration(retainTransactionsMs)} is shorter than a charge's default life (a day): pending charges are kept until they are paid, expire or are cancelled, and go once settled for ${formatDuration(retainTransactionsMs)}.`);

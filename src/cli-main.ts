@@ -75,7 +75,7 @@ async function main() {
     ...(sandbox.serviceUrl ? [serviceLine(sandbox.serviceUrl, Object.keys(config.options.serviceHosts ?? {}), sandbox.ca?.path ?? join(home, 'ca.pem'))] : []),
     ...(sandbox.serviceError ? [`  service TLS not served: ${sandbox.serviceError}`] : []),
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
-    recordsLine(recordsHeld(sandbox.deps), config.options.maxRecords !== undefined),
+    recordsLine(recordsHeld(sandbox.deps), config.options.maxRecords !== undefined || config.options.maxBytes !== undefined),
   ];
   const retention = retentionSummary(sandbox.deps.retention.report());
   if (retention) lines.push(`  retention   ${retention}`);
@@ -134,10 +134,15 @@ function serviceLine(serviceUrl: string, names: string[], ca: string): string {
   return `  service TLS port ${port} serves ${urls} by the name each client asks for; resolve the names to this sandbox (compose: network aliases) and trust ${ca}`;
 }
 
-/** The banner's records line: held against the limit, and what happens at it. */
-function recordsLine(room: { held: number; limit: number; full: boolean }, given: boolean): string {
-  const limit = `${room.limit}${given ? '' : ' (from the heap limit; --max-records N to choose)'}`;
+/** The banner's records line: records and bytes held against the budget, and what happens at it. */
+function recordsLine(room: { held: number; limit: number; bytes: number; maxBytes: number; full: boolean }, given: boolean): string {
+  const limit = `${room.limit} (${mb(room.bytes)} of ${mb(room.maxBytes)}${given ? '' : ', from the heap limit; --max-records N to choose'})`;
   return room.full
     ? `  records     ${room.held} held, at or past the limit of ${limit}: creates answer 507 STORAGE_FULL until tenants are deleted or the sandbox is reset`
     : `  records     ${room.held} held of ${limit}`;
+}
+
+/** Bytes in MB (of 1024 × 1024), one decimal. */
+function mb(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MB`;
 }

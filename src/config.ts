@@ -52,6 +52,11 @@ export interface SandboxOptions {
    */
   maxRecords?: number;
   /**
+   * The same budget in bytes (sandbox.md 11, docs/data.md): what the records held may weigh, each BYTES_PER_RECORD
+   * (2048) and what its metadata and infoAdicionais add. Give this or maxRecords, not both.
+   */
+  maxBytes?: number;
+  /**
    * Refuse an unknown field of a request to the service's faces with a 400 naming it and the field meant, rather than
    * ignore it with a Sandbox-Warning header (sandbox.md 14; a tenant can ask for it alone with `strict: true`).
    */
@@ -161,6 +166,8 @@ Usage: pix-sandbox [options]
   --data FILE          keep state in FILE and resume from it (SANDBOX_DATA)
   --max-records N      records (stored transactions) held before creates answer 507 STORAGE_FULL
                        (SANDBOX_MAX_RECORDS; default from the heap limit, see docs/data.md)
+  --max-bytes SIZE     the same budget in bytes of record weight (2048 a record, more with metadata), like
+                       64MB or 500000 (SANDBOX_MAX_BYTES); give it or --max-records, not both
   --retain DURATION    delete tenants made through the control API once no request has touched them for
                        DURATION (7d, 12h, 30m...) on their clock; fixture tenants stay (SANDBOX_RETAIN; see docs/data.md)
   --retain-transactions DURATION
@@ -221,6 +228,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         port: { type: 'string' },
         data: { type: 'string' },
         'max-records': { type: 'string' },
+        'max-bytes': { type: 'string' },
         'request-log': { type: 'string' },
         retain: { type: 'string' },
         'retain-transactions': { type: 'string' },
@@ -264,6 +272,11 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const maxRecords = maxRecordsText === undefined ? undefined : Number(maxRecordsText.replaceAll('_', ''));
   if (maxRecords !== undefined && !(/^[0-9_]+$/.test(maxRecordsText!) && Number.isSafeInteger(maxRecords) && maxRecords >= 1))
     return { error: `--max-records must be a whole number of records of at least 1 (for example 500000 or 500_000), got '${maxRecordsText}'. Leave it out for the default from the heap limit.` };
+  const maxBytesText = values['max-bytes'] ?? env.SANDBOX_MAX_BYTES;
+  const maxBytes = maxBytesText === undefined ? undefined : byteSize(maxBytesText);
+  if (maxBytes !== undefined && !(maxBytes !== null && maxBytes >= 2048))
+    return { error: `--max-bytes must be a whole number of bytes of at least 2048 (one record), with an optional KB, MB or GB (of 1024), like 64MB or 500_000, got '${maxBytesText}'. Leave it out for the budget of --max-records or the heap limit.` };
+  if (maxBytes !== undefined && maxRecords !== undefined) return { error: '--max-records and --max-bytes set the same budget: give one of them.' };
   const requestLogText = values['request-log'] ?? env.SANDBOX_REQUEST_LOG;
   const requestLog = requestLogText === undefined ? undefined : Number(requestLogText.replaceAll('_', ''));
   if (requestLog !== undefined && !(/^[0-9_]+$/.test(requestLogText!) && Number.isSafeInteger(requestLog) && requestLog <= MAX_REQUEST_LOG))
@@ -291,6 +304,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   const options: SandboxOptions = {
     dataFile: values.data ?? env.SANDBOX_DATA,
     ...(maxRecords !== undefined ? { maxRecords } : {}),
+    ...(maxBytes !== undefined ? { maxBytes } : {}),
     strict: values.strict ?? env.SANDBOX_STRICT === '1',
     ...(requestLog !== undefined ? { requestLog } : {}),
     ...(retain !== undefined ? { retain } : {}),
@@ -322,6 +336,14 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
   if (!options.https && options.mtls) return { error: '--mtls (SANDBOX_MTLS=1) needs --https (SANDBOX_HTTPS=1): client certificates are asked in the TLS handshake.' };
   const readyJson = values['ready-json'] ?? env.SANDBOX_READY_JSON === '1';
   return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, readyJson, options: Object.freeze(options) });
+}
+
+/** `500_000`, `64MB`, `2GB` (units of 1024) as bytes; null when it is not such a size. */
+function byteSize(text: string): number | null {
+  const m = /^([0-9][0-9_]*)\s*(KB|MB|GB)?$/i.exec(text.trim());
+  if (!m) return null;
+  const n = Number(m[1]!.replaceAll('_', '')) * 1024 ** ({ kb: 1, mb: 2, gb: 3 }[m[2]?.toLowerCase() as 'kb'] ?? 0);
+  return Number.isSafeInteger(n) ? n : null;
 }
 
 /** A repeatable flag and its comma-separated variable: both count. */

@@ -26,6 +26,8 @@ export interface Settings {
   mtls: boolean;
   /** --max-records: records held before creates answer 507 STORAGE_FULL; absent: derived from the heap limit (services/capacity.ts). */
   maxRecords?: number;
+  /** --max-bytes: the same budget in bytes of record weight (store/weight.ts); wins over maxRecords' BYTES_PER_RECORD each. */
+  maxBytes?: number;
   /** --strict: an unknown field of a request to the service's faces is a 400, not a warning (wire/unknown-fields.ts). */
   strict?: boolean;
   /** --retain: tenants made through the control API are deleted once untouched this long (services/retention.ts). */

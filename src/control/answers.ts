@@ -186,8 +186,10 @@ export const HealthSchema = z
     rssBytes: z.number().int(),
     records: z.number().int().openapi({ description: 'Records held: every account\'s stored transactions (charges, payments, refunds and fees, withdrawals, adjustments)' }),
     oldestRecordAt: dateTime().nullable().openapi({ description: 'When the oldest record held was made (on its tenant\'s clock); null when none is held' }),
-    maxRecords: z.number().int().openapi({ description: 'The limit of records (--max-records; by default from the heap limit): at it, creates answer 507 STORAGE_FULL' }),
-    storageFull: z.boolean().openapi({ description: 'Whether records is at or past maxRecords: creates answer 507 STORAGE_FULL; reads, deletes, payments and control actions go on' }),
+    maxRecords: z.number().int().openapi({ description: 'The budget as records of 2048 bytes (--max-records; by default from the heap limit): maxBytes / 2048' }),
+    bytesHeld: z.number().int().openapi({ description: 'What the records held weigh: 2048 bytes each, and what their metadata and infoAdicionais add (docs/data.md)' }),
+    maxBytes: z.number().int().openapi({ description: 'The budget in bytes (--max-bytes, or --max-records × 2048, or from the heap limit): a create whose record would pass it answers 507 STORAGE_FULL' }),
+    storageFull: z.boolean().openapi({ description: 'Whether not even a record without metadata fits (bytesHeld + 2048 > maxBytes): creates answer 507 STORAGE_FULL; reads, deletes, payments and control actions go on' }),
     retention: z
       .object({
         retain: z.string().nullable().openapi({ description: '--retain: tenants made through the control API untouched this long are deleted; null: off (a tenant may still have its own)', example: '7d' }),

@@ -20,9 +20,9 @@ export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: nu
   };
 }
 
-/** Records held against --max-records and when the oldest was made (sandbox.md 6.1); `full`: creates answer 507 STORAGE_FULL. */
+/** Records held and their weight against the budget, and when the oldest was made (sandbox.md 6.1, 11); `full`: creates answer 507 STORAGE_FULL. */
 function recordsOf(deps: Deps) {
-  const { held, limit, full } = recordsHeld(deps);
+  const { held, limit, bytes, maxBytes, full } = recordsHeld(deps);
   const oldest = oldestRecordMs(deps);
-  return { records: held, oldestRecordAt: oldest === null ? null : new Date(oldest).toISOString(), maxRecords: limit, storageFull: full };
+  return { records: held, oldestRecordAt: oldest === null ? null : new Date(oldest).toISOString(), maxRecords: limit, bytesHeld: bytes, maxBytes, storageFull: full };
 }

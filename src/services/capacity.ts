@@ -1,19 +1,17 @@
-// How many records a sandbox holds before it makes no new ones (sandbox.md 6.1, docs/data.md). A record is a stored
+// How much a sandbox holds before it makes no new records (sandbox.md 6.1 and 11, docs/data.md). A record is a stored
 // transaction (a charge, a payment, a refund and its fee, a withdrawal, an adjustment); what comes with one (its
-// ledger lines, events, webhook deliveries, idempotency entry) is counted in the bytes a record is reckoned to take.
-// At the limit, creates (charges on every face, cobs, withdrawals) answer 507 STORAGE_FULL; reads, deletes, payments
-// and control actions go on, so a full sandbox can always be emptied. The store counts the records as units write
-// them (store/unit.ts), so the check is one comparison.
+// ledger lines, events, webhook deliveries, idempotency entry) is counted in the bytes a record is reckoned to take,
+// and what a client makes its free-form fields weigh (metadata, infoAdicionais) is added to it (store/weight.ts). The
+// budget is in those bytes: a create whose record would pass it answers 507 STORAGE_FULL, whatever the record's size;
+// reads, deletes, payments and control actions go on, so a full sandbox can always be emptied. The store keeps the
+// weight held as units write (store/unit.ts), so the check is one comparison.
 import { builtin } from '../lib/builtin';
 import { SandboxError } from '../domain/errors';
 import type { Deps } from '../deps';
+import { BYTES_PER_RECORD, entryWeight } from '../store/weight';
 
-/**
- * Heap a stored record is reckoned to take with what comes with it. Measured (bench/results/storage.md): about 930 B of
- * RSS per charge made through POST /v2/pix and left pending; a paid one adds ledger lines, events and deliveries.
- */
-export const BYTES_PER_RECORD = 2048;
-/** Share of the heap limit the records may fill: the rest is for requests, folds' garbage and what is not counted. */
+export { BYTES_PER_RECORD } from '../store/weight';
+/** Share of the heap limit the records may fill: the rest is for requests, the request log, folds' garbage and what is not counted. */
 export const HEAP_SHARE = 0.75;
 
 const v8 = builtin<typeof import('node:v8')>('node:v8');
@@ -23,17 +21,30 @@ export function defaultMaxRecords(heapLimitBytes = v8().getHeapStatistics().heap
   return Math.max(1000, Math.floor((heapLimitBytes * HEAP_SHARE) / BYTES_PER_RECORD / 1000) * 1000);
 }
 
-/** The limit in force: --max-records when given, else the default from the heap limit (worked out once). */
+/**
+ * The budget in force, in bytes: --max-bytes when given, else --max-records records of BYTES_PER_RECORD, else the
+ * default from the heap limit (worked out once).
+ */
 let derived: number | undefined;
-export function maxRecords(deps: Deps): number {
-  return deps.settings.maxRecords ?? (derived ??= defaultMaxRecords());
+export function maxBytes(deps: Deps): number {
+  const { maxBytes: given, maxRecords: records } = deps.settings;
+  return given ?? (records ?? (derived ??= defaultMaxRecords())) * BYTES_PER_RECORD;
 }
 
-/** Records held against the limit, for health and the banner. */
-export function recordsHeld(deps: Deps): { held: number; limit: number; full: boolean } {
-  const held = deps.store.records;
-  const limit = maxRecords(deps);
-  return { held, limit, full: held >= limit };
+/** The budget as records of BYTES_PER_RECORD (--max-records when given). */
+export const maxRecords = (deps: Deps): number => deps.settings.maxRecords ?? Math.floor(maxBytes(deps) / BYTES_PER_RECORD);
+
+/** What a new transaction with these free-form fields weighs: what a create checks there is room for. */
+export const recordWeight = (fields: { metadata?: unknown; infoAdicionais?: unknown } = {}): number => entryWeight('transactions', fields);
+
+/**
+ * Records and bytes held against the budget, for health and the banner; `full`: not even a record without free-form
+ * fields fits (creates with bigger ones may be refused before that).
+ */
+export function recordsHeld(deps: Deps): { held: number; limit: number; bytes: number; maxBytes: number; full: boolean } {
+  const bytes = deps.store.bytes;
+  const budget = maxBytes(deps);
+  return { held: deps.store.records, limit: maxRecords(deps), bytes, maxBytes: budget, full: bytes + BYTES_PER_RECORD > budget };
 }
 
 /**
@@ -67,13 +78,19 @@ function firstRecord(transactions: Record<string, { createdAt?: number }>): { cr
   return undefined;
 }
 
-/** Throws 507 STORAGE_FULL when the sandbox holds its limit of records: called by the verbs that create one. */
-export function roomForRecords(deps: Deps): void {
-  const { held, limit, full } = recordsHeld(deps);
-  if (!full) return;
+/**
+ * Throws 507 STORAGE_FULL when what the sandbox holds and a new record of `weight` bytes (recordWeight) would pass the
+ * budget: called by the verbs that create one, before their first write.
+ */
+export function roomForRecords(deps: Deps, weight = BYTES_PER_RECORD): void {
+  const room = recordsHeld(deps);
+  if (room.bytes + weight <= room.maxBytes) return;
+  const { held, limit } = room;
+  const budget = deps.settings.maxBytes !== undefined ? `--max-bytes ${room.maxBytes}` : `--max-records ${limit}, ${room.maxBytes} bytes`;
+  const heavy = weight > BYTES_PER_RECORD ? ` This one would weigh ${weight} bytes, ${weight - BYTES_PER_RECORD} of them for its metadata or infoAdicionais: a smaller one may still fit.` : '';
   throw new SandboxError(
     'STORAGE_FULL',
-    `This sandbox holds ${held} records (stored transactions), its limit (--max-records ${limit}), so it makes no new ones. Make room: delete tenants you no longer need (DELETE /_sandbox/accounts/{id}) or reset it (POST /_sandbox/reset); or restart it with a higher --max-records (each record takes about ${BYTES_PER_RECORD} bytes of heap: raise Node's heap with NODE_OPTIONS=--max-old-space-size=MB to hold more). Reads, deletes, payments and control actions keep working.`,
-    { limit, records: held },
+    `This sandbox holds ${held} records (stored transactions) weighing ${room.bytes} bytes, and a new one would pass its budget (${budget}), so it makes no new ones.${heavy} Make room: delete tenants you no longer need (DELETE /_sandbox/accounts/{id}) or reset it (POST /_sandbox/reset); or restart it with a higher --max-records (each record takes about ${BYTES_PER_RECORD} bytes of heap: raise Node's heap with NODE_OPTIONS=--max-old-space-size=MB to hold more). Reads, deletes, payments and control actions keep working.`,
+    { limit, records: held, bytes: room.bytes, maxBytes: room.maxBytes, weight },
   );
 }

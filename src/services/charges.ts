@@ -25,7 +25,7 @@ import { holderOf, noteHolder } from './holders';
 import { isoTime } from '../lib/iso';
 import type { DueRules } from '../domain/types';
 import { nowOf } from './clocks';
-import { roomForRecords } from './capacity';
+import { recordWeight, roomForRecords } from './capacity';
 
 export const EXPIRE_JOB = 'charge.expire';
 export const AUTOPAY_JOB = 'charge.autopay';
@@ -154,7 +154,7 @@ export function createCharge(deps: Deps, caller: Caller, input: ChargeInput, ide
   const { account, wallet } = caller;
   const now = nowOf(deps, caller.account);
   // Every check first: a request that fails creates nothing.
-  if (!made.paying) roomForRecords(deps);
+  if (!made.paying) roomForRecords(deps, recordWeight(input));
   const projectId = resolveProject(caller, input.projectId);
   const institution = input.pspCredentialId ? pinnedInstitution(account, input.pspCredentialId) : undefined;
   if (input.split) {

@@ -14,6 +14,7 @@ import { opt, extended } from '../lib/objects';
 import type { DueRules } from '../domain/types';
 import { CLOCK_MAX_MS } from '../lib/clock';
 import { nowOf } from './clocks';
+import { recordWeight, roomForRecords } from './capacity';
 
 export type CobKind = Cob['kind'];
 
@@ -171,6 +172,8 @@ export function createCob(deps: Deps, account: Account, kind: CobKind, txidOrNon
   checkRules(deps, account, kind, input, now, problems);
   const chosen = input.locId === undefined ? undefined : usableLoc(account, kind, input.locId, txid, problems);
   if (problems.length) throw validationError(problems);
+  // Its charge and the cob's infoAdicionais, checked before the location (its first write) as createCharge checks the charge.
+  roomForRecords(deps, recordWeight({ infoAdicionais: input.infoAdicionais }));
 
   const due = input.due ? extended(input.due, { original: input.original }) : undefined;
   const loc = chosen ?? newLoc(deps, account, kind);

@@ -7,7 +7,6 @@
 import type { Deps } from '../deps';
 import { SandboxError, validationError, type FieldError } from '../domain/errors';
 import type { Account, LoteCobV, LoteCobVItem } from '../domain/types';
-import { roomForRecords } from './capacity';
 import { nowOf } from './clocks';
 import { createCob, findCob, reviseCob, type CobInput, type CobPatch } from './cobs';
 
@@ -120,7 +119,6 @@ export function processLote(deps: Deps, account: Account, lote: LoteCobV) {
     try {
       if (entry.criacao !== undefined && findCob(account, 'cobv', entry.txid)) reviseCob(deps, account, 'cobv', entry.txid, input as CobPatch);
       else if (whole) {
-        roomForRecords(deps); // before createCob, whose first write (the location) comes before the charge's own check
         entry.criacao = createCob(deps, account, 'cobv', entry.txid, input as unknown as CobInput).cob.createdAt;
       } else
         throw new SandboxError('COB_NOT_FOUND', `Batch ${lote.id} has not created the cobv ${entry.txid} (its request was NEGADA), so there is nothing to revise; send its whole request with PUT /api-pix/v2/lotecobv/${lote.id}.`, { resource: 'cobv', id: entry.txid });

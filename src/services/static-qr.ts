@@ -13,6 +13,8 @@ import { registerActions } from './actions';
 import { createCharge, payCharge, resolveProject } from './charges';
 import { holderOf, noteHolder } from './holders';
 import { nowOf } from './clocks';
+import { roomForRecords } from './capacity';
+import { entryWeight } from '../store/weight';
 
 export interface StaticQrInput {
   amount: Cents;
@@ -31,6 +33,8 @@ export const staticTxid = (id: string) => id.replace(/-/g, '').slice(0, 25);
 
 export function createStaticQr(deps: Deps, caller: Caller, input: StaticQrInput): StaticQr {
   const { account, wallet } = caller;
+  // Not a record itself (its payments are), but its metadata weighs (store/weight.ts) and is copied into each payment.
+  roomForRecords(deps, entryWeight('staticQrs', input));
   const projectId = resolveProject(caller, input.projectId);
   const now = nowOf(deps, caller.account);
   const id = deps.ids.uuid();

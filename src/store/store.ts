@@ -12,7 +12,7 @@ import { builtin } from '../lib/builtin';
 import type { ClockState } from '../lib/clock';
 import type { Account } from '../domain/types';
 import { SandboxError } from '../domain/errors';
-import { Unit, type Tally, type UnitHooks, type UnitKind, changeSet, countRecords, currentUnit, runInUnit, undo, unitBegun, unitEnded, unitsOpen, view } from './unit';
+import { Unit, type Tally, type UnitHooks, type UnitKind, changeSet, currentUnit, tallyOf, runInUnit, undo, unitBegun, unitEnded, unitsOpen, view } from './unit';
 import { JOURNAL_FORMAT, holdReplaced, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { loadStateChecks, shapeProblem } from './checks';
 import { acquireLock, type FileLock } from './lock';
@@ -72,6 +72,8 @@ export interface Store {
   close(): Promise<void>;
   /** The records held: every account's stored transactions (sandbox.md 6.1), kept as units write them. */
   readonly records: number;
+  /** What the records weigh (./weight.ts), kept the same way: the sandbox's byte budget is counted in it. */
+  readonly bytes: number;
 }
 
 export interface StoreOptions {
@@ -144,7 +146,7 @@ function identity(path: string): string | null {
  * mode, where every read of any of its properties (the store's methods, on every request) is a generic look-up.
  */
 class StoreGetters {
-  constructor(private readonly reads: { state(): State; raw(): State; epoch(): number; records(): number }) {}
+  constructor(private readonly reads: { state(): State; raw(): State; epoch(): number; records(): number; bytes(): number }) {}
   get state() {
     return this.reads.state();
   }
@@ -156,6 +158,9 @@ class StoreGetters {
   }
   get records() {
     return this.reads.records();
+  }
+  get bytes() {
+    return this.reads.bytes();
   }
 }
 
@@ -213,8 +218,8 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
 
   let clockBinding: ClockBinding | null = null;
   let epoch = 0;
-  /** The records held, counted once here and then by every unit's writes (./unit.ts heldChange). */
-  const tally: Tally = { records: countRecords(holder.state) };
+  /** The records held and their weight, counted once here and then by every unit's writes (./unit.ts tallyChange). */
+  const tally: Tally = tallyOf(holder.state);
   /**
    * Units begun and not yet ended, with a data file (a snapshot slice waits while one of them has uncommitted writes).
    * An array (a few dozen at most), not a Set: a Set's deleted entries kept each ended unit, its undo log and change
@@ -472,6 +477,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     raw: () => holder.state,
     epoch: () => epoch,
     records: () => tally.records,
+    bytes: () => tally.bytes,
   });
   const store: Store = Object.assign<StoreGetters, Omit<Store, keyof StoreGetters>>(getters, {
     persistent: dataFile !== undefined,
@@ -487,13 +493,17 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
     flush: () => tail,
     replace(nextState) {
       const unit = currentUnit();
-      const held = countRecords(nextState) - tally.records;
+      const next = tallyOf(nextState);
+      const held = next.records - tally.records;
+      const bytes = next.bytes - tally.bytes;
       if (unit) {
         unit.undo.push(holder, 'state', true, holder.state);
         for (const key of Object.keys(nextState)) unit.records.set(key, [key]);
         unit.held += held;
+        unit.heldBytes += bytes;
       }
       tally.records += held;
+      tally.bytes += bytes;
       holder.state = nextState;
       epoch++;
     },

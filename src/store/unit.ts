@@ -33,6 +33,8 @@
 // across an await would undo each other's values; the verbs never do that, and the scheduler runs each job in its
 // own unit.
 
+import { WEIGHED_FIELDS, entryWeight, fieldWeight } from './weight';
+
 export type Path = (string | number)[];
 
 /** Which record a write into an object belongs to. */
@@ -42,7 +44,7 @@ type Level =
   | { t: 'account'; id: string; key: string }
   | { t: 'map'; base: Path; key: string }
   | { t: 'array'; base: Path; key: string }
-  | { t: 'inside'; record: Path; key: string };
+  | { t: 'inside'; record: Path; key: string; entry?: object };
 
 /** Account fields that are collections keyed by id (each entry is its own record). */
 export const KEYED_COLLECTIONS = new Set(['transactions', 'wallets', 'deliveries', 'balanceBlocks', 'idempotency', 'paymentLinks', 'staticQrs', 'cobs', 'locs', 'lotesCobV', 'recs', 'locrecs', 'solicrecs', 'cobrs']);
@@ -64,50 +66,100 @@ export class Unit {
   clockBefore: unknown = undefined;
   /** Stored transactions this unit added (less those it removed), counted into `tally` as it writes; undone with it. */
   held = 0;
+  /** The weight (./weight.ts) this unit added, less what it released: counted into `tally` the same way. */
+  heldBytes = 0;
   constructor(
     readonly kind: UnitKind,
     readonly hooks: UnitHooks,
     /** Whether its changed records are kept (for a journal line): a store without a data file only needs the undo log. */
     readonly journaled = true,
-    /** Its store's count of stored transactions (sandbox.md 6.1 --max-records), kept as writes add and remove them. */
+    /** Its store's count of stored transactions and their weight (sandbox.md 6.1 --max-records), kept as writes add and remove them. */
     readonly tally: Tally | null = null,
   ) {}
 }
 
-/** A store's count of the records it holds: every account's stored transactions. */
+/** A store's count of the records it holds (every account's stored transactions) and what they weigh (./weight.ts). */
 export interface Tally {
   records: number;
+  bytes: number;
 }
 
-/** The stored transactions of one account (a raw account, or undefined). */
-const heldBy = (account: unknown): number => {
-  const transactions = (account as { transactions?: object } | undefined)?.transactions;
-  return transactions && typeof transactions === 'object' ? Object.keys(transactions).length : 0;
-};
-
-/** The records a state holds (every account's stored transactions): counted once, at a start or a reset. */
-export function countRecords(state: { accounts: Record<string, unknown> }): number {
+/** Adds `sign` times what one keyed collection holds (entries of `coll`) to `into`. */
+function addCollection(into: Tally, coll: string, collection: unknown, sign: number): void {
+  if (collection === null || typeof collection !== 'object') return;
+  const entries = collection as Record<string, unknown>;
   let n = 0;
-  for (const id of Object.keys(state.accounts)) n += heldBy(state.accounts[id]);
-  return n;
+  let bytes = 0;
+  for (const key in entries) {
+    n++;
+    bytes += entryWeight(coll, entries[key]);
+  }
+  if (coll === 'transactions') into.records += sign * n;
+  into.bytes += sign * bytes;
 }
+
+/** Adds `sign` times what one (raw) account holds to `into`. */
+function addAccount(into: Tally, account: unknown, sign: number): void {
+  if (account === null || typeof account !== 'object') return;
+  for (const coll of KEYED_COLLECTIONS) addCollection(into, coll, (account as Record<string, unknown>)[coll], sign);
+}
+
+/** What a state holds: counted once, at a start or a reset, and then kept by every unit's writes. */
+export function tallyOf(state: { accounts: Record<string, unknown> }): Tally {
+  const tally: Tally = { records: 0, bytes: 0 };
+  for (const id of Object.keys(state.accounts)) addAccount(tally, state.accounts[id], 1);
+  return tally;
+}
+
+/** The records a state holds (every account's stored transactions). */
+export const countRecords = (state: { accounts: Record<string, unknown> }): number => tallyOf(state).records;
+
+/** The change the write being made brings to the tally (tallyChange fills it; one object, reused). */
+const delta: Tally = { records: 0, bytes: 0 };
 
 /**
- * How a write changes the records held: +1/-1 for a transaction added or removed, an account's transactions for an
- * account (or its collection) added, replaced or removed; a whole `accounts` swapped is counted again.
+ * How a write changes the tally, into `delta` (false when it changes nothing), worked out before the write is applied:
+ * an entry of a keyed collection added, replaced or removed; an account (or one of its keyed collections) added,
+ * replaced or removed; a whole `accounts` swapped; a weighed field of an entry written.
  */
-function heldChange(level: Level, target: object, key: PropertyKey, deleting: boolean, had: boolean, old: unknown, value: unknown): number {
+function tallyChange(level: Level, target: object, key: PropertyKey, deleting: boolean, had: boolean, old: unknown, value: unknown): boolean {
+  delta.records = 0;
+  delta.bytes = 0;
   switch (level.t) {
-    case 'map':
-      return level.base[2] === 'transactions' ? (deleting ? (had ? -1 : 0) : had ? 0 : 1) : 0;
+    case 'map': {
+      const coll = level.base[2] as string | undefined;
+      if (coll === undefined) return false;
+      if (had) {
+        if (coll === 'transactions') delta.records--;
+        delta.bytes -= entryWeight(coll, old);
+      }
+      if (!deleting) {
+        if (coll === 'transactions') delta.records++;
+        delta.bytes += entryWeight(coll, value);
+      }
+      return true;
+    }
     case 'accounts':
-      return (deleting ? 0 : heldBy(value)) - (had ? heldBy(old) : 0);
+      if (had) addAccount(delta, old, -1);
+      if (!deleting) addAccount(delta, value, 1);
+      return true;
     case 'account':
-      return key === 'transactions' ? (deleting ? 0 : heldBy({ transactions: value })) - (had ? heldBy(target) : 0) : 0;
+      if (typeof key !== 'string' || !KEYED_COLLECTIONS.has(key)) return false;
+      if (had) addCollection(delta, key, old, -1);
+      if (!deleting) addCollection(delta, key, value, 1);
+      return true;
     case 'root':
-      return key === 'accounts' ? (deleting || !value ? 0 : countRecords({ accounts: value as Record<string, unknown> })) - (had && old ? countRecords({ accounts: old as Record<string, unknown> }) : 0) : 0;
+      if (key !== 'accounts') return false;
+      if (had && old) for (const id of Object.keys(old)) addAccount(delta, (old as Record<string, unknown>)[id], -1);
+      if (!deleting && value) for (const id of Object.keys(value)) addAccount(delta, (value as Record<string, unknown>)[id], 1);
+      return true;
+    case 'inside':
+      // Only a weighed field of the entry itself (a cob's infoAdicionais revised): not a key of that name deeper down.
+      if (target !== level.entry || typeof key !== 'string' || !WEIGHED_FIELDS.has(key)) return false;
+      delta.bytes = (deleting ? 0 : fieldWeight(value)) - (had ? fieldWeight(old) : 0);
+      return true;
     default:
-      return 0;
+      return false;
   }
 }
 
@@ -227,7 +279,7 @@ function childLevel(level: Level, target: object, key: string): Level {
       return { t: 'inside', record: base, key: level.key + SEP + key };
     }
     case 'map':
-      return { t: 'inside', record: [...level.base, key], key: level.key + SEP + key };
+      return { t: 'inside', record: [...level.base, key], key: level.key + SEP + key, entry: (target as Record<string, object>)[key] };
     case 'array':
       return { t: 'inside', record: level.base, key: level.key };
     case 'inside':
@@ -288,12 +340,14 @@ function write(level: Level, target: object, key: PropertyKey, op: number, value
   const past = !had && Array.isArray(target) && typeof key === 'string' && Number(key) >= target.length;
   if (past) unit.undo.push(target, 'length', true, (target as unknown[]).length);
   const append = past && Number.isInteger(Number(key));
-  const held = unit.tally && level.t !== 'inside' && level.t !== 'array' ? heldChange(level, target, key, op === DELETE, had, old, op === DEFINE ? (value as PropertyDescriptor).value : value) : 0;
+  const counted = unit.tally !== null && level.t !== 'array' && tallyChange(level, target, key, op === DELETE, had, old, op === DEFINE ? (value as PropertyDescriptor).value : value);
   const ok = op === SET ? Reflect.set(target, key, value) : op === DELETE ? Reflect.deleteProperty(target, key) : Reflect.defineProperty(target, key, value as PropertyDescriptor);
   if (!ok) return false;
-  if (held !== 0) {
-    unit.held += held;
-    unit.tally!.records += held;
+  if (counted) {
+    unit.held += delta.records;
+    unit.heldBytes += delta.bytes;
+    unit.tally!.records += delta.records;
+    unit.tally!.bytes += delta.bytes;
   }
   unit.undo.push(target, key, had, old);
   if (unit.journaled && typeof key !== 'symbol') mark(unit, level, key as string, append, op === DELETE, old, target);
@@ -344,8 +398,12 @@ export const view = <T extends object>(root: T): T => wrap(root, ROOT);
 
 /** Replays a unit's undo log backwards: the raw objects are as they were before it. */
 export function undo(unit: Unit) {
-  if (unit.tally) unit.tally.records -= unit.held;
+  if (unit.tally) {
+    unit.tally.records -= unit.held;
+    unit.tally.bytes -= unit.heldBytes;
+  }
   unit.held = 0;
+  unit.heldBytes = 0;
   const log = unit.undo;
   for (let i = log.length - 4; i >= 0; i -= 4) {
     const target = log[i] as Record<PropertyKey, unknown>;

@@ -98,6 +98,9 @@ export interface Health {
   /** When the oldest record held was made; null when none is held. */
   oldestRecordAt: string | null;
   maxRecords: number;
+  /** What the records held weigh, against maxBytes (the budget; maxRecords is it in records of 2048 bytes). */
+  bytesHeld: number;
+  maxBytes: number;
   storageFull: boolean;
 }
 export interface FaultRule {

@@ -157,13 +157,31 @@ export const intQuery = (name: string, min: number, max: number, dflt: number) =
     })
     .openapi({ param: { name, in: 'query' }, type: 'integer', minimum: min, ...(max === Number.MAX_SAFE_INTEGER ? {} : { maximum: max }), default: dflt });
 
+/** Bounds of metadata (the service document sets none; docs/reference.md): Stripe's key count and key length, and a size. */
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_MAX_KEY_LENGTH = 40;
+export const METADATA_MAX_BYTES = 8192;
+
 /**
  * Client metadata, kept as the JSON parser made it: z.record copies into a plain object, where a `__proto__` key
- * vanishes (sandbox.md 2.8: what a client sends comes back key for key). Checked to be an object, never copied.
+ * vanishes (sandbox.md 2.8: what a client sends comes back key for key). Checked to be an object, never copied, and
+ * bounded: it is stored with the charge and copied into its events, so its size is what a record weighs (sandbox.md 11).
  */
 export const metadataSchema = z
   .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { error: 'must be an object of key-value pairs' })
-  .openapi({ type: 'object', additionalProperties: true, description: 'Free key-value pairs, returned key for key' });
+  .superRefine((v, ctx) => {
+    const keys = Object.keys(v);
+    const long = keys.find((k) => k.length > METADATA_MAX_KEY_LENGTH);
+    let why: string | null = null;
+    if (keys.length > METADATA_MAX_KEYS) why = `must have at most ${METADATA_MAX_KEYS} keys (got ${keys.length}); keep the rest in your own system under an id you put here`;
+    else if (long !== undefined) why = `keys must be at most ${METADATA_MAX_KEY_LENGTH} characters ('${long.slice(0, 20)}...' has ${long.length})`;
+    else {
+      const bytes = Buffer.byteLength(JSON.stringify(v));
+      if (bytes > METADATA_MAX_BYTES) why = `must be at most ${METADATA_MAX_BYTES} bytes as JSON (got ${bytes}); keep large values in your own system under an id you put here`;
+    }
+    if (why) ctx.addIssue({ code: 'custom', message: why });
+  })
+  .openapi({ type: 'object', additionalProperties: true, maxProperties: METADATA_MAX_KEYS, description: `Free key-value pairs, returned key for key: at most ${METADATA_MAX_KEYS} keys of at most ${METADATA_MAX_KEY_LENGTH} characters, at most ${METADATA_MAX_BYTES} bytes as JSON` });
 
 /** An id the client may omit but not send empty: "" is not "absent" (sandbox.md 2.8). */
 export const optionalId = (hint: string) => z.string({ error: `must be a string: ${hint}` }).min(1, { error: `must not be empty: ${hint}` }).optional();
