@@ -2,7 +2,7 @@
 // the Hono app with a handle. It listens nowhere until `listen()` is called; the CLI is a thin wrapper over it.
 import { createWorkshopRoom } from './domain/workshop';
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { version } from '../package.json';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
@@ -25,7 +25,7 @@ import { earlyHealth } from './control/early-health';
 import { headerRecordFromNode } from './wire/middleware/headers';
 import { errorName, sendError, toSandboxError } from './wire/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Env } from './wire/env';
+import { answerHeaderOf, type Env } from './wire/env';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { registerRecJobs } from './services/recs';
 import { registerCobRJobs } from './services/cobrs';
@@ -329,8 +329,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       // Every answer's own headers: the trace id and the page headers (sandbox.md 11). On a real port they go on Node's
       // response, which merges them into whatever head the route sends; through Hono's c.header() every answer would
       // carry a WHATWG Headers object, built and read back per request.
-      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-      setAnswerHeaders(outgoing ? (name, value) => void outgoing.setHeader(name, value) : (name, value) => c.header(name, value), traceId);
+      setAnswerHeaders(answerHeaderOf(c), traceId);
       headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
       checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
       void scheduler.catchUp();

@@ -1,6 +1,7 @@
 // Schemas shared by several routes: the error envelope (documented on every route), money, ids.
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { answerHeaderOf } from './env';
 import { ERROR_CODES } from '../domain/errors';
 import { hasAtMostTwoDecimals } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
@@ -98,13 +99,12 @@ export const idempotencyErrors = { 422: errorResponse('IDEMPOTENCY_KEY_REUSED: t
  * answer's own `id` field.
  */
 export function sendIdempotent(c: Context, result: { status: number; text: string; replayed: boolean }, created?: { id: string | undefined; location: (id: string) => string }) {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (result.replayed) headers['Idempotent-Replayed'] = 'true';
-  if (created && result.status === 201) headers.Location = created.location(created.id ?? (JSON.parse(result.text) as { id: string }).id);
-  // On a real port nothing is staged on the context (app.ts puts its headers on Node's response), so a plain Response
-  // carries the headers as this object: c.body() would build a WHATWG Headers for more than one header.
-  if ((c.env as { outgoing?: unknown } | undefined)?.outgoing) return new Response(result.text, { status: result.status, headers }) as never;
-  return c.body(result.text, result.status as 201, headers) as never;
+  const set = answerHeaderOf(c);
+  if (result.replayed) set('Idempotent-Replayed', 'true');
+  if (created && result.status === 201) set('Location', created.location(created.id ?? (JSON.parse(result.text) as { id: string }).id));
+  // Through the context, so the answer carries what it staged (a Sandbox-Warning per unknown field), on a real port
+  // too; with one header of its own and nothing staged, c.body() builds no WHATWG Headers.
+  return c.body(result.text, result.status as 201, { 'Content-Type': 'application/json' }) as never;
 }
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({

@@ -1,7 +1,13 @@
-// A fresh sandbox per test, in process (app.request), on a frozen clock, with the default fixtures.
-// `api()` returns status, headers and the parsed body; `token()` authenticates; `expectLedgerBalanced()` checks
-// that every wallet's balance equals the sum of its ledger entries.
-import { expect } from 'vitest';
+// A fresh sandbox per test, on a frozen clock, with the default fixtures, called on a real port by default (STYLE.md
+// habit 19: users call a listener). `api()` returns status, headers and the parsed body; `token()` authenticates;
+// `expectLedgerBalanced()` checks that every wallet's balance equals the sum of its ledger entries.
+//
+// The transport: SANDBOX_TEST_TRANSPORT=port (the default: the sandbox listens on a free port and each call is an HTTP
+// request over a keep-alive connection, as clients connect) or =process (app.request(), no socket). `npm test` runs
+// the port; SANDBOX_TEST_TRANSPORT=process npx vitest run test/teach ... runs the same suites in process, and
+// test/foundation/twins.test.ts compares the two. The listeners a file opened are closed after the file.
+import { Agent, request as httpRequest } from 'node:http';
+import { afterAll, expect } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import type { SandboxOptions } from '../../src/config';
 import type { UnitHooks } from '../../src/store/unit';
@@ -39,8 +45,20 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+export type Transport = 'port' | 'process';
+
+/** The transport of this run: SANDBOX_TEST_TRANSPORT, else the real port. */
+export function testTransport(): Transport {
+  const t = process.env.SANDBOX_TEST_TRANSPORT ?? 'port';
+  if (t !== 'port' && t !== 'process') throw new Error(`SANDBOX_TEST_TRANSPORT must be port or process, not ${t}`);
+  return t;
+}
+
 export interface Harness {
   sb: Sandbox;
+  /** How this harness calls the sandbox; `url` is its listener's address on a real port. */
+  transport: Transport;
+  url?: string;
   api<T = any>(method: string, path: string, opts?: CallOptions): Promise<ApiResponse<T>>;
   /** Access token for a credential (default: the fixtures' FULL_ACCESS one). */
   token(clientId?: string, clientSecret?: string): Promise<string>;
@@ -50,11 +68,53 @@ export interface Harness {
   advance(seconds: number): Promise<ApiResponse>;
 }
 
-export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
+/** The sandboxes this file's harnesses opened on a port, closed after the file (a test may close its own first). */
+const listening = new Set<Sandbox>();
+afterAll(async () => {
+  for (const sb of [...listening]) await sb.close();
+  listening.clear();
+});
+
+/** One request over `agent`'s keep-alive connections; repeated answer headers are appended, as fetch's Headers does. */
+function overPort(url: string, agent: Agent, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    // A length for every body, as fetch and curl send it (node:http would send a DELETE's body with neither length nor chunks).
+    const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = httpRequest(`${url}${path}`, { method, headers: sized, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const answer = new Headers();
+        for (let i = 0; i < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        resolve({ status: res.statusCode ?? 0, headers: answer, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export async function startHarness(options: SandboxOptions = {}, transport: Transport = testTransport()): Promise<Harness> {
   // strictReads: every GET/HEAD of the suite runs in a unit whose writes throw (reads must not change the state).
   const testHooks = options.testHooks ?? {};
   testHooks.strictReads ??= true;
   const sb = await createSandbox({ log: () => {}, clockStart: T0, freezeClock: true, ...options, testHooks });
+  let url: string | undefined;
+  let send: (method: string, path: string, headers: Record<string, string>, body: string | undefined) => Promise<{ status: number; headers: Headers; text: string }>;
+  if (transport === 'port') {
+    url = await sb.listen({ port: 0 });
+    listening.add(sb);
+    const close = sb.close.bind(sb);
+    sb.close = () => (listening.delete(sb), close());
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    send = (method, path, headers, body) => overPort(url!, agent, method, path, headers, body);
+  } else {
+    send = async (method, path, headers, body) => {
+      const res = await sb.app.request(path, { method, headers, body });
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    };
+  }
   const api: Harness['api'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     let body: string | undefined;
@@ -66,15 +126,14 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    const res = await sb.app.request(path, { method, headers, body });
-    const text = await res.text();
+    const { status, headers: answer, text } = await send(method, path, headers, body);
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       /* not JSON: keep the text */
     }
-    return { status: res.status, headers: res.headers, body: parsed as any, text };
+    return { status, headers: answer, body: parsed as any, text };
   };
   const token: Harness['token'] = async (clientId = DEFAULT.full.clientId, clientSecret = DEFAULT.full.clientSecret) => {
     const res = await api('POST', '/v2/auth', { body: { client_id: clientId, client_secret: clientSecret } });
@@ -88,7 +147,7 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
   };
   const control: Harness['control'] = (method, path, body) => api(method, `/_sandbox${path}`, body === undefined ? {} : { body });
   const advance = (seconds: number) => control('POST', '/clock/advance', { seconds });
-  return { sb, api, token, v2, control, advance };
+  return { sb, transport, ...(url ? { url } : {}), api, token, v2, control, advance };
 }
 
 /** Every wallet of every account: balance == sum of its ledger entries, per bucket. */
