@@ -99,12 +99,11 @@ export const idempotencyErrors = { 422: errorResponse('IDEMPOTENCY_KEY_REUSED: t
  * answer's own `id` field.
  */
 export function sendIdempotent(c: Context, result: { status: number; text: string; replayed: boolean }, created?: { id: string | undefined; location: (id: string) => string }) {
-  const set = answerHeaderOf(c);
-  if (result.replayed) set('Idempotent-Replayed', 'true');
-  if (created && result.status === 201) set('Location', created.location(created.id ?? (JSON.parse(result.text) as { id: string }).id));
+  if (created && result.status === 201) answerHeaderOf(c)('Location', created.location(created.id ?? (JSON.parse(result.text) as { id: string }).id));
   // Through the context, so the answer carries what it staged (a Sandbox-Warning per unknown field), on a real port
-  // too; with one header of its own and nothing staged, c.body() builds no WHATWG Headers.
-  return c.body(result.text, result.status as 201, { 'Content-Type': 'application/json' }) as never;
+  // too; a first answer brings one header of its own, and with nothing staged c.body() builds no WHATWG Headers for it.
+  // Idempotent-Replayed travels with the answer, where the request log reads it.
+  return c.body(result.text, result.status as 201, result.replayed ? { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' } : { 'Content-Type': 'application/json' }) as never;
 }
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({

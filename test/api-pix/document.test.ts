@@ -28,8 +28,10 @@ test('GET /openapi-api-pix.json serves all 51 operations of the document, the sa
   const res = await h.api('GET', '/openapi-api-pix.json');
   expect(res.status).toBe(200);
   expect(res.body.info.version).toBe('2.9.0');
-  expect(res.body.servers).toEqual([{ url: 'http://localhost/api-pix/v2', description: 'pix-sandbox' }]);
-  expect(res.body.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl).toBe('http://localhost/api-pix/oauth/token');
+  // Absolute on the address the request came to: the listener's, or app.request's base in process.
+  const own = h.url ?? 'http://localhost';
+  expect(res.body.servers).toEqual([{ url: `${own}/api-pix/v2`, description: 'pix-sandbox' }]);
+  expect(res.body.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl).toBe(`${own}/api-pix/oauth/token`);
   const ops = Object.values(res.body.paths as Record<string, Record<string, unknown>>).flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'patch', 'delete'].includes(k)));
   expect(ops).toHaveLength(51);
 });

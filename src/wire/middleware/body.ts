@@ -38,7 +38,8 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
     cache.text = Promise.resolve('{}');
     cache.json = Promise.resolve({});
     cache.arrayBuffer = Promise.resolve(new ArrayBuffer(0));
-    parsedBodies.set(c.req, { parsed: {}, text: '{}' });
+    // The text is what was sent (nothing): the request log keeps no body for it, on a port or in process alike.
+    parsedBodies.set(c.req, { parsed: {}, text });
     return next();
   }
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim();

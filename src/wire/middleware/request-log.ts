@@ -58,7 +58,8 @@ function mediaOf(contentType: string): Media {
  * here (the log does both when the entry is read): `size` -1 is not known yet, `valid` says the text is known to parse.
  */
 function keptBody(contentType: string, text: string | undefined, size: number, cap: number, valid: boolean): KeptBody {
-  if (size === 0 && !text) return NONE;
+  // No bytes, told by the length or by the text read (a bodiless request without a Content-Length).
+  if ((size === 0 && !text) || text === '') return NONE;
   const { type, json } = mediaOf(contentType);
   // A text of more than a third of the cap in characters may be over it in bytes.
   if (size > cap || (size < 0 && text !== undefined && text.length * 3 > cap && (size = Buffer.byteLength(text)) > cap)) return { kind: 'omitted', contentType: type || 'none', size, reason: `over the ${Math.round(cap / 1024)} KB cap` };
