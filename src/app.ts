@@ -46,6 +46,7 @@ import { routeMiss } from './wire/route-lessons';
 import { healthAnswer } from './control/health';
 import { DEFAULT_FIXTURES_CHECKED } from './fixtures-checked';
 import { globalFetch } from './webhooks/transport';
+import { createOwnListeners, selfWebhookHint } from './webhooks/own-listeners';
 import { emptyState } from './store/state';
 import { DEFAULT_SERVICE_HOSTS } from './proxy/hosts';
 import { lazyProxy } from './proxy/lazy';
@@ -160,6 +161,20 @@ function loadFixtures(deps: Deps, fixtures: () => CheckedFixtures, webhookUrl?: 
   });
 }
 
+/**
+ * The fixtures' webhook URLs (and --webhook-url) are the operator's and stored as given, before the sandbox knows its
+ * ports; one that reaches the sandbox itself is said once listening, as its deliveries will be refused.
+ */
+function warnSelfFixtures(deps: Deps) {
+  for (const account of Object.values(deps.store.state.accounts)) {
+    if (!account.fixture) continue;
+    for (const w of account.webhooks) {
+      const reason = w.url === null ? undefined : deps.listeners.check(w.url);
+      if (reason) deps.log(`pix-sandbox: webhook endpoint ${w.id} of the fixture account ${account.id} (${w.url}) ${selfWebhookHint(reason)}. Its deliveries are refused until then.`);
+    }
+  }
+}
+
 /** Fails fast when a host cannot stand in a BR Code location (26-25: no scheme, a dotted host, at most 77 chars). */
 function checkPublicHost(host: string): string {
   try {
@@ -217,6 +232,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const fixtures = await fixturesChecker(readFixtures(options.fixtures));
   // Tenants of a data file written before they carried `fixture`: the fixture world's ids say which are its.
   const fixtureIds = new Set<string>(loaded ? fixtures().accounts.flatMap((a) => (a.id === undefined ? [] : [a.id])) : []);
+  const publicHost = options.publicHost === undefined ? DEFAULT_PUBLIC_HOST : checkPublicHost(options.publicHost);
   // Every part of deps but retention, which is made of them just below.
   const deps = {
     store,
@@ -231,8 +247,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     workshop: createWorkshopRoom({ open: options.workshop ?? false, ...(options.workshopMax !== undefined ? { max: options.workshopMax } : {}) }),
     bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),
     requestLog,
+    listeners: createOwnListeners({ allowSelf: options.allowSelfWebhooks ?? false, publicHost, tlsNames: options.tlsNames ?? [] }),
     settings: {
-      publicHost: options.publicHost === undefined ? DEFAULT_PUBLIC_HOST : checkPublicHost(options.publicHost),
+      publicHost,
       ispb: options.ispb ?? DEFAULT_ISPB,
       adminToken: options.adminToken,
       webhookUrl: options.webhookUrl,
@@ -436,11 +453,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         log,
       );
       server = await listen(app, opts.port ?? 4747, host, tlsOptions, earlyAnswer, proxy, idleMs);
+      deps.listeners.add(server.url);
       if (options.servicePort !== undefined) {
         // The API on its own port stands without it: a service port refused (443 to an unprivileged user, a port in
         // use) is said in the banner (serviceError), not a failed start (the image asks for 443 wherever it runs).
         try {
           serviceServer = await listenServiceTls(options.servicePort, host, proxy.service);
+          deps.listeners.add(serviceServer.url);
           // The CA and the bundle of the system's CAs with it, made now: a container that trusts them reads them from
           // a shared volume (PIX_SANDBOX_HOME) before its first call.
           await (await import('./proxy/bundle')).writeCaBundle(deps.settings.home);
@@ -451,6 +470,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them); none in a
       // container, whose own addresses are not the LAN's.
       deps.settings.lanUrls = options.container ? [] : lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
+      warnSelfFixtures(deps);
       scheduler.start();
       deps.retention.start();
       return server.url;
@@ -466,6 +486,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       serviceServer = null;
       if (server) await server.close();
       server = null;
+      deps.listeners.clear();
       await store.atomically('system', () => {}).durable;
       await store.close();
     },

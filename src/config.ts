@@ -27,6 +27,11 @@ export interface SandboxOptions {
   /** Points the fixtures' default webhook endpoint at this URL. */
   webhookUrl?: string;
   /**
+   * Deliver webhooks to the sandbox's own listeners too (sandbox.md 11). Default false: a webhook URL that reaches one
+   * of them is refused when registered (400 naming the field) and at each delivery attempt.
+   */
+  allowSelfWebhooks?: boolean;
+  /**
    * The vendor word of the webhook delivery headers (X-{word}-Event, ..., User-Agent {word}-Webhook/1.0), so an app
    * that reads the production names verifies sandbox deliveries unchanged. Default: Service (the service document's).
    */
@@ -182,6 +187,9 @@ Usage: pix-sandbox [options]
   --fixtures FILE      load this default world instead of fixtures/default.json (SANDBOX_FIXTURES)
   --seed N             seed ids for a reproducible run (SANDBOX_SEED)
   --webhook-url URL    point the default webhook endpoint at URL (SANDBOX_WEBHOOK_URL)
+  --allow-self-webhooks
+                       deliver webhooks to this sandbox's own ports too (SANDBOX_ALLOW_SELF_WEBHOOKS=1);
+                       by default such a URL is refused
   --ready-json         once listening, print one JSON line with the addresses on stdout, the banner on stderr
                        (SANDBOX_READY_JSON=1)
   --public-host HOST   host written into BR Code locations (SANDBOX_PUBLIC_HOST, default pix-sandbox.test;
@@ -237,6 +245,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
         fixtures: { type: 'string' },
         seed: { type: 'string' },
         'webhook-url': { type: 'string' },
+        'allow-self-webhooks': { type: 'boolean' },
         'public-host': { type: 'string' },
         'webhook-header-word': { type: 'string' },
         'freeze-clock': { type: 'boolean' },
@@ -314,6 +323,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES,
     seed,
     webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,
+    allowSelfWebhooks: values['allow-self-webhooks'] ?? env.SANDBOX_ALLOW_SELF_WEBHOOKS === '1',
     publicHost: values['public-host'] ?? env.SANDBOX_PUBLIC_HOST,
     freezeClock: values['freeze-clock'] ?? env.SANDBOX_FREEZE_CLOCK === '1',
     adminToken: env.SANDBOX_ADMIN_TOKEN || undefined,

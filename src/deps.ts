@@ -9,6 +9,7 @@ import type { Bus } from './lib/bus';
 import type { RequestLog } from './services/request-log';
 import type { WorkshopRoom } from './domain/workshop';
 import type { Retention } from './domain/retention';
+import type { OwnListeners } from './webhooks/own-listeners';
 
 export interface Settings {
   /** Host (no scheme) that BR Code locations point at. */
@@ -55,4 +56,6 @@ export interface Deps {
   workshop: WorkshopRoom;
   /** Retention (sandbox.md 6.1): touches of tenants, and the sweeps that delete what is kept too long. */
   retention: Retention;
+  /** The sandbox's listeners, once listening: no webhook is delivered to them (sandbox.md 11). */
+  listeners: OwnListeners;
 }

@@ -23,6 +23,7 @@ import { accountDetailView, credentialView, institutionView, subAccountView } fr
 import type { Router } from '../wire/env';
 import { AccountPatchSchema, AccountSpecSchema, brlSigned, CredentialSpecSchema, institutionStatus, permissions, status, SubAccountSpecSchema } from './schemas';
 import { isoTime } from '../lib/iso';
+import { refuseSelfWebhooks } from '../wire/webhook-urls';
 import { SubAccountSchema } from '../wire/resources/accounts';
 
 const tags = ['Control API'];
@@ -60,7 +61,9 @@ export function registerAccounts(app: Router, deps: Deps) {
       },
     }),
     (c) => {
-      const { id } = createAccount(deps, c.req.valid('json'));
+      const spec = c.req.valid('json');
+      refuseSelfWebhooks(deps, (spec.webhooks ?? []).map((w, i) => [`webhooks[${i}].url`, w.url] as const));
+      const { id } = createAccount(deps, spec);
       c.header('Location', `/_sandbox/accounts/${id}`);
       return c.json(view(id, true), 201);
     },

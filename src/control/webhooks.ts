@@ -13,6 +13,7 @@ import type { Router } from '../wire/env';
 import { WebhookPatchSchema, WebhookSpecSchema } from './schemas';
 import { extended } from '../lib/objects';
 import { DELIVERY_EVENT_KINDS } from '../domain/events';
+import { refuseSelfWebhooks } from '../wire/webhook-urls';
 
 const tags = ['Control API'];
 const security = controlSecurity;
@@ -35,7 +36,11 @@ export function registerWebhookControl(app: Router, deps: Deps) {
       },
       responses: { 201: json(WebhookEndpointSchema, 'The endpoint with its secret'), ...controlErrors },
     }),
-    (c) => c.json(webhookView(addWebhook(deps, c.req.valid('param').id, c.req.valid('json')), true), 201),
+    (c) => {
+      const spec = c.req.valid('json');
+      refuseSelfWebhooks(deps, [['url', spec.url]]);
+      return c.json(webhookView(addWebhook(deps, c.req.valid('param').id, spec), true), 201);
+    },
   );
 
   app.openapi(
@@ -63,7 +68,11 @@ export function registerWebhookControl(app: Router, deps: Deps) {
       request: { params: z.object({ endpointId: pathParam('endpointId') }), body: jsonBody(WebhookPatchSchema, { url: 'http://127.0.0.1:3000/webhooks' }) },
       responses: { 200: json(WebhookEndpointSchema, 'The endpoint (without its secret)'), ...controlErrors },
     }),
-    (c) => c.json(webhookView(patchWebhook(deps, c.req.valid('param').endpointId, c.req.valid('json')), false), 200),
+    (c) => {
+      const patch = c.req.valid('json');
+      refuseSelfWebhooks(deps, [['url', patch.url]]);
+      return c.json(webhookView(patchWebhook(deps, c.req.valid('param').endpointId, patch), false), 200);
+    },
   );
 
   app.openapi(

@@ -7,6 +7,8 @@
 // - attempts of different deliveries run side by side, at most MAX_IN_FLIGHT sending at once (more wait for a slot;
 //   the timeout runs from the send), so an advance or a settle takes about as long as the slowest attempt, not the sum;
 // - nothing here blocks a response: the first attempt is a job due now, run by the scheduler on the next tick.
+// - an attempt whose URL reaches one of the sandbox's own listeners sends nothing and is a failed attempt that says
+//   so (sandbox.md 11, ./own-listeners), checked at each attempt as the listeners and the names' addresses may move.
 import { noticePath } from '../domain/api-pix-rec';
 import type { Deps } from '../deps';
 import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../domain/types';
@@ -19,6 +21,7 @@ import { globalFetch, postWithFetch, Stop, type Answer, type Post } from './tran
 import type { Job } from '../store/state';
 import type { SandboxEvent } from '../domain/events';
 import { nowOf } from '../services/clocks';
+import { selfWebhookHint } from './own-listeners';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
 /** The vendor word of the delivery headers (sandbox.md 12): the service document writes it as Service. */
@@ -273,6 +276,15 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
     if (next !== null) deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: next, accountId: account.id, ref: delivery.id });
   }
 
+  /** The attempt's POST, unless its URL reaches the sandbox's own listeners: then a failed attempt that sent nothing. */
+  function guardedSend(url: string, headers: Record<string, string>, body: string, stop: Stop): Promise<Outcome | Interrupted> {
+    const refused = deps.listeners.atDelivery(url);
+    if (refused === undefined) return send(post, url, headers, body, timeoutMs, stop);
+    const outcome = (reason: string | undefined) =>
+      reason !== undefined ? { statusCode: null, durationMs: 0, error: `refused, no request sent: the URL ${selfWebhookHint(reason)}` } : stop.stopped ? (stop.reason as Interrupted) : send(post, url, headers, body, timeoutMs, stop);
+    return typeof refused === 'string' ? Promise.resolve(outcome(refused)) : refused.then(outcome);
+  }
+
   /** Starts the attempt of `job`; true when it sends one (its outcome, detached, takes the job off). */
   function attempt(account: Account, delivery: Delivery, job: Job): boolean {
     const at = nowOf(deps, account);
@@ -301,7 +313,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
         : { 'Content-Type': 'application/json', 'User-Agent': `${word}-Webhook/1.0` };
     const stop = new Stop();
     // A close() while waiting for a slot ends the attempt before it is sent (made again after a restart).
-    const sent = slot(() => (stop.stopped ? Promise.resolve(stop.reason as Interrupted) : send(post, url, headers, event.body, timeoutMs, stop)));
+    const sent = slot(() => (stop.stopped ? Promise.resolve(stop.reason as Interrupted) : guardedSend(url, headers, event.body, stop)));
     const done = sent.then((outcome) => {
       inFlight.delete(delivery.id);
       // Cut short by close(): nothing is recorded, and the job stays due (made again when the sandbox next runs).

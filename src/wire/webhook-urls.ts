@@ -1,8 +1,12 @@
 // Webhook URLs the service's production could never reach (sandbox.md 14): a loopback or private address, a local
 // name, plain http. The sandbox delivers to them (a receiver on this machine is the point of it) and says so in a
-// warning, so that the URL does not travel unnoticed into a production configuration.
+// warning, so that the URL does not travel unnoticed into a production configuration. One it never delivers to: the
+// sandbox's own listeners (sandbox.md 11), refused where a route stores a webhook URL.
 import { isIP } from 'node:net';
+import type { Deps } from '../deps';
+import { validationError } from '../domain/errors';
 import { warn } from '../lib/warnings';
+import { selfWebhookHint } from '../webhooks/own-listeners';
 
 function privateAddress(host: string): string | undefined {
   const name = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -40,3 +44,13 @@ export const warnUnreachable = (field: string) => (url: string | null | undefine
   if (reason) warn(`${field} "${url}" is ${reason}, which production could never deliver to (it needs a public https URL); accepted, as the sandbox delivers from this machine`);
   return true;
 };
+
+
+/** Refuses, with one 400 naming each field, the webhook URLs (`[field, url]`) that reach the sandbox's own listeners. */
+export function refuseSelfWebhooks(deps: Deps, urls: ReadonlyArray<readonly [field: string, url: string | null | undefined]>): void {
+  const fields = urls.flatMap(([field, url]) => {
+    const reason = typeof url === 'string' ? deps.listeners.check(url) : undefined;
+    return reason ? [{ field, message: selfWebhookHint(reason) }] : [];
+  });
+  if (fields.length) throw validationError(fields);
+}

@@ -5,6 +5,7 @@ import { COBR_WEBHOOK, REC_WEBHOOK } from '../../../domain/api-pix-rec';
 import { deleteAutomaticoWebhook, getAutomaticoWebhook, putAutomaticoWebhook, type AutomaticoWebhook } from '../../../services/recs';
 import { isoTime as iso } from '../../../lib/iso';
 import { inRequestUnit } from '../../../lib/request-unit';
+import { refuseSelfWebhooks } from '../../../wire/webhook-urls';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body } from '../schemas';
@@ -15,6 +16,7 @@ function register(app: ApiPixRouter, deps: Deps, which: AutomaticoWebhook, inval
   app.put(`/v2/${which}`, scoped(deps, `${which}.write`), async (c) => {
     c.set('family', family);
     const { webhookUrl } = await body(c, AutomaticoWebhookBody, family);
+    refuseSelfWebhooks(deps, [['webhookUrl', webhookUrl]]);
     inRequestUnit(c, () => putAutomaticoWebhook(deps, c.get('caller').account, which, webhookUrl));
     return c.body(null, 200);
   });
