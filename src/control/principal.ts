@@ -7,13 +7,16 @@
 // - any other token: 401, whatever routes it names. Another tenant's record or a whole-sandbox action (reset, faults,
 //   the sandbox clock, the workshop, the account list) with an attendee's token is 403 OUTSIDE_ATTENDEE_TENANT.
 // Routes read the principal (c.get('principal')) only to shape what they show (the console, the stream's filter).
+// The same reading of whom a request names gives the request log its account (controlAccount): an attendee's own, else
+// the one tenant the path names, else none (and then no filtered stream carries it).
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
 import { SandboxError } from '../domain/errors';
 import type { Principal } from '../domain/workshop';
 import type { Env } from '../wire/env';
-import { holderOf, type HolderKind } from '../services/holders';
+import { ownersOf } from '../services/holders';
+import { parsedBody } from '../wire/middleware/body';
 import { attendeeByToken } from '../services/workshop';
 
 const ADMIN: Principal = { kind: 'admin' };
@@ -45,14 +48,19 @@ export function principalOf(deps: Deps, given: string | undefined): Principal {
   );
 }
 
-/** Records addressed by id alone, by the first segment of their path: the kind whose holder names their tenant. */
-const HELD_BY: Record<string, HolderKind[]> = {
-  transactions: ['transaction'],
-  'balance-blocks': ['balanceBlock'],
-  webhooks: ['webhook'],
-  deliveries: ['delivery'],
-  charges: ['paymentLink', 'staticQr'],
-};
+/**
+ * Control routes that address a record by id alone: the index of the id's segment after /_sandbox, and what the record
+ * is called in a refusal. Whose record it is, ownersOf says over every kind at once (services/holders.ts): a route that
+ * acts on a static QR by /transactions/{id} is checked as surely as one on a charge. A Map: the key is a client's text.
+ */
+const RECORD_ID_AT: ReadonlyMap<string, { at: number; name: string }> = new Map([
+  ['transactions', { at: 1, name: 'transaction' }],
+  ['balance-blocks', { at: 1, name: 'balance block' }],
+  ['webhooks', { at: 1, name: 'webhook endpoint' }],
+  ['deliveries', { at: 1, name: 'delivery' }],
+  ['charges', { at: 1, name: 'payment link' }],
+  ['api-pix', { at: 2, name: 'API Pix record' }], // /api-pix/{cob|rec|solicrec|cobr}/{id}/...
+]);
 
 const outside = (p: Principal & { kind: 'attendee' }, what: string) =>
   new SandboxError('OUTSIDE_ATTENDEE_TENANT', `This console token reaches only ${p.name}'s tenant (${p.accountId}); ${what}. Ask the presenter, or use the routes of your own account.`, { accountId: p.accountId });
@@ -70,40 +78,62 @@ function decodedSegment(segment: string): string {
 const segmentsOf = (path: string) => path.split('/').slice(1).map(decodedSegment);
 
 /**
- * The tenant a control path names: /accounts/{id}/..., or the holder of a record addressed by id alone
- * (/transactions/{id}/...); undefined when it names none (or an unknown record: the route's 404).
+ * The tenants a control request names, read before its route runs: `owners`, every account it names (the account of
+ * /accounts/{id}/..., every holder of a record addressed by id alone, the log entry's of /requests/{id}, the
+ * accountId a story is played on, the account a console or stream is asked for), `what` says so in a refusal;
+ * `tenant`, the one account it acts on, if exactly one (a txid two tenants hold names neither unless ?account= does).
  */
-function tenantNamed(deps: Deps, [first = '', id]: string[]): string | undefined {
-  if (id === undefined) return undefined;
-  if (first === 'accounts') return id;
-  if (first in HELD_BY) return HELD_BY[first]!.map((kind) => holderOf(deps.store, kind, id)).find((a) => a !== undefined)?.id;
-  return undefined;
+interface Named {
+  owners: string[];
+  what: string;
+  tenant: string | undefined;
 }
 
-/** Refuses what an attendee may not do; `segments`: the path after /_sandbox; `tenant`: whom it names (tenantNamed). */
-async function checkScope(deps: Deps, p: Principal & { kind: 'attendee' }, c: Context<Env>, segments: string[], path: string, tenant: string | undefined): Promise<void> {
+function namedBy(deps: Deps, c: Context<Env>, segments: string[]): Named {
+  const [first = '', id] = segments;
+  const one = (owners: string[], what: string): Named => ({ owners, what, tenant: owners.length === 1 ? owners[0] : undefined });
+  if (id !== undefined && first === 'accounts') return one([id], `account ${id} is another tenant`);
+  const record = RECORD_ID_AT.get(first);
+  const recordId = record && segments[record.at];
+  if (record && recordId !== undefined) {
+    const owners = ownersOf(deps.store, recordId);
+    const account = c.req.query('account'); // POST /api-pix/cob/{txid}/pay looks only there
+    const what = `${record.name} ${recordId} belongs to another tenant`;
+    if (account === undefined) return one(owners, what);
+    return { owners: owners.includes(account) ? owners : [...owners, account], what, tenant: owners.includes(account) ? account : undefined };
+  }
+  if (id !== undefined && first === 'requests') {
+    const entry = deps.requestLog.get(id);
+    return one(entry ? [entry.accountId ?? ''] : [], `request ${id} was not made by your tenant`);
+  }
+  if (id !== undefined && first === 'stories' && c.req.method === 'POST') {
+    const accountId = (parsedBody(c.req) as { accountId?: unknown } | undefined)?.accountId;
+    return one(typeof accountId === 'string' ? [accountId] : [], 'play stories on your own tenant');
+  }
+  if (first === 'console' || first === 'stream') {
+    const asked = c.req.query(first === 'console' ? 'account' : 'accountId') || undefined;
+    return { owners: asked === undefined ? [] : [asked], what: 'another tenant cannot be shown', tenant: undefined };
+  }
+  return { owners: [], what: '', tenant: undefined };
+}
+
+/** Refuses what an attendee may not do; `segments`: the path after /_sandbox; `named`: whom it names (namedBy). */
+function checkScope(p: Principal & { kind: 'attendee' }, c: Context<Env>, segments: string[], path: string, named: Named): void {
   const method = c.req.method;
   if (p.readOnly && method !== 'GET' && method !== 'HEAD')
     throw new SandboxError('READ_ONLY_CONSOLE', `This is a read-only view of ${p.name}'s console (a view token): it can look, not change. ${p.name}'s own console link can.`, { accountId: p.accountId });
+  if (named.owners.some((owner) => owner !== p.accountId)) throw outside(p, named.what);
   const [first = '', id, ...rest] = segments;
-  const own = (accountId: string | undefined, what: string) => {
-    if (accountId !== undefined && accountId !== p.accountId) throw outside(p, what);
-  };
   if (first === 'accounts' && id !== undefined) {
-    own(id, `account ${id} is another tenant`);
     if (rest.length === 0 && method === 'DELETE') throw outside(p, 'deleting a tenant is the presenter\'s (ending the workshop deletes it)');
     return;
   }
-  if (first in HELD_BY && id !== undefined) return own(tenant, `${first.replace(/s$/, '')} ${id} belongs to another tenant`); // an unknown id: the route's 404
-  if (first === 'requests' && id !== undefined) {
-    const entry = deps.requestLog.get(id);
-    return own(entry ? (entry.accountId ?? '') : undefined, `request ${id} was not made by your tenant`);
-  }
-  if (first === 'console' || first === 'stream') return own(c.req.query(first === 'console' ? 'account' : 'accountId') || undefined, 'another tenant cannot be shown');
+  // A record of theirs, or one nobody holds (the route's 404).
+  if ((RECORD_ID_AT.has(first) || first === 'requests') && id !== undefined) return;
+  if (first === 'console' || first === 'stream') return;
   if (first === 'stories' && (id === undefined || method === 'GET')) return;
   if (first === 'stories') {
-    const body = (await c.req.json().catch(() => undefined)) as { accountId?: unknown } | undefined;
-    if (body?.accountId !== p.accountId) throw outside(p, `play stories on your own tenant: send {"accountId": "${p.accountId}"}`);
+    if (named.owners.length === 0) throw outside(p, `play stories on your own tenant: send {"accountId": "${p.accountId}"}`);
     return;
   }
   if (first === 'brcodes' && id === 'decode') return;
@@ -113,12 +143,17 @@ async function checkScope(deps: Deps, p: Principal & { kind: 'attendee' }, c: Co
 /** The one middleware of the control API that names its caller and keeps an attendee inside their tenant. */
 export function principalGuard(deps: Deps): MiddlewareHandler<Env> {
   return async (c, next) => {
+    // The log's account for the request (wire/middleware/request-log.ts): none until the token names a caller.
+    c.set('controlAccount', null);
     const principal = principalOf(deps, tokenOf(c));
     c.set('principal', principal);
     const path = c.req.path.slice('/_sandbox'.length);
     const segments = segmentsOf(path);
-    const tenant = tenantNamed(deps, segments);
-    if (principal.kind === 'attendee') await checkScope(deps, principal, c, segments, path, tenant);
+    const named = namedBy(deps, c, segments);
+    const tenant = named.tenant;
+    // An attendee's requests are their tenant's, a refused one too: nobody writes into another tenant's log.
+    c.set('controlAccount', principal.kind === 'attendee' ? principal.accountId : (tenant ?? null));
+    if (principal.kind === 'attendee') checkScope(principal, c, segments, path, named);
     // A request on a tenant touches it, and no retention sweep deletes it while it runs (services/retention.ts).
     const release = tenant !== undefined && Object.hasOwn(deps.store.raw.accounts, tenant) ? deps.retention.hold(tenant) : undefined;
     try {

@@ -51,13 +51,30 @@ const batchBytes = new WeakMap<readonly BusMessage[], Uint8Array>();
 /** The bytes of a batch for the streams of one account, encoded once per account. */
 const accountBytes = new WeakMap<readonly BusMessage[], Map<string, Uint8Array>>();
 
+/**
+ * Whether a stream filtered to `accountId` carries a message: one of that account (a logged request included), or one
+ * about the whole sandbox (its clock, a reset, the workshop room opening, closing or ending). A message that names no
+ * account where it could (a logged request nobody could be named for) reaches only unfiltered streams.
+ */
+function carries(message: BusMessage, accountId: string): boolean {
+  switch (message.kind) {
+    case 'reset':
+      return true;
+    case 'clock':
+    case 'workshop':
+      return message.accountId === undefined || message.accountId === accountId;
+    default:
+      return message.accountId === accountId;
+  }
+}
+
 /** The wire bytes of a batch for a stream (of one account, or of all). */
 function bytesOf(messages: readonly BusMessage[], accountId: string | undefined): Uint8Array {
   const known = accountId === undefined ? batchBytes.get(messages) : accountBytes.get(messages)?.get(accountId);
   if (known) return known;
   let text = '';
   for (const message of messages) {
-    if (accountId !== undefined && 'accountId' in message && message.accountId !== accountId) continue;
+    if (accountId !== undefined && !carries(message, accountId)) continue;
     text += textOf(message);
   }
   const bytes = encoder.encode(text);
@@ -101,7 +118,7 @@ export function registerStream(app: Router, deps: Deps, keepAliveMs = DEFAULT_KE
       security: controlSecurity,
       summary: 'Live changes as Server-Sent Events: every recorded event (named by its kind), transaction, delivery attempt, clock move, logged request and reset',
       description:
-        'Messages: `event: <event kind>` (the webhook envelope plus accountId), `event: transaction` {accountId, id, type, status}, `event: delivery` {accountId, deliveryId, state, attempts}, `event: clock` {now, frozen, accountId when a tenant clock moved}, `event: request` {accountId (absent when no account could be named), id, face, method, path, status, durationMs, at}: a request the request log kept (GET /_sandbox/requests/{id} has all of it), `event: workshop` {change: joined|step|open|closed|ended, accountId and step for an attendee}: the workshop room changed, `event: reset` {}. A comment line every 15 s keeps proxies open. With SANDBOX_ADMIN_TOKEN set, `?token=` is accepted in place of the header (EventSource cannot send headers); a workshop attendee console token gives the changes of their tenant only. Follow it from a shell with `curl -N $B/_sandbox/stream`.',
+        'Messages: `event: <event kind>` (the webhook envelope plus accountId), `event: transaction` {accountId, id, type, status}, `event: delivery` {accountId, deliveryId, state, attempts}, `event: clock` {now, frozen, accountId when a tenant clock moved}, `event: request` {accountId (absent when no account could be named: then only unfiltered streams carry it), id, face, method, path, status, durationMs, at}: a request the request log kept (GET /_sandbox/requests/{id} has all of it; a control request belongs to the attendee who sent it, else to the account whose record its path names), `event: workshop` {change: joined|step|open|closed|ended, accountId and step for an attendee}: the workshop room changed, `event: reset` {}. A comment line every 15 s keeps proxies open. With SANDBOX_ADMIN_TOKEN set, `?token=` is accepted in place of the header (EventSource cannot send headers); a workshop attendee console token gives the changes of their tenant only. Follow it from a shell with `curl -N $B/_sandbox/stream`.',
       request: {
         query: z.object({
           accountId: z.string().optional().openapi({ description: 'Only changes of this account (moves of the sandbox clock and resets are sent to every stream; a tenant clock\'s moves to its account\'s)' }),

@@ -31,3 +31,9 @@ export function valuesOf<T>(record: Record<string, T>): T[] {
  * every read of any of its properties from optimised code is a generic look-up (80 to 130 instructions, not a few).
  */
 export type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * `record[key]` when the record has `key` of its own, else undefined: for a key a client sent (a path's id), which
+ * could name a property every plain object has (`constructor`, `__proto__`, `toString`).
+ */
+export const ownValue = <T>(record: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);

@@ -17,7 +17,7 @@ import { drawQrDataUrl } from './qr-images';
 import { recordEvent } from '../webhooks/events';
 import { upsertCustomer, type CustomerInput } from './customers';
 import { walletProjects } from './projects';
-import { opt, valuesOf } from '../lib/objects';
+import { ownValue, opt, valuesOf } from '../lib/objects';
 import { MAGIC_DELAY_SECONDS, MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { chargeMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
@@ -234,7 +234,7 @@ function walletOfSplit(account: Account, reference: string): Wallet {
 }
 
 function chargeOf(account: Account, id: string): Transaction {
-  const tx = account.transactions[id];
+  const tx = ownValue(account.transactions, id);
   if (!tx?.charge) throw notFound('TRANSACTION_NOT_FOUND', 'charge', id);
   return tx;
 }

@@ -19,7 +19,7 @@ import { recordEvent } from '../webhooks/events';
 import { recordPixNotice } from '../webhooks/api-pix';
 import { registerActions } from './actions';
 import { visibleTo } from './transactions';
-import { opt } from '../lib/objects';
+import { ownValue, opt } from '../lib/objects';
 import { magicCompleteAfterSeconds, magicValuesOn } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
 import { noteHolder } from './holders';
@@ -115,7 +115,7 @@ export function requestRefund(deps: Deps, caller: Caller, paymentId: string, inp
 }
 
 function refundTx(account: Account, id: string): Transaction {
-  const tx = account.transactions[id];
+  const tx = ownValue(account.transactions, id);
   if (!tx?.refund) throw notFound('TRANSACTION_NOT_FOUND', 'refund', id);
   return tx;
 }

@@ -8,7 +8,7 @@ import type { Cents } from '../domain/money';
 import type { Account, StaticQr, Transaction } from '../domain/types';
 import { mainWallet } from '../domain/subaccounts';
 import { buildStaticBrCode } from '../pix';
-import { opt } from '../lib/objects';
+import { ownValue, opt } from '../lib/objects';
 import { registerActions } from './actions';
 import { createCharge, payCharge, resolveProject } from './charges';
 import { holderOf, noteHolder } from './holders';
@@ -61,7 +61,7 @@ export const staticQrStatus = (qr: StaticQr, now: number) => (qr.expiresAt <= no
 
 /** One payment of the code: a new completed payment transaction of the core. */
 export function payStaticQr(deps: Deps, account: Account, id: string, payer: { payerName?: string; payerDocument?: string } = {}): Transaction {
-  const qr = account.staticQrs[id];
+  const qr = ownValue(account.staticQrs, id);
   if (!qr) throw notFound('TRANSACTION_NOT_FOUND', 'static QR code', id);
   if (staticQrStatus(qr, nowOf(deps, account)) !== 'pending')
     throw new SandboxError('INVALID_STATE_TRANSITION', `This static QR code expired at ${new Date(qr.expiresAt).toISOString()}; create another with POST /v1/pix/qrcode-static.`, { kind: 'static_qr', action: 'pay', from: 'expired' });

@@ -16,7 +16,7 @@ import { makeE2eId, type HolderDocumentType, type PixKeyType } from '../pix';
 import { recordEvent } from '../webhooks/events';
 import { registerActions } from './actions';
 import { resolveProject } from './charges';
-import { opt, valuesOf, extended } from '../lib/objects';
+import { ownValue, opt, valuesOf, extended } from '../lib/objects';
 import { MAGIC_FOLLOW_UP_SECONDS } from '../domain/magic';
 import { magicCompleteAfterSeconds, withdrawalMagic } from '../domain/magic-rules';
 import { publishTransactions } from '../lib/bus';
@@ -156,7 +156,7 @@ export function createWithdrawal(deps: Deps, caller: Caller, input: WithdrawalIn
 }
 
 function withdrawalTx(account: Account, id: string): Transaction & { withdrawal: WithdrawalDetails } {
-  const tx = account.transactions[id];
+  const tx = ownValue(account.transactions, id);
   if (!tx?.withdrawal) throw notFound('TRANSACTION_NOT_FOUND', 'withdrawal', id);
   return tx as Transaction & { withdrawal: WithdrawalDetails };
 }

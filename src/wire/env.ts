@@ -18,6 +18,8 @@ export type Env = {
     caller: Caller;
     /** Who calls the control API (control/principal.ts): the presenter, or one workshop attendee. */
     principal: Principal;
+    /** The account a control request is logged under, set by control/principal.ts before the route runs; null: none. */
+    controlAccount: string | null;
   };
 };
 

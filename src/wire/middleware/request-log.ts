@@ -289,8 +289,6 @@ async function senderOf(deps: Deps, c: Context, face: RequestFace): Promise<{ ac
   return found && { accountId: found.account.id, credentialId: found.credential.id };
 }
 
-const ACCOUNT_PATH = /^\/_sandbox\/accounts\/([^/]+)/;
-
 type Sender = { accountId: string; credentialId: string | null } | undefined;
 
 /** What the app's first middleware calls to log a request (app.ts), which numbers every request as it starts. */
@@ -371,8 +369,10 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       let credentialId: string | null = null;
       if (sender) ({ accountId, credentialId } = sender);
       else if (face === 'control') {
-        const named = ACCOUNT_PATH.exec(path)?.[1];
-        if (named) accountId = decodeURIComponent(named);
+        // Whom the control API's guard found the request names, before its route ran (control/principal.ts); a
+        // request refused before the guard (a body that is not JSON, a Host the doors refuse) names none.
+        const named = c.get('controlAccount') as string | null | undefined;
+        if (named) accountId = named;
         // POST /_sandbox/accounts: the account it made.
         else if (path === '/_sandbox/accounts' && status === 201) accountId = c.res.headers.get('location')?.split('/').pop() ?? null;
       }
