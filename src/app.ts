@@ -1,6 +1,7 @@
 // createSandbox(options): builds the whole emulator in process (state, clock, tokens, scheduler, routes) and returns
 // the Hono app with a handle. It listens nowhere until `listen()` is called; the CLI is a thin wrapper over it.
 import { createWorkshopRoom } from './domain/workshop';
+import { newRoomCode } from './services/workshop';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -244,7 +245,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch: options.fetch ?? globalFetch,
     scheduler,
     tokens,
-    workshop: createWorkshopRoom({ open: options.workshop ?? false, ...(options.workshopMax !== undefined ? { max: options.workshopMax } : {}) }),
+    workshop: createWorkshopRoom({ ...(options.workshop ? { code: newRoomCode() } : {}), ...(options.workshopMax !== undefined ? { max: options.workshopMax } : {}) }),
     bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),
     requestLog,
     listeners: createOwnListeners({ allowSelf: options.allowSelfWebhooks ?? false, publicHost, tlsNames: options.tlsNames ?? [] }),

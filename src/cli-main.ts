@@ -1,6 +1,7 @@
 // The CLI itself (src/cli.ts loads it once the compile cache is on): read the configuration once, build the sandbox,
 // listen, print the banner.
 import { retentionSummary } from './services/retention';
+import { baseOf, joinUrlOf } from './services/workshop';
 import { readCliConfig } from './config';
 import { createSandbox, VERSION } from './app';
 import { reachOf } from './server';
@@ -87,6 +88,9 @@ async function main() {
   }
   // --host 0.0.0.0: the addresses a phone on the same network opens (the pages name the first one too).
   for (const lan of sandbox.deps.settings.lanUrls ?? []) lines.push(`  phones      ${lan}/  (pay page: ${lan}/pay)`);
+  // --workshop: where attendees join, the room's code in it (the console's Room panel shows it as a QR).
+  const room = sandbox.deps.workshop;
+  if (room.code) lines.push(`  workshop    join at ${joinUrlOf(room, baseOf(sandbox.deps, shown))}  (room code ${room.code})`);
   // sandbox.md 11: on the network without an admin token, everyone who reaches the port can read every secret.
   if (reach.warning) lines.push(`  WARNING     ${reach.warning}`);
   // With --ready-json, stdout carries exactly one line a harness in any language can parse; people read stderr.

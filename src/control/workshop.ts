@@ -1,13 +1,14 @@
-// /_sandbox/workshop (sandbox.md 5.2): POST opens a workshop room, GET is the room (attendees and the steps each
-// reached, counts per step), GET /workshop/room.csv the same as CSV, PATCH {open} closes or reopens joining, DELETE
-// ends it (the attendees' tenants are deleted). Behind the admin token like every control route; an attendee's token
+// /_sandbox/workshop (sandbox.md 5.2): POST opens a workshop room, GET is the room (its code, attendees and the steps
+// each reached, counts per step), GET /workshop/room.csv the same as CSV, PATCH {open} closes or reopens joining,
+// POST /workshop/attendees adds attendees in bulk, DELETE ends it (the attendees' tenants are deleted). Behind the admin token like every control route; an attendee's token
 // reaches none of them (control/principal.ts).
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { controlErrors, controlSecurity, json, jsonBody } from '../wire/schemas';
 import type { Router } from '../wire/env';
-import { endWorkshop, openWorkshop, roomCsv, setJoining, stepCounts } from '../services/workshop';
-import type { WorkshopRoom } from '../domain/workshop';
+import { addAttendees, baseOf, endWorkshop, joinUrlOf, NAME_MAX, openWorkshop, roomCsv, setJoining, stepCounts } from '../services/workshop';
+import type { Attendee, WorkshopRoom } from '../domain/workshop';
+import type { Account } from '../domain/types';
 
 const tags = ['Control API'];
 const security = controlSecurity;
@@ -17,7 +18,8 @@ const RoomSchema = z
     started: z.boolean(),
     open: z.boolean(),
     max: z.number().int(),
-    joinUrl: z.string(),
+    code: z.string().nullable().openapi({ description: "The room's code, which joining takes (null while no workshop runs)" }),
+    joinUrl: z.string().openapi({ description: 'Where attendees join, the code in it (what the projector shows and its QR carries)' }),
     steps: z.array(z.object({ id: z.string(), label: z.string(), reached: z.number().int().openapi({ description: 'How many attendees reached it' }) })),
     attendees: z.array(
       z.object({
@@ -34,24 +36,66 @@ const RoomSchema = z
 
 /** The room as the control API shows it; `base` is where attendees reach the sandbox (the LAN address when listening there). */
 export function roomView(deps: Deps, room: WorkshopRoom, requestOrigin: string) {
-  const base = deps.settings.lanUrls?.[0]?.replace(/\/$/, '') ?? requestOrigin;
+  const base = baseOf(deps, requestOrigin);
   const counts = stepCounts(room);
   return {
     started: room.started,
     open: room.open,
     max: room.max,
-    joinUrl: `${base}/join`,
+    code: room.code,
+    joinUrl: joinUrlOf(room, base),
     steps: room.steps.map((s) => ({ id: s.id, label: s.label, reached: counts[s.id] ?? 0 })),
     attendees: room.attendees.map((a) => ({
       name: a.name,
       accountId: a.accountId,
       joinedAt: a.joinedAt,
-      consoleUrl: `${base}/?attendee=${a.consoleToken}`,
-      viewUrl: `${base}/?attendee=${a.viewToken}`,
+      ...links(a, base),
       steps: { ...a.steps },
     })),
   };
 }
+
+const links = (a: Attendee, base: string) => ({ consoleUrl: `${base}/?attendee=${a.consoleToken}`, viewUrl: `${base}/?attendee=${a.viewToken}` });
+
+/** An added attendee as the presenter hands it out: their console link, and the credentials their join page shows. */
+function addedView({ attendee, account }: { attendee: Attendee; account: Account }, base: string) {
+  return {
+    name: attendee.name,
+    accountId: account.id,
+    ...links(attendee, base),
+    clientId: account.credentials[0]!.clientId,
+    clientSecret: account.credentials[0]!.clientSecret,
+    apiKey: account.apiKeys[0]?.key ?? null,
+    webhookSecret: account.webhooks[0]?.secret ?? null,
+  };
+}
+
+const ADD_MAX = 10_000;
+const AddSchema = z
+  .object({
+    names: z.array(z.string(), { error: `must be a list of names (each 1 to ${NAME_MAX} characters)` }).min(1).max(ADD_MAX).optional(),
+    count: z.number({ error: 'must be a whole number of attendees' }).int().min(1).max(ADD_MAX).optional(),
+  })
+  .strict()
+  .refine((b) => (b.names === undefined) !== (b.count === undefined), { error: 'send either names (a list of names) or count (how many "Attendee N" to add), one of the two', path: ['names'] })
+  .openapi('WorkshopAttendeesAdd');
+
+const AddedSchema = z
+  .object({
+    attendees: z.array(
+      z.object({
+        name: z.string(),
+        accountId: z.string(),
+        consoleUrl: z.string(),
+        viewUrl: z.string(),
+        clientId: z.string(),
+        clientSecret: z.string(),
+        apiKey: z.string().nullable(),
+        webhookSecret: z.string().nullable(),
+      }),
+    ),
+  })
+  .openapi('WorkshopAttendeesAdded');
 
 export function registerWorkshop(app: Router, deps: Deps) {
   const room = deps.workshop;
@@ -88,6 +132,22 @@ export function registerWorkshop(app: Router, deps: Deps) {
       responses: { 200: json(RoomSchema, 'The room'), ...controlErrors },
     }),
     (c) => c.json(roomView(deps, setJoining(deps, room, c.req.valid('json').open), origin(c.req.url)), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/workshop/attendees',
+      operationId: 'addWorkshopAttendees',
+      tags,
+      security,
+      summary: 'Add attendees in bulk (names, or a count of numbered ones), whether joining is open or not: each gets a tenant; all of them or none',
+      request: { body: jsonBody(AddSchema, { names: ['Ana', 'Bruno'] }) },
+      responses: { 201: json(AddedSchema, 'The attendees added, with their console links and credentials'), ...controlErrors },
+    }),
+    (c) => {
+      const base = baseOf(deps, origin(c.req.url));
+      return c.json({ attendees: addAttendees(deps, room, c.req.valid('json')).map((a) => addedView(a, base)) }, 201);
+    },
   );
   app.openapi(
     createRoute({

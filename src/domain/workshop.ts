@@ -31,8 +31,8 @@ export interface Attendee {
   consoleToken: string;
   /** Opens the same console read-only (GETs only): the presenter's way in to help. */
   viewToken: string;
-  /** The joining browser's cookie: the same browser joining again gets the same tenant. */
-  browser: string;
+  /** The join cookie of the browser they joined from (always a value the sandbox made); absent for one the presenter added. */
+  browser?: string;
   joinedAt: string;
   /** When each step (by id) was first reached. */
   steps: Record<string, string>;
@@ -43,6 +43,8 @@ export interface WorkshopRoom {
   started: boolean;
   /** Joining is open. */
   open: boolean;
+  /** The room's code, which /join takes (the projector's join URL and QR carry it); made when a workshop starts, null while none runs. */
+  code: string | null;
   max: number;
   steps: readonly WorkshopStep[];
   attendees: Attendee[];
@@ -51,8 +53,10 @@ export interface WorkshopRoom {
 /** Who is calling the control API: the presenter (the admin token, or anyone when none is set) or one attendee. */
 export type Principal = { kind: 'admin' } | { kind: 'attendee'; accountId: string; name: string; readOnly: boolean };
 
-export function createWorkshopRoom(options: { open?: boolean; max?: number; steps?: readonly WorkshopStep[] } = {}): WorkshopRoom {
-  return { started: !!options.open, open: !!options.open, max: options.max ?? DEFAULT_WORKSHOP_MAX, steps: options.steps ?? DEFAULT_STEPS, attendees: [] };
+/** A room; `code` is the code of a room that starts open (a workshop running from the start). */
+export function createWorkshopRoom(options: { code?: string; max?: number; steps?: readonly WorkshopStep[] } = {}): WorkshopRoom {
+  const open = options.code !== undefined;
+  return { started: open, open, code: options.code ?? null, max: options.max ?? DEFAULT_WORKSHOP_MAX, steps: options.steps ?? DEFAULT_STEPS, attendees: [] };
 }
 
 /** The step kinds a change of an attendee's tenant reaches (a change of a bus message's shape, structurally). */

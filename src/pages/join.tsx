@@ -1,6 +1,8 @@
-// /join (sandbox.md 5.2): an attendee of a workshop gives a name and gets a tenant of their own (services/workshop.ts),
-// then this page shows its credentials, base URLs and snippets filled in. The browser keeps a cookie, so joining again
-// from it shows the same tenant. Names are text everywhere (JSX escapes them).
+// /join (sandbox.md 5.2): an attendee of a workshop gives the room's code (the projector's join URL and QR carry it)
+// and a name, and gets a tenant of their own (services/workshop.ts); this page then shows its credentials, base URLs
+// and snippets filled in. The browser keeps a cookie whose value the sandbox made, so joining again from it shows the
+// same tenant. Each address joins at a bounded rate. Names are text everywhere (JSX escapes them).
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
@@ -8,7 +10,8 @@ import type { Deps } from '../deps';
 import type { Env } from '../wire/env';
 import { SandboxError } from '../domain/errors';
 import { inRequestUnit } from '../lib/request-unit';
-import { attendeeOf, joinWorkshop, NAME_MAX } from '../services/workshop';
+import { addressKey, createBuckets } from '../lib/token-bucket';
+import { baseOf, CODE_LENGTH, isRoomCode, joinWorkshop, NAME_MAX, returning } from '../services/workshop';
 import type { Attendee } from '../domain/workshop';
 import type { Account } from '../domain/types';
 import { Layout, renderPage } from './layout';
@@ -19,7 +22,10 @@ const page = { 200: { description: 'The join page', content: { 'text/html': { sc
 const getRoute = createRoute({ method: 'get', path: '/join', operationId: 'showJoinPage', tags: ['Pages'], security: [], hide: true, summary: 'Join a workshop room', responses: page });
 const postRoute = createRoute({ method: 'post', path: '/join', operationId: 'joinWorkshop', tags: ['Pages'], security: [], hide: true, summary: 'Join a workshop room with a name', responses: page });
 
-function JoinForm({ message, name }: { message?: string; name?: string }) {
+const WHERE_THE_CODE_IS = "It is in the join address on the presenter's screen (…/join?code=…) and under its QR code; or ask the presenter.";
+
+/** The form: the name, and the room's code as a field to type unless the address carried the right one. */
+function JoinForm({ message, name, code, codeKnown }: { message?: string; name?: string; code?: string; codeKnown: boolean }) {
   return (
     <Layout title="Join the workshop">
       <main class="join">
@@ -29,7 +35,20 @@ function JoinForm({ message, name }: { message?: string; name?: string }) {
             {message}
           </p>
         ) : null}
+        {codeKnown ? null : (
+          <p id="join-code-help">
+            Joining takes the room's code. {WHERE_THE_CODE_IS}
+          </p>
+        )}
         <form method="post" action="/join">
+          {codeKnown ? (
+            <input type="hidden" name="code" value={code ?? ''} />
+          ) : (
+            <>
+              <label for="join-code">Room code</label>
+              <input id="join-code" name="code" required maxlength={CODE_LENGTH + 4} autocomplete="off" autocapitalize="characters" spellcheck={false} aria-describedby="join-code-help" value={code ?? ''} />
+            </>
+          )}
           <label for="join-name">Your name</label>
           <input id="join-name" name="name" required maxlength={NAME_MAX} autocomplete="nickname" value={name ?? ''} />
           <button type="submit">Join</button>
@@ -118,32 +137,71 @@ function Credentials({ attendee, account, base }: { attendee: Attendee; account:
   );
 }
 
-const baseOf = (deps: Deps, c: Context) => deps.settings.lanUrls?.[0]?.replace(/\/$/, '') ?? new URL(c.req.url).origin;
+// One address joins at most JOIN_BURST times at once, then one a second (a token bucket per address, IPv6 by its /64).
+// A room's phones on one Wi-Fi may all reach the sandbox from one NAT address: 60 at once and 60 a minute after that
+// is more than a room scanning a QR does, while one client needs minutes to fill a room of 200 (and the code first).
+// A wrong code costs a token too, so guessing codes is as slow. A browser that joined already (its cookie) costs none.
+export const JOIN_BURST = 60;
+export const JOIN_PER_SECOND = 1;
+
+/** The client's address as the socket says (a header could say anything); in process (app.request), one for all. */
+const addressOf = (c: Context) => addressKey((c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket?.remoteAddress ?? 'in-process');
+
+const html = (c: Context, page: unknown, status: 400 | 403 | 409 | 429, headers: Record<string, string> = {}) => c.html(`<!doctype html>${String(page)}`, status, headers) as never;
 
 export function registerJoinPage(app: OpenAPIHono<Env>, deps: Deps) {
   const room = deps.workshop;
+  const joins = createBuckets({ burst: JOIN_BURST, perSecond: JOIN_PER_SECOND, now: deps.clock.realMs });
+  const credentials = (c: Context, { attendee, account }: { attendee: Attendee; account: Account }) => renderPage(c, <Credentials attendee={attendee} account={account} base={baseOf(deps, new URL(c.req.url).origin)} />) as never;
+  /** The 429 page past the address's bound, or undefined when it may go on. */
+  const tooFast = (c: Context, form: { name?: string; code?: string; codeKnown: boolean }) => {
+    const wait = joins.take(addressOf(c));
+    if (wait === 0) return undefined;
+    const message = `Many joins came from your network just now: press Join again in ${wait} second${wait === 1 ? '' : 's'}.`;
+    return html(c, <JoinForm message={message} {...form} />, 429, { 'Retry-After': String(wait) });
+  };
+  const closedMessage = () => (room.started ? 'Joining this workshop is closed: ask the presenter to reopen it.' : 'No workshop is running here: ask the presenter to start one.');
+  const fullMessage = () => `This room is full: it takes ${room.max} attendees. Ask the presenter to make room, or pair with someone.`;
+
   app.openapi(getRoute, (c) => {
-    const known = attendeeOf(room, getCookie(c, BROWSER_COOKIE));
-    const account = known && deps.store.findAccount(known.accountId);
-    if (known && account) return renderPage(c, <Credentials attendee={known} account={account} base={baseOf(deps, c)} />) as never;
-    if (!room.open)
-      return c.html(`<!doctype html>${String(<Closed message={room.started ? 'Joining this workshop is closed: ask the presenter to reopen it.' : 'No workshop is running here: ask the presenter to start one.'} />)}`, 403) as never;
-    if (room.attendees.length >= room.max) return c.html(`<!doctype html>${String(<Closed message={`This room is full: it takes ${room.max} attendees. Ask the presenter to make room, or pair with someone.`} />)}`, 409) as never;
-    return renderPage(c, <JoinForm />) as never;
+    const known = returning(deps, room, getCookie(c, BROWSER_COOKIE));
+    if (known) return credentials(c, known);
+    if (!room.open) return html(c, <Closed message={closedMessage()} />, 403);
+    if (room.attendees.length >= room.max) return html(c, <Closed message={fullMessage()} />, 409);
+    const code = c.req.query('code');
+    if (code === undefined || code === '') return renderPage(c, <JoinForm codeKnown={false} />) as never;
+    if (isRoomCode(room, code)) return renderPage(c, <JoinForm code={code} codeKnown />) as never;
+    // A wrong code in the address costs a token, as a POST's would: the page must not be a free way to try codes.
+    return tooFast(c, { code, codeKnown: false }) ?? html(c, <JoinForm code={code} codeKnown={false} message="That is not this room's code: type the one the presenter shows." />, 403);
   });
   app.openapi(postRoute, async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const name = typeof form.name === 'string' ? form.name : '';
+    const code = typeof form.code === 'string' ? form.code : '';
+    const known = returning(deps, room, getCookie(c, BROWSER_COOKIE));
+    if (known) return credentials(c, known);
+    const codeKnown = isRoomCode(room, code);
+    const limited = tooFast(c, { name, code, codeKnown });
+    if (limited) return limited;
     try {
-      const { attendee, account } = inRequestUnit(c, () => joinWorkshop(deps, room, name, getCookie(c, BROWSER_COOKIE)));
-      setCookie(c, BROWSER_COOKIE, attendee.browser, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 7 * 86400 });
-      return renderPage(c, <Credentials attendee={attendee} account={account} base={baseOf(deps, c)} />) as never;
+      const joined = inRequestUnit(c, () => joinWorkshop(deps, room, { name, code }));
+      // Always the sandbox's own value: a cookie the browser came with is replaced, never adopted.
+      setCookie(c, BROWSER_COOKIE, joined.attendee.browser!, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 7 * 86400 });
+      return credentials(c, joined);
     } catch (err) {
       if (!(err instanceof SandboxError)) throw err;
-      const status = err.code === 'VALIDATION_ERROR' ? 400 : err.code === 'WORKSHOP_CLOSED' ? 403 : 409;
-      const message = err.code === 'VALIDATION_ERROR' ? `Give a name of 1 to ${NAME_MAX} characters (a first name is enough).` : err.message;
-      const html = err.code === 'VALIDATION_ERROR' ? <JoinForm message={message} /> : <Closed message={message} />;
-      return c.html(`<!doctype html>${String(html)}`, status) as never;
+      switch (err.code) {
+        case 'VALIDATION_ERROR':
+          return html(c, <JoinForm message={`Give a name of 1 to ${NAME_MAX} characters (a first name is enough).`} name={name} code={code} codeKnown={codeKnown} />, 400);
+        case 'WORKSHOP_CODE_WRONG':
+          return html(c, <JoinForm message={code.trim() ? "That is not this room's code: type the one the presenter shows." : "Type the room's code."} name={name} code={code} codeKnown={false} />, 403);
+        case 'WORKSHOP_CLOSED':
+          return html(c, <Closed message={err.message} />, 403);
+        case 'WORKSHOP_FULL':
+          return html(c, <Closed message={err.message} />, 409);
+        default:
+          throw err;
+      }
     }
   });
 }

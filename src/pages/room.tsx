@@ -4,7 +4,7 @@
 // swaps it in live, as the stream tells of joins and steps. Names are text everywhere (JSX escapes them).
 import type { Deps } from '../deps';
 import { qrPngDataUrl } from '../pix/qr';
-import { stepCounts } from '../services/workshop';
+import { joinUrlOf, stepCounts } from '../services/workshop';
 
 export function RoomPanel({ deps }: { deps: Deps }) {
   const room = deps.workshop;
@@ -12,7 +12,7 @@ export function RoomPanel({ deps }: { deps: Deps }) {
   if (!room.started) return <section id="room" data-section="room" hidden></section>;
   const counts = stepCounts(room);
   const lan = deps.settings.lanUrls?.[0]?.replace(/\/$/, '');
-  const joinUrl = lan ? `${lan}/join` : '/join';
+  const joinUrl = joinUrlOf(room, lan ?? '');
   return (
     <section class="card room" id="room" data-section="room" aria-labelledby="room-h">
       <h2 id="room-h">Workshop room</h2>

@@ -1,7 +1,8 @@
-// A workshop room (sandbox.md 5.2): attendees join at /join with a name and get a tenant of their own, made from the
-// workshop template with a clock of its own (4.6). The room itself (open or not, the cap, who joined from which
-// browser) is kept in memory beside the state; the attendees' tenants are ordinary tenants of the state.
-import { randomBytes } from 'node:crypto';
+// A workshop room (sandbox.md 5.2): attendees join at /join with the room's code and a name and get a tenant of their
+// own, made from the workshop template with a clock of its own (4.6); the presenter may add them in bulk. The room
+// itself (open or not, its code, the cap, who joined from which browser) is kept in memory beside the state; the
+// attendees' tenants are ordinary tenants of the state. A join cookie's value is always one this module made.
+import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps';
 import { SandboxError, validationError } from '../domain/errors';
 import type { Account } from '../domain/types';
@@ -22,7 +23,33 @@ export function attendeeSpec(deps: Deps, name: string): AccountSpec {
   };
 }
 
+// The doors' secrets come from the system's randomness, never from the seedable ids: a seed makes ids replayable, and
+// a console token or a room code anyone can replay is no door.
 const secret = () => randomBytes(18).toString('base64url');
+
+/** Letters and digits a person reads off a projector and types on a phone without mixing up (no 0/O, 1/I/L). */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const CODE_LENGTH = 6;
+
+/** A new room code: 6 characters of 31, about 887 million codes, against a join rate bounded per address. */
+export const newRoomCode = () => Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+
+/** A code as a person may type it: any case, with spaces or dashes. */
+const normalCode = (raw: unknown) => (typeof raw === 'string' ? raw.toUpperCase().replace(/[\s-]+/g, '') : '');
+
+/** Whether `given` is the running room's code (compared in constant time). */
+export function isRoomCode(room: WorkshopRoom, given: unknown): boolean {
+  const code = normalCode(given);
+  if (!room.code || code.length !== room.code.length) return false;
+  return timingSafeEqual(Buffer.from(code), Buffer.from(room.code));
+}
+
+/** Refuses a missing or wrong code, saying where the right one is. */
+function checkCode(room: WorkshopRoom, given: unknown): void {
+  if (isRoomCode(room, given)) return;
+  const where = "it is in the join address on the presenter's screen (/join?code=...) and under its QR code; or ask the presenter";
+  throw new SandboxError('WORKSHOP_CODE_WRONG', normalCode(given) ? `That is not this room's code: ${where}.` : `Joining takes the room's code: ${where}.`);
+}
 
 /** A name as the join form takes it: trimmed, 1 to 60 characters; what to send instead otherwise. */
 export function checkName(raw: unknown): string {
@@ -32,7 +59,9 @@ export function checkName(raw: unknown): string {
   return name;
 }
 
+/** Opens joining; a workshop that was not running starts with a new code (one already running keeps its own). */
 export function openWorkshop(deps: Deps, room: WorkshopRoom): WorkshopRoom {
+  if (!room.started) room.code = newRoomCode();
   room.started = true;
   room.open = true;
   deps.bus.publish({ kind: 'workshop', change: 'open' });
@@ -59,29 +88,72 @@ export function attendeeByToken(room: WorkshopRoom, token: string | undefined): 
   return undefined;
 }
 
+/** The attendee whose browser sent join cookie `browser`, with their tenant; none for a value nobody holds or a tenant gone. */
+export function returning(deps: Deps, room: WorkshopRoom, browser: string | undefined): { attendee: Attendee; account: Account } | undefined {
+  const attendee = attendeeOf(room, browser);
+  const account = attendee && deps.store.findAccount(attendee.accountId);
+  return attendee && account ? { attendee, account } : undefined;
+}
+
 /**
- * Joins `name` from `browser` (its cookie; absent: a new one). The same browser joining again gets its tenant back.
- * Closed, full or a bad name: an error, and nothing changes (the tenant is made last, the room changed after it).
+ * Joins `name` with the room's `code` from a browser that is not an attendee's yet: a tenant of their own, and a new
+ * join cookie value (whatever cookie the browser sent is never taken). Closed, a wrong code, full or a bad name: an
+ * error, and nothing changes.
  */
-export function joinWorkshop(deps: Deps, room: WorkshopRoom, rawName: unknown, browser: string | undefined): { attendee: Attendee; account: Account; again: boolean } {
-  const known = attendeeOf(room, browser);
-  if (known) {
-    const account = deps.store.findAccount(known.accountId);
-    if (account) return { attendee: known, account, again: true };
-  }
+export function joinWorkshop(deps: Deps, room: WorkshopRoom, input: { name: unknown; code: unknown }): { attendee: Attendee; account: Account } {
   if (!room.open)
     throw new SandboxError('WORKSHOP_CLOSED', room.started ? 'Joining this workshop is closed: ask the presenter to reopen it.' : 'No workshop is running here: ask the presenter to start one.');
-  if (room.attendees.length >= room.max)
-    throw new SandboxError('WORKSHOP_FULL', `This room is full: it takes ${room.max} attendees (--workshop-max). Ask the presenter to make room or pair with someone.`, { max: room.max });
-  const name = checkName(rawName);
-  const account = createAccount(deps, attendeeSpec(deps, name));
-  const attendee: Attendee = { name, accountId: account.id, consoleToken: secret(), viewToken: secret(), browser: browser ?? secret(), joinedAt: deps.clock.iso(), steps: {} };
+  checkCode(room, input.code);
+  checkRoomFor(room, 1);
+  const name = checkName(input.name);
+  return enrol(deps, room, [name], true)[0]!;
+}
+
+/**
+ * The presenter adds attendees (`names`, or `count` numbered ones) whether joining is open or not: each gets a tenant
+ * and console links, and no join cookie (their console link is their way in). All of them or none.
+ */
+export function addAttendees(deps: Deps, room: WorkshopRoom, input: { names?: string[]; count?: number }): { attendee: Attendee; account: Account }[] {
+  if (!room.started) throw new SandboxError('WORKSHOP_NOT_STARTED', 'No workshop is running: start one with POST /_sandbox/workshop (or --workshop) first.');
+  const names = input.names
+    ? input.names.map((raw, i) => {
+        try {
+          return checkName(raw);
+        } catch {
+          throw validationError([{ field: `names[${i}]`, message: `must be 1 to ${NAME_MAX} characters after trimming, got ${JSON.stringify(raw)}` }]);
+        }
+      })
+    : Array.from({ length: input.count ?? 0 }, (_, i) => `Attendee ${room.attendees.length + i + 1}`);
+  checkRoomFor(room, names.length);
+  return enrol(deps, room, names, false);
+}
+
+/** Refuses `joining` more attendees than the room has places for. */
+function checkRoomFor(room: WorkshopRoom, joining: number): void {
+  const left = room.max - room.attendees.length;
+  if (joining <= left) return;
+  throw new SandboxError(
+    'WORKSHOP_FULL',
+    left === 0
+      ? `This room is full: it takes ${room.max} attendees (--workshop-max). Ask the presenter to make room or pair with someone.`
+      : `This room has ${left} places left of ${room.max} (--workshop-max), not ${joining}: add at most ${left}.`,
+    { max: room.max, left },
+  );
+}
+
+/** A tenant per name (made first: the room changes only once they hold), with a join cookie value when `cookie`. */
+function enrol(deps: Deps, room: WorkshopRoom, names: string[], cookie: boolean): { attendee: Attendee; account: Account }[] {
+  const joined = names.map((name) => {
+    const account = createAccount(deps, attendeeSpec(deps, name));
+    const attendee: Attendee = { name, accountId: account.id, consoleToken: secret(), viewToken: secret(), ...(cookie ? { browser: secret() } : {}), joinedAt: deps.clock.iso(), steps: {} };
+    return { attendee, account };
+  });
   afterCommit(deps, () => {
-    room.attendees.push(attendee);
+    room.attendees.push(...joined.map((j) => j.attendee));
     follow(deps, room);
   });
-  deps.bus.publish({ kind: 'workshop', accountId: account.id, change: 'joined' });
-  return { attendee, account, again: false };
+  for (const { account } of joined) deps.bus.publish({ kind: 'workshop', accountId: account.id, change: 'joined' });
+  return joined;
 }
 
 /** Ends the workshop: the attendees' tenants are deleted and the room is empty and closed. */
@@ -97,6 +169,7 @@ export function endWorkshop(deps: Deps, room: WorkshopRoom): number {
     room.attendees = [];
     room.open = false;
     room.started = false;
+    room.code = null; // the projector's QR of this workshop opens nothing any more
     following.get(room)?.();
     following.delete(room);
   });
@@ -137,6 +210,12 @@ function follow(deps: Deps, room: WorkshopRoom): void {
   });
   following.set(room, stop);
 }
+
+/** Where attendees reach the sandbox: the LAN address when listening there, else the request's origin. */
+export const baseOf = (deps: Deps, requestOrigin: string) => deps.settings.lanUrls?.[0]?.replace(/\/$/, '') ?? requestOrigin;
+
+/** Where attendees join: /join with the room's code (just /join while no workshop runs). `base`: the LAN address, or the request's origin. */
+export const joinUrlOf = (room: WorkshopRoom, base: string) => (room.code ? `${base}/join?code=${room.code}` : `${base}/join`);
 
 /** How many attendees reached each step (by id), for the projector. */
 export function stepCounts(room: WorkshopRoom): Record<string, number> {

@@ -18,8 +18,10 @@ export interface Joined {
 
 const field = (html: string, id: string) => html.match(new RegExp(`id="${id}">([^<]*)<`))?.[1];
 
+/** Joins `name` with the running room's code, as the form of the projector's join URL sends it. */
 export async function joinAs(h: Harness, name: string): Promise<Joined> {
-  const res = await h.sb.app.request('/join', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ name }).toString() });
+  const body = new URLSearchParams({ code: h.sb.deps.workshop.code ?? '', name }).toString();
+  const res = await h.sb.app.request('/join', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
   const html = await res.text();
   expect(res.status, html).toBe(200);
   const accountId = field(html, 'account-id')!;

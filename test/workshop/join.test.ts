@@ -4,11 +4,12 @@
 import { describe, expect, test } from 'vitest';
 import { startHarness, T0, type Harness } from '../helpers/harness';
 
+/** Joins with the running room's code (what the projector's join URL carries). */
 async function join(h: Harness, name: string, cookie?: string) {
   const res = await h.sb.app.request('/join', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
-    body: new URLSearchParams({ name }).toString(),
+    body: new URLSearchParams({ code: h.sb.deps.workshop.code ?? '', name }).toString(),
   });
   const setCookie = res.headers.get('set-cookie') ?? '';
   return { status: res.status, html: await res.text(), cookie: setCookie.split(';')[0] || cookie };
