@@ -77,7 +77,7 @@ const AddSchema = z
     count: z.number({ error: 'must be a whole number of attendees' }).int().min(1).max(ADD_MAX).optional(),
   })
   .strict()
-  .refine((b) => (b.names === undefined) !== (b.count === undefined), { error: 'send either names (a list of names) or count (how many "Attendee N" to add), one of the two', path: ['names'] })
+  .refine((b) => (b.names === undefined) !== (b.count === undefined), { error: 'or count, exactly one of the two: names (a list of names) or count (how many "Attendee N" to add)', path: ['names'] })
   .openapi('WorkshopAttendeesAdd');
 
 const AddedSchema = z

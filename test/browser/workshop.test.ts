@@ -52,7 +52,7 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
     await presenter.waitForSelector('body[data-live="true"]');
     expect(await presenter.locator('img.room-qr').count()).toBe(1);
     const joinUrl = (await presenter.locator('#join-url').getAttribute('href'))!;
-    expect(joinUrl).toBe(`${site.url}/join`);
+    expect(joinUrl).toBe(`${site.url}/join?code=${site.sb.deps.workshop.code}`); // the room's code, which joining takes
 
     const names = ['Ana', 'Bruno', '<b>Chloé</b> "=1+1"'];
     const attendees = [];
@@ -128,8 +128,10 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
   test('the join page and the presenter view are axe-clean at 390 px', async () => {
     site = await startSite({ workshop: true });
     const page = await context(390);
+    // Without the code in the address: the page says where it is and takes it typed.
     await page.goto(`${site.url}/join`);
     expect(await axe(page), 'join at 390').toEqual([]);
+    await page.fill('#join-code', site.sb.deps.workshop.code!.toLowerCase());
     await page.fill('#join-name', 'Dani');
     await page.click('button[type=submit]');
     await page.waitForSelector('#client-id');
