@@ -1,5 +1,6 @@
 // npm run bench:workshop: a workshop room of 200 attendees (issue 40, sandbox.md 5.2) on the built sandbox. They join
-// within 10 s (one every 50 ms, through POST /join as the browser form does); each, as soon as it has joined, takes a
+// within 10 s (one every 50 ms, through POST /join with the room's code as the browser form does, each from a loopback
+// address of its own, 127.0.1.N, as 200 devices would be: one address joins at a bounded rate); each, as soon as it has joined, takes a
 // token with its own credentials, adds a webhook endpoint on a local receiver, makes a charge and pays it, and its
 // webhook arrives. Measured:
 // - every answer's time, per kind (join, token, webhook endpoint, charge, pay), p50 / p99 / max, against the p99 of
@@ -8,7 +9,7 @@
 // - the Room panel kept current: GET /_sandbox/workshop (what the panel reads) polled every 100 ms, and for each
 //   attendee the time from its webhook's arrival at the receiver to the room showing the step (target: within 1 s).
 // Writes bench/results/workshop.{json,md}; npm run bench folds it into its table of targets. `--quick`: 50 attendees.
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { start, stop, waitUntilAnswering } from './processes.mjs';
@@ -59,9 +60,22 @@ const referenceP99 = pct(referenceTimes, 99);
 
 const times = { join: [], token: [], webhook: [], charge: [], pay: [] };
 const failures = [];
-async function timed(kind, url, init) {
+/** fetch, or with `from` a node:http request from that local address (fetch cannot choose one). */
+function send(url, init, from) {
+  if (!from) return fetch(url, init);
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: init.method, headers: init.headers, localAddress: from }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d) => (text += d));
+      res.on('end', () => resolve({ ok: res.statusCode < 300, status: res.statusCode, text: async () => text }));
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+async function timed(kind, url, init, from) {
   const t0 = performance.now();
-  const res = await fetch(url, init);
+  const res = await send(url, init, from);
   const text = await res.text();
   times[kind].push(performance.now() - t0);
   if (!res.ok) failures.push(`${kind} ${res.status} ${text.slice(0, 200)}`);
@@ -70,8 +84,10 @@ async function timed(kind, url, init) {
 
 const room = async () => (await (await fetch(`${base}/_sandbox/workshop`)).json());
 /** What each attendee does once joined, as its own app would. */
-async function attend(name) {
-  const page = await timed('join', `${base}/join`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `name=${encodeURIComponent(name)}` });
+const { code } = await room();
+async function attend(name, i) {
+  const body = new URLSearchParams({ code, name }).toString();
+  const page = await timed('join', `${base}/join`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }, `127.0.1.${i + 1}`);
   lastJoined = performance.now();
   if (!page.includes('client')) return;
   const attendee = (await room()).attendees.find((a) => a.name === name);
@@ -100,7 +116,7 @@ const t0 = performance.now();
 let lastJoined = t0;
 const attendees = [];
 for (let i = 0; i < ATTENDEES; i++) {
-  attendees.push(attend(`Attendee ${i + 1}`));
+  attendees.push(attend(`Attendee ${i + 1}`, i));
   await delay(JOIN_WINDOW_MS / ATTENDEES);
 }
 const accounts = (await Promise.all(attendees)).filter(Boolean);

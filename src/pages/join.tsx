@@ -22,6 +22,7 @@ const page = { 200: { description: 'The join page', content: { 'text/html': { sc
 const getRoute = createRoute({ method: 'get', path: '/join', operationId: 'showJoinPage', tags: ['Pages'], security: [], hide: true, summary: 'Join a workshop room', responses: page });
 const postRoute = createRoute({ method: 'post', path: '/join', operationId: 'joinWorkshop', tags: ['Pages'], security: [], hide: true, summary: 'Join a workshop room with a name', responses: page });
 
+const WRONG_CODE = "That is not this room's code: type the one the presenter shows.";
 const WHERE_THE_CODE_IS = "It is in the join address on the presenter's screen (…/join?code=…) and under its QR code; or ask the presenter.";
 
 /** The form: the name, and the room's code as a field to type unless the address carried the right one. */
@@ -172,7 +173,7 @@ export function registerJoinPage(app: OpenAPIHono<Env>, deps: Deps) {
     if (code === undefined || code === '') return renderPage(c, <JoinForm codeKnown={false} />) as never;
     if (isRoomCode(room, code)) return renderPage(c, <JoinForm code={code} codeKnown />) as never;
     // A wrong code in the address costs a token, as a POST's would: the page must not be a free way to try codes.
-    return tooFast(c, { code, codeKnown: false }) ?? html(c, <JoinForm code={code} codeKnown={false} message="That is not this room's code: type the one the presenter shows." />, 403);
+    return tooFast(c, { code, codeKnown: false }) ?? html(c, <JoinForm code={code} codeKnown={false} message={WRONG_CODE} />, 403);
   });
   app.openapi(postRoute, async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
@@ -194,7 +195,7 @@ export function registerJoinPage(app: OpenAPIHono<Env>, deps: Deps) {
         case 'VALIDATION_ERROR':
           return html(c, <JoinForm message={`Give a name of 1 to ${NAME_MAX} characters (a first name is enough).`} name={name} code={code} codeKnown={codeKnown} />, 400);
         case 'WORKSHOP_CODE_WRONG':
-          return html(c, <JoinForm message={code.trim() ? "That is not this room's code: type the one the presenter shows." : "Type the room's code."} name={name} code={code} codeKnown={false} />, 403);
+          return html(c, <JoinForm message={code.trim() ? WRONG_CODE : "Type the room's code."} name={name} code={code} codeKnown={false} />, 403);
         case 'WORKSHOP_CLOSED':
           return html(c, <Closed message={err.message} />, 403);
         case 'WORKSHOP_FULL':

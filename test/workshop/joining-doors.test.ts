@@ -5,6 +5,7 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness';
+import { killLeftovers, startCli } from '../foundation/process';
 import { addressKey } from '../../src/lib/token-bucket';
 import { JOIN_BURST } from '../../src/pages/join';
 import type { SandboxOptions } from '../../src/config';
@@ -30,6 +31,7 @@ interface Room {
 const open: Harness[] = [];
 afterEach(async () => {
   vi.useRealTimers();
+  killLeftovers();
   for (const h of open.splice(0)) await h.sb.close();
 });
 
@@ -78,6 +80,19 @@ describe("joining takes the room's code", () => {
     expect(shown.body.joinUrl).toBe(`${r.url}/join?code=${r.code}`);
     const panel = await r.get('/');
     expect(panel.text).toContain(`href="/join?code=${r.code}"`);
+  });
+
+  test("--workshop: the banner's workshop line is the join URL with the room's code", async () => {
+    const cli = await startCli(['--port', '0', '--workshop']);
+    try {
+      const line = cli.stdout().match(/^ {2}workshop {4}join at (\S+) {2}\(room code ([A-Z0-9]{6})\)$/m);
+      expect(line, cli.stdout()).not.toBeNull();
+      const opened = (await fetch(`${cli.url}/_sandbox/workshop`).then((res) => res.json())) as { code: string };
+      expect(line![1]).toBe(`${cli.url}/join?code=${opened.code}`);
+      expect(line![2]).toBe(opened.code);
+    } finally {
+      await cli.stop();
+    }
   });
 
   test.each([
