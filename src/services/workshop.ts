@@ -39,9 +39,10 @@ const normalCode = (raw: unknown) => (typeof raw === 'string' ? raw.toUpperCase(
 
 /** Whether `given` is the running room's code (compared in constant time). */
 export function isRoomCode(room: WorkshopRoom, given: unknown): boolean {
-  const code = normalCode(given);
-  if (!room.code || code.length !== room.code.length) return false;
-  return timingSafeEqual(Buffer.from(code), Buffer.from(room.code));
+  if (!room.code) return false;
+  const code = Buffer.from(normalCode(given));
+  const right = Buffer.from(room.code);
+  return code.length === right.length && timingSafeEqual(code, right); // bytes, not characters: 'ÄBCDEF' is 7 bytes
 }
 
 /** Refuses a missing or wrong code, saying where the right one is. */

@@ -129,6 +129,7 @@ describe("joining takes the room's code", () => {
     ['an empty code', (_code: string) => ({ code: '', name: 'Ana' }), "Type the room's code"],
     ['a wrong code', (_code: string) => ({ code: 'ZZZZZZ', name: 'Ana' }), "not this room's code"],
     ['the code with a character more', (code: string) => ({ code: `${code}X`, name: 'Ana' }), "not this room's code"],
+    ['six characters, one of them of two bytes', (_code: string) => ({ code: 'ÄBCDEF', name: 'Ana' }), "not this room's code"],
   ])('POST /join with %s is 403 with the form and where the code is, and nothing is made', async (_what, form, message) => {
     const r = await room();
     const accounts = r.accounts();
