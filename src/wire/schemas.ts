@@ -5,6 +5,7 @@ import { answerHeaderOf } from './env';
 import { ERROR_CODES } from '../domain/errors';
 import { hasAtMostTwoDecimals } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
+import { warningsOf } from './validate';
 
 /** Security requirements, by the scheme names registered in faces/docs.ts. */
 export const BEARER_SCHEME = 'bearerAuth';

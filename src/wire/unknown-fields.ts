@@ -3,6 +3,7 @@
 // from the route's own zod schema (compiled once per schema into a tree of key sets), never listed again; a body is
 // walked against that tree after it has passed. A body with no unknown field allocates nothing: the list is made at
 // the first unknown field, and paths are written only for the fields found.
+import { quotedForHeader } from '../lib/header-text';
 import { nearestNames } from '../lib/nearest';
 
 /** An unknown field: where it is (as a client writes it: `split[1].amout`) and the field near it, if one is. */
@@ -130,9 +131,17 @@ export function unknownFields(schema: unknown, value: unknown): UnknownField[] |
   return walk(treeOf(schema), value, undefined);
 }
 
-/** The warning of an unknown field, as the Sandbox-Warning header and the request log say it. */
+/**
+ * The warning of an unknown field, as the Sandbox-Warning header and the request log say it: the name as a header can
+ * carry it (lib/header-text.ts: `unknown field "\ud83d\ude42"`), the same in both.
+ */
 export const unknownFieldWarning = (f: UnknownField) =>
-  f.suggestion === undefined ? `unknown field "${f.field}"; it is ignored, as the service ignores it` : `unknown field "${f.field}"; did you mean "${f.suggestion}"?`;
+  f.suggestion === undefined
+    ? `unknown field ${quotedForHeader(f.field)}; it is ignored, as the service ignores it`
+    : `unknown field ${quotedForHeader(f.field)}; did you mean ${quotedForHeader(f.suggestion)}?`;
+
+/** The warning that counts the unknown fields of a body past those named one by one. */
+export const moreUnknownFieldsWarning = (more: number) => `${more} more unknown field${more === 1 ? '' : 's'}; they are ignored, as the service ignores them`;
 
 /** The field error of an unknown field refused (--strict, strict tenants, the control API). */
 export const unknownFieldMessage = (f: UnknownField) =>

@@ -11,7 +11,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { JSON_TYPE, parsedBody } from './middleware/body';
 import { collectWarnings, warn } from '../lib/warnings';
-import { unknownFields, unknownFieldWarning, type UnknownField } from './unknown-fields';
+import { headerValue } from '../lib/header-text';
+import { moreUnknownFieldsWarning, unknownFields, unknownFieldWarning, type UnknownField } from './unknown-fields';
 
 type Target = 'query' | 'param' | 'header' | 'json';
 type Part = { target: Target; schema: z.ZodType; read: (c: Context) => unknown };
@@ -26,6 +27,9 @@ export interface UnknownFieldPolicy {
   refuse(fields: UnknownField[]): never;
 }
 
+/** How many unknown fields of one body are named in warnings (headers a client reads into a bounded buffer). */
+export const WARNED_FIELDS_MAX = 10;
+
 /**
  * Hands a body's unknown fields to the policy: warnings, or the refusal. A body that failed its check is answered by
  * that failure, with its unknown fields as warnings and returned, for the failure to name them too (`amout` sent,
@@ -35,7 +39,9 @@ export function answerUnknownFields(c: Context, policy: UnknownFieldPolicy, sche
   const found = unknownFields(schema, value);
   if (!found) return undefined;
   if (!failed && policy.mode(c) === 'refuse') policy.refuse(found);
-  for (const f of found) warn(unknownFieldWarning(f));
+  // Each warning is a header: a body of thousands of unknown fields names the first few, and counts the rest.
+  for (const f of found.slice(0, WARNED_FIELDS_MAX)) warn(unknownFieldWarning(f));
+  if (found.length > WARNED_FIELDS_MAX) warn(moreUnknownFieldsWarning(found.length - WARNED_FIELDS_MAX));
   return found;
 }
 
@@ -118,7 +124,9 @@ export const warningsOf = (c: Context): string[] | undefined => requestWarnings.
 /** Runs a check of the request `c`'s input; each warning it records becomes a `Sandbox-Warning` header of the answer. */
 export const checkedWithWarnings = <T>(c: Context, check: () => T): T =>
   collectWarnings(check, (warnings) => {
-    for (const w of warnings) c.header('Sandbox-Warning', w, { append: true });
+    // Each warning quotes what the client wrote as a header can carry it (lib/header-text.ts); headerValue is what keeps
+    // a warning that forgot to from ever making the answer a 500.
+    for (const w of warnings) c.header('Sandbox-Warning', headerValue(w), { append: true });
     const kept = requestWarnings.get(c);
     if (kept) kept.push(...warnings);
     else requestWarnings.set(c, [...warnings]);

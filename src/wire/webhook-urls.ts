@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import type { Deps } from '../deps';
 import { validationError } from '../domain/errors';
+import { quotedForHeader } from '../lib/header-text';
 import { warn } from '../lib/warnings';
 import { selfWebhookHint } from '../webhooks/own-listeners';
 
@@ -38,10 +39,13 @@ export function unreachableReason(url: string): string | undefined {
   return reasons.length ? reasons.join(' and ') : undefined;
 }
 
+/** How much of a URL its warning repeats: all of an ordinary one. */
+const URL_SHOWN = 512;
+
 /** A zod refinement that passes any URL and warns of one production could never reach. */
 export const warnUnreachable = (field: string) => (url: string | null | undefined) => {
   const reason = typeof url === 'string' ? unreachableReason(url) : undefined;
-  if (reason) warn(`${field} "${url}" is ${reason}, which production could never deliver to (it needs a public https URL); accepted, as the sandbox delivers from this machine`);
+  if (reason && typeof url === 'string') warn(`${field} ${quotedForHeader(url, URL_SHOWN)} is ${reason}, which production could never deliver to (it needs a public https URL); accepted, as the sandbox delivers from this machine`);
   return true;
 };
 

@@ -11,7 +11,7 @@ import { nowOf } from '../../services/clocks';
 import { isoTime } from '../../lib/iso';
 import { credentialOfClientId, findApiKey } from '../../services/secrets';
 import { requestIdOf, type KeptBody, type KeptEntry, type RequestFace, type RequestHead, type RequestLog } from '../../services/request-log';
-import { MASK } from '../../services/request-mask';
+import { MASK, maskedQuery } from '../../services/request-mask';
 import type { Caller } from '../env';
 import { JSON_TYPE, parsedBody, parsedText } from './body';
 
@@ -179,13 +179,6 @@ function idsOf(face: RequestFace, method: string, status: number, text: string |
     }
   }
   return ids.length === 0 ? NO_IDS : ids;
-}
-
-function maskedQuery(url: string): string {
-  const at = url.indexOf('?');
-  if (at < 0) return '';
-  const query = url.slice(at);
-  return /token|secret|key/i.test(query) ? query.replace(/([?&](?:[^=&]*(?:token|secret|key)[^=&]*)=)[^&]*/gi, `$1${MASK}`) : query;
 }
 
 const NOT_READ = 0;
