@@ -11,10 +11,11 @@ import { FAULT_PREFIXES } from '../wire/middleware/faults';
 import { BEARER_SCHEME, SANDBOX_TOKEN_SCHEME } from '../wire/schemas';
 import { EVENT_KINDS } from '../domain/events';
 
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-};
+/** Looked up by a path segment: a Map, so that /docs/assets/constructor is a 404, not an inherited function (sandbox.md 11). */
+const ASSETS = new Map([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+]);
 
 /** The service document's own version (service-api.md 9); the sandbox's version goes in `x-sandbox-version`. */
 export const SERVICE_API_VERSION = '1.0';
@@ -153,7 +154,7 @@ export function registerDocs(app: OpenAPIHono<Env>, document: () => Promise<Json
   const assetsDir = () => dirname(packageFilePath('swagger-ui-dist', 'swagger-ui.css'));
   app.get('/docs/assets/:file', (c) => {
     const file = c.req.param('file');
-    const type = ASSETS[file];
+    const type = ASSETS.get(file);
     if (!type) return c.notFound();
     return c.body(readFileSync(join(assetsDir(), file)), 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });
   });
