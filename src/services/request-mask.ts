@@ -21,10 +21,12 @@ const API_KEY_VALUE = /^mp_(?:test|live)_/;
 const MAY_HOLD_SECRET = /secret|token|passw|key|private|attendee|\\u/i;
 /** A query parameter whose value is a secret, by its decoded name (an attendee's console link carries its token). */
 const SECRET_PARAM = /token|secret|key|passw|attendee/i;
+/** A query that may have one: a secret's word, or a name with an escape in it (a value's escapes do not count). */
+const MAY_HOLD_SECRET_PARAM = /token|secret|key|passw|attendee|(?:^|[?&])[^=&]*%/i;
 
 /** `query` (after its `?`) with the values of its secret parameters masked; itself when there is none. */
 function maskedParams(query: string): string {
-  if (!SECRET_PARAM.test(query) && !query.includes('%')) return query;
+  if (!MAY_HOLD_SECRET_PARAM.test(query)) return query;
   return query
     .split('&')
     .map((pair) => {
@@ -45,7 +47,8 @@ function maskedParams(query: string): string {
 export function maskedQuery(url: string): string {
   const at = url.indexOf('?');
   if (at < 0) return '';
-  return `?${maskedParams(url.slice(at + 1))}`;
+  const query = url.slice(at);
+  return MAY_HOLD_SECRET_PARAM.test(query) ? `?${maskedParams(query.slice(1))}` : query;
 }
 
 /** A string value as the log shows it: a PEM private key masked whole, a URL's secret parameters masked. */
