@@ -11,13 +11,13 @@
 // - what a ring keeps of an entry is small: every object a ring holds is one more for the collector to copy, so an
 //   entry has no object of its own (numbers and slots, see Ring) and shares what repeats (the media type, its head
 //   while the app sends the same request again (RequestHead), the unchanged answer of a resource polled), and a read's
-//   entry names no ids (it made nothing); the RequestEntry a reader gets is built when it is read, and its bodies'
-//   secrets masked then: a request pays nothing to mask, and no reader ever sees an unmasked secret;
+//   entry names no ids (it made nothing); the RequestEntry a reader gets is built when it is read, and its query's and
+//   bodies' secrets masked then: a request pays nothing to mask, and no reader ever sees an unmasked secret;
 // - reset forgets everything; deleting an account forgets its ring. Ids keep counting, so an old id or cursor never
 //   names a newer entry.
 import { randomBytes } from 'node:crypto';
 import { validationError } from '../domain/errors';
-import { maskedJson } from './request-mask';
+import { maskedJson, maskedQuery } from './request-mask';
 
 export const DEFAULT_REQUEST_LOG_SIZE = 1000;
 /** Requests to these faces are logged; `control` is the sandbox's own API. */
@@ -94,7 +94,7 @@ export const STATUS_PATTERN = /^(?:[1-5](?:xx|\d\d)|failed)$/;
  * What an entry's request was that the requests before it most often were too: its face, method, path and query, who
  * sent it, the headers kept and what its checks warned. The recorder hands one object over for as long as they stay
  * the same (an app polling a resource, or making charge after charge), and every entry in between points to it:
- * the ring keeps one slot of an entry for all of it, not eight.
+ * the ring keeps one slot of an entry for all of it, not eight. Its query is as sent (masked when the entry is read).
  */
 export type RequestHead = Pick<RequestEntry, 'face' | 'method' | 'path' | 'query' | 'accountId' | 'credentialId' | 'headers' | 'warnings'>;
 
@@ -287,7 +287,7 @@ class Ring {
       face: head.face,
       method: head.method,
       path: head.path,
-      query: head.query,
+      query: maskedQuery(head.query),
       status: n[i + STATUS]!,
       durationMs: n[i + TENTHS]! / 10,
       accountId: head.accountId,

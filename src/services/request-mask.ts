@@ -1,7 +1,7 @@
 // What the request log masks (sandbox.md 14, 11): secrets, told by what they are, not by how they were spelt. Bodies
 // are masked as parsed JSON (JSON.parse has undone any escape: `"client_\u0073ecret"` is client_secret), a field by
 // its name compared in lower case, at any depth, in requests and answers; a query parameter by its decoded name.
-// Headers and queries are masked by the middleware as an entry is kept (wire/middleware/request-log.ts); bodies when
+// Headers are masked by the middleware as an entry is kept (wire/middleware/request-log.ts); queries and bodies when
 // an entry is read.
 
 /** What every secret is replaced by, in headers, queries and bodies. */
@@ -43,13 +43,8 @@ function maskedParams(query: string): string {
     .join('&');
 }
 
-/** A URL's query (from its `?`, '' when none) with its secret parameters masked. */
-export function maskedQuery(url: string): string {
-  const at = url.indexOf('?');
-  if (at < 0) return '';
-  const query = url.slice(at);
-  return MAY_HOLD_SECRET_PARAM.test(query) ? `?${maskedParams(query.slice(1))}` : query;
-}
+/** A request's query as the log keeps it ('' or from its `?`), with its secret parameters masked. */
+export const maskedQuery = (query: string): string => (query === '' ? query : `?${maskedParams(query.slice(1))}`);
 
 /** A string value as the log shows it: a PEM private key masked whole, a URL's secret parameters masked. */
 function maskedString(value: string): string {

@@ -2,7 +2,7 @@
 // The app's first middleware calls it (app.ts), so it sees the answer every layer made (errors, faults, a failed commit,
 // a refused Host). Per request it costs a few property reads and one pass over the request's headers: bodies are the
 // strings the body middleware read and the route answered (never serialised again; a body over the cap is not looked
-// at), kept as they are: the log masks them when an entry is read.
+// at) and the query are kept as they are: the log masks them when an entry is read.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Context } from 'hono';
@@ -11,7 +11,7 @@ import { nowOf } from '../../services/clocks';
 import { isoTime } from '../../lib/iso';
 import { credentialOfClientId, findApiKey } from '../../services/secrets';
 import { requestIdOf, type KeptBody, type KeptEntry, type RequestFace, type RequestHead, type RequestLog } from '../../services/request-log';
-import { MASK, maskedQuery } from '../../services/request-mask';
+import { MASK } from '../../services/request-mask';
 import type { Caller } from '../env';
 import { JSON_TYPE, parsedBody, parsedText } from './body';
 
@@ -375,7 +375,10 @@ export function requestRecorder(deps: Deps, log: RequestLog, warningsOf: (c: Con
       const atMs = account ? nowOf(deps, account, wallMs) : deps.clock.at(wallMs);
       // A request that deleted its account (or came after) starts no ring for it.
       if (!account) accountId = null;
-      const query = maskedQuery(req.url);
+      // Kept as sent: the log masks it when the entry is read, as it does a body.
+      const url = req.url;
+      const at = url.indexOf('?');
+      const query = at < 0 ? '' : url.slice(at);
       const headers = sent.kept;
       const warnings = warningsOf(c) ?? NO_WARNINGS;
       let head = lastHead;
