@@ -24,18 +24,20 @@ const headersOf = (res: ApiResponse) => Object.fromEntries([...res.headers].filt
  * http://127.0.0.1:PORT, in process http://localhost (app.request's base); the port's is written as the latter.
  */
 const bodyOf = (res: ApiResponse, own?: string) => {
-  const text = own ? res.text.replaceAll(own, 'http://localhost') : res.text;
+  const text = (own ? res.text.replaceAll(own, 'http://localhost') : res.text).replace(/([?&]code=)[A-Z2-9]+/g, '$1(room code)');
   try {
     return normalised(JSON.parse(text));
   } catch {
     return text;
   }
 };
+/** A workshop room's code comes from the system's randomness, never the seed: each sandbox's room has its own. */
+const perRoom = (key: string, holder: object) => key === 'code' && 'joinUrl' in holder;
 const normalised = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(normalised)
     : value !== null && typeof value === 'object'
-      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, PER_REQUEST.has(k) ? '(per request)' : normalised(v)]))
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, PER_REQUEST.has(k) || perRoom(k, value) ? '(per request)' : normalised(v)]))
       : value;
 
 const { doc: v2doc, pixDoc } = await servedDocuments();

@@ -35,7 +35,7 @@ async function tenant() {
 
 describe('a name is judged as JSON reads it', () => {
   test('POST /v2/auth {"client_id":…,"client_\\u0073ecret":…}: the secret and the token it answers are masked', async () => {
-    h = await startHarness({}, { port: true });
+    h = await startHarness({}, 'port');
     await tenant();
     const res = await h.api('POST', '/v2/auth', { raw: '{"client_id":"app-masks","client_\\u0073ecret":"hunter2hunter2"}', contentType: 'application/json' });
     expect(res.status, res.text).toBe(200);
@@ -46,7 +46,7 @@ describe('a name is judged as JSON reads it', () => {
   });
 
   test('a webhook "\\u0073ecret" given in a tenant spec is masked where it was sent and where it is answered', async () => {
-    h = await startHarness({}, { port: true });
+    h = await startHarness({}, 'port');
     const res = await h.api('POST', '/_sandbox/accounts', { raw: '{"name":"W","webhooks":[{"url":"https://example.com/h","\\u0073ecret":"abcdefgh12345678"}]}', contentType: 'application/json' });
     expect(res.status, res.text).toBe(201);
     const entry = await entryOf(res);
@@ -62,7 +62,7 @@ describe('a name is judged as JSON reads it', () => {
     ['a password', '{"user":{"Password":"hunter2hunter2"}}'],
     ['a private key escaped in its value', '{"pem":"-----BEGIN \\u0050RIVATE KEY-----\\nhunter2hunter2\\n-----END PRIVATE KEY-----"}'],
   ])('%s: masked in a body sent to a face', async (_label, raw) => {
-    h = await startHarness({}, { port: true });
+    h = await startHarness({}, 'port');
     const res = await h.api('POST', '/v2/pix', { raw, contentType: 'application/json', token: await h.token() });
     expect(res.status, res.text).toBe(400);
     const entry = await entryOf(res);
@@ -71,7 +71,7 @@ describe('a name is judged as JSON reads it', () => {
   });
 
   test('a query parameter is judged by its decoded name: ?%74oken=… and ?attendee=… are masked', async () => {
-    h = await startHarness({}, { port: true });
+    h = await startHarness({}, 'port');
     const res = await h.api('GET', `/_sandbox/accounts/${DEFAULT.accountId}/transactions?%74oken=hunter2hunter2&attendee=hunter3hunter3&limit=1`);
     expect(res.status, res.text).toBe(200);
     const entry = await entryOf(res);
@@ -82,7 +82,7 @@ describe('a name is judged as JSON reads it', () => {
 
 describe('answers that hand out secrets are logged without them', () => {
   test('GET, POST and PATCH /_sandbox/workshop: no attendee console or view token anywhere in their entries', async () => {
-    h = await startHarness({ workshop: true }, { port: true });
+    h = await startHarness({ workshop: true }, 'port');
     const opened = await h.control('POST', '/workshop');
     expect(opened.status, opened.text).toBe(200);
     const ana = await joinAs(h, 'Ana');
@@ -98,7 +98,7 @@ describe('answers that hand out secrets are logged without them', () => {
   });
 
   test("POST /_sandbox/accounts: the credentials' secrets and API keys it was given and answers, any key's spelling", async () => {
-    h = await startHarness({}, { port: true });
+    h = await startHarness({}, 'port');
     const raw = '{"name":"K","credentials":[{"clientId":"app-keys-1","clientS\\u0065cret":"hunter2hunter2"}],"apiKeys":[{"k\\u0065y":"mp_test_my_own_key_0001"}]}';
     const res = await h.api('POST', '/_sandbox/accounts', { raw, contentType: 'application/json' });
     expect(res.status, res.text).toBe(201);
@@ -109,7 +109,7 @@ describe('answers that hand out secrets are logged without them', () => {
   });
 
   test("a client certificate's private key, and the API Pix token's access_token", async () => {
-    h = await startHarness({}, { port: true });
+    h = await startHarness({}, 'port');
     const cert = await h.control('POST', `/accounts/${DEFAULT.accountId}/client-certificates`, {});
     expect(cert.status, cert.text).toBe(201);
     const certEntry = await entryOf(cert);
@@ -123,7 +123,7 @@ describe('answers that hand out secrets are logged without them', () => {
   });
 
   test('a Pix key and an ordinary body stay as they were sent', async () => {
-    h = await startHarness({}, { port: true });
+    h = await startHarness({}, 'port');
     const body = { amount: 10, pixKey: 'ana@example.com', pixKeyType: 'email', holderName: 'Ana', holderDocument: '52998224725', holderDocumentType: 'cpf' };
     const res = await h.api('POST', '/v2/withdrawals', { body, token: await h.token() });
     expect(res.status, res.text).toBe(201);
