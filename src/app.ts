@@ -389,7 +389,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   for (const prefix of JSON_BODY_PREFIXES) app.use(`${prefix}*`, jsonBody);
 
   app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
-  const controlHooks = { reset, faults, startedAt: Date.now(), version: VERSION, deliveries, streamKeepAliveMs: options.streamKeepAliveMs };
+  const controlHooks = { reset, faults, startedAt: Date.now(), version: VERSION, deliveries, streamKeepAliveMs: options.streamKeepAliveMs, serviceHosts: options.serviceHosts ?? DEFAULT_SERVICE_HOSTS };
   // The control API's health, answered before the groups are loaded (what a harness polls); with an admin token it
   // waits for the control API, whose token check applies to it.
   const early = options.lazyRoutes && !deps.settings.adminToken;
@@ -447,7 +447,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }
       // Health is answered while the Node adapter loads (server.ts), as the route above would answer it.
       const earlyAnswer = early ? earlyHealth(() => (void scheduler.catchUp(), healthAnswer(deps, controlHooks)), hostDoor(allowedHosts)) : undefined;
-      const serviceHosts = options.serviceHosts ?? DEFAULT_SERVICE_HOSTS;
+      const serviceHosts = controlHooks.serviceHosts;
       const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
       const proxy = lazyProxy(
         () => import('./proxy').then(({ createProxy }) => createProxy({ serviceHosts, home: deps.settings.home, fetch: (r, env) => app.fetch(r, env as never), hostAllowed: hostDoor(allowedHosts), log, idleMs })),

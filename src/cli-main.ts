@@ -36,8 +36,11 @@ async function main() {
     const result = await runEnv(config.envCommand, config.home);
     if ('error' in result) {
       process.stderr.write(`${result.error}\n`);
-      process.exitCode = 2;
-    } else process.stdout.write(result.out);
+      process.exitCode = result.code ?? 2;
+    } else {
+      process.stdout.write(result.out);
+      if (result.note) process.stderr.write(`${result.note}\n`);
+    }
     return;
   }
   // Each route group is loaded at the first request under its paths: the first answer does not wait for the rest.

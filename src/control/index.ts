@@ -26,6 +26,8 @@ import { healthAnswer } from './health';
 import { registerRequestLog } from './requests';
 import { registerWorkshop } from './workshop';
 import { principalGuard } from './principal';
+import { registerProxyInfo } from './proxy-info';
+import type { Face } from '../proxy/hosts';
 
 export interface ControlHooks {
   reset(opts?: { clock?: boolean }): Promise<void>;
@@ -35,6 +37,8 @@ export interface ControlHooks {
   deliveries: DeliveryWorker;
   /** Real-time ms between keep-alive comments on GET /_sandbox/stream (tests shorten it). */
   streamKeepAliveMs?: number;
+  /** The names the proxy serves and their faces (GET /_sandbox/proxy). */
+  serviceHosts: Readonly<Record<string, Face>>;
 }
 
 /** `consoleFragment`: the console's sections (the pages' markup) for GET /_sandbox/console. */
@@ -59,6 +63,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks, consoleFragment: 
   registerWithdrawalControl(app, deps);
   registerStories(app, deps, () => hooks.deliveries.settle());
   registerWorkshop(app, deps);
+  registerProxyInfo(app, deps, hooks.serviceHosts);
 
   app.openapi(
     createRoute({
