@@ -1,0 +1,13 @@
+const env = process.env;
+const post = (url, body, headers = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const charge = { amount: 49.9, description: 'Pedido 1' };
+let res = await post('https://api.pague.dev/v1/pix', charge, { 'x-api-key': env.APP_API_KEY });
+console.log('v1', res.status, (await res.json()).id);
+let auth = await (await post('https://api-gateway.pague.dev/v2/auth', { client_id: env.APP_CLIENT_ID, client_secret: env.APP_CLIENT_SECRET })).json();
+res = await post('https://api-gateway.pague.dev/v2/pix', charge, { authorization: `Bearer ${auth.access_token}` });
+console.log('v2', res.status, (await res.json()).id);
+const basic = Buffer.from(`${env.APP_CLIENT_ID}:${env.APP_CLIENT_SECRET}`).toString('base64');
+auth = await (await fetch(`${env.APP_PIX_URL}/oauth/token`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })).json();
+const cob = { calendario: { expiracao: 3600 }, valor: { original: '123.45' }, chave: '8d2a6c1e-4b7f-4e3a-9c5d-1f0e2b3a4c5d' };
+res = await fetch(`${env.APP_PIX_URL}/v2/cob/${env.APP_TXID}`, { method: 'PUT', headers: { authorization: `Bearer ${auth.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify(cob) });
+console.log('cob', res.status, (await res.json()).status);

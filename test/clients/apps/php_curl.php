@@ -1,0 +1,23 @@
+<?php
+function call(string $method, string $url, array $headers, ?string $body): array
+{
+    $ch = curl_init($url);
+    curl_setopt_array($ch, [CURLOPT_RETURNTRANSFER => true, CURLOPT_CUSTOMREQUEST => $method, CURLOPT_HTTPHEADER => $headers, CURLOPT_TIMEOUT => 30]);
+    if ($body !== null) curl_setopt($ch, CURLOPT_POSTFIELDS, $body);
+    $answer = curl_exec($ch);
+    if ($answer === false) { fwrite(STDERR, "curl error: " . curl_error($ch) . "\n"); exit(1); }
+    return [curl_getinfo($ch, CURLINFO_RESPONSE_CODE), json_decode($answer, true)];
+}
+$json = ['Content-Type: application/json'];
+$charge = json_encode(['amount' => 49.9, 'description' => 'Pedido 1']);
+[$status, $body] = call('POST', 'https://api.pague.dev/v1/pix', [...$json, 'X-API-Key: ' . getenv('APP_API_KEY')], $charge);
+echo "v1 $status {$body['id']}\n";
+[, $auth] = call('POST', 'https://api-gateway.pague.dev/v2/auth', $json, json_encode(['client_id' => getenv('APP_CLIENT_ID'), 'client_secret' => getenv('APP_CLIENT_SECRET')]));
+[$status, $body] = call('POST', 'https://api-gateway.pague.dev/v2/pix', [...$json, "Authorization: Bearer {$auth['access_token']}"], $charge);
+echo "v2 $status {$body['id']}\n";
+$pix = getenv('APP_PIX_URL');
+$basic = base64_encode(getenv('APP_CLIENT_ID') . ':' . getenv('APP_CLIENT_SECRET'));
+[, $auth] = call('POST', "$pix/oauth/token", ["Authorization: Basic $basic", 'Content-Type: application/x-www-form-urlencoded'], 'grant_type=client_credentials');
+$cob = json_encode(['calendario' => ['expiracao' => 3600], 'valor' => ['original' => '123.45'], 'chave' => '8d2a6c1e-4b7f-4e3a-9c5d-1f0e2b3a4c5d']);
+[$status, $body] = call('PUT', "$pix/v2/cob/" . getenv('APP_TXID'), [...$json, "Authorization: Bearer {$auth['access_token']}"], $cob);
+echo "cob $status {$body['status']}\n";
