@@ -1,10 +1,11 @@
 // `pix-sandbox env` and the register hook (sandbox.md 13) as a client app's suite uses them: the built CLI on a real
 // port of 127.0.0.1, then a client process whose environment is only what `env` printed, calling the service's
-// production URL. curl, Python, Go and PHP's curl honour the proxy variables and the CA bundle; a Node process loads the register
-// hook. A missing toolchain skips its test and says so, unless RECIPES_REQUIRED=1 (as test/recipes does).
+// production URL. curl, Python and Go honour the proxy variables and the CA bundle; a Node process loads the register
+// hook (test/clients runs an app of every language under an egress guard). A missing toolchain skips its test and
+// says so, unless RECIPES_REQUIRED=1 (as test/recipes does).
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI, killLeftovers, runCli, startCli, tempDir, type RunningCli } from '../foundation/process';
 import { DEFAULT } from '../helpers/harness';
@@ -15,7 +16,7 @@ const home = join(tmp.dir, 'home');
 let cli: RunningCli;
 
 beforeAll(async () => {
-  cli = await startCli(['--port', '0'], { PIX_SANDBOX_HOME: home });
+  cli = await startCli(['--port', '0', '--service-host', 'pix.bank.example=api-pix'], { PIX_SANDBOX_HOME: home });
 }, 30_000);
 afterAll(async () => {
   await cli?.stop();
@@ -51,25 +52,74 @@ function missing(name: string, probe: [string, string[]], install: string): bool
 }
 
 describe('pix-sandbox env', () => {
-  test('prints every variable a client needs, the CA bundle holding the system CAs and the sandbox CA', async () => {
+  test('prints every variable a client needs, the files it names written for the CA of the sandbox at --url', async () => {
     const vars = await variables();
-    const bundle = join(home, 'ca-bundle.pem');
+    const caPem = readFileSync(join(home, 'ca.pem'), 'utf8');
+    const dir = dirname(vars.SSL_CERT_FILE!);
+    expect(dirname(dir)).toBe(join(home, 'env'));
     expect(vars).toMatchObject({
       HTTPS_PROXY: cli.url,
       HTTP_PROXY: cli.url,
       NO_PROXY: 'localhost,127.0.0.1,::1',
-      SSL_CERT_FILE: bundle,
-      REQUESTS_CA_BUNDLE: bundle,
-      CURL_CA_BUNDLE: bundle,
-      NODE_EXTRA_CA_CERTS: join(home, 'ca.pem'),
+      SSL_CERT_FILE: join(dir, 'ca-bundle.pem'),
+      REQUESTS_CA_BUNDLE: join(dir, 'ca-bundle.pem'),
+      CURL_CA_BUNDLE: join(dir, 'ca-bundle.pem'),
+      NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'),
       PIX_SANDBOX_URL: cli.url,
       PDEV_API_KEY: DEFAULT.apiKey,
+      SANDBOX_SERVICE_HOSTS: 'api.pague.dev=v1,api-gateway.pague.dev=v2,pix.bank.example=api-pix',
+      PHP_INI_SCAN_DIR: `:${join(dir, 'php')}`,
     });
     expect(vars.NODE_OPTIONS).toMatch(/^--import=file:\/\/.*\/dist\/register\.js$/);
-    const text = readFileSync(bundle, 'utf8');
-    expect(text).toContain(readFileSync(join(home, 'ca.pem'), 'utf8').trim());
-    // The system's CAs too: many certificates, not only the sandbox's.
-    expect(text.match(/BEGIN CERTIFICATE/g)!.length).toBeGreaterThan(10);
+    expect(vars.JAVA_TOOL_OPTIONS).toBe(
+      `-Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${cli.port} -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${cli.port} -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1] ` +
+        `-Djavax.net.ssl.trustStore=${join(dir, 'truststore.jks')} -Djavax.net.ssl.trustStorePassword=changeit -Djavax.net.ssl.trustStoreType=JKS`,
+    );
+    expect(readFileSync(join(dir, 'ca.pem'), 'utf8').trim()).toBe(caPem.trim());
+    const text = readFileSync(join(dir, 'ca-bundle.pem'), 'utf8');
+    expect(text).toContain(caPem.trim());
+    // The system's CAs too: many certificates, not only the sandbox's; the trust store holds each of them.
+    const count = text.match(/BEGIN CERTIFICATE/g)!.length;
+    expect(count).toBeGreaterThan(10);
+    expect(readFileSync(join(dir, 'truststore.jks')).readUInt32BE(8)).toBe(count);
+    expect(readFileSync(join(dir, 'php', 'pix-sandbox.ini'), 'utf8')).toContain(`curl.cainfo = "${join(dir, 'ca-bundle.pem')}"`);
+  });
+
+  test('the CA comes from the sandbox at --url, not from this PIX_SANDBOX_HOME', async () => {
+    const other = join(tmp.dir, 'another-home');
+    const res = await run(process.execPath, [CLI, 'env', '--format', 'json', '--url', cli.url], bareEnv({ PIX_SANDBOX_HOME: other }));
+    expect(res.code, res.out).toBe(0);
+    const vars = JSON.parse(res.out) as Record<string, string>;
+    expect(vars.NODE_EXTRA_CA_CERTS!.startsWith(join(other, 'env'))).toBe(true);
+    expect(readFileSync(vars.NODE_EXTRA_CA_CERTS!, 'utf8').trim()).toBe(readFileSync(join(home, 'ca.pem'), 'utf8').trim());
+    expect(existsSync(join(other, 'ca.pem')), 'no CA of its own made in the other home').toBe(false);
+  });
+
+  test('the sandbox serves its CA (never its key) and its proxy at /_sandbox/ca.pem and /_sandbox/proxy', async () => {
+    const ca = await fetch(`${cli.url}/_sandbox/ca.pem`);
+    expect(ca.status).toBe(200);
+    expect(ca.headers.get('content-type')).toBe('application/x-pem-file');
+    const pem = await ca.text();
+    expect(pem.trim()).toBe(readFileSync(join(home, 'ca.pem'), 'utf8').trim());
+    expect(pem).not.toContain('PRIVATE KEY');
+    const proxy = await fetch(`${cli.url}/_sandbox/proxy`);
+    expect(await proxy.json()).toEqual({
+      serviceHosts: { 'api.pague.dev': 'v1', 'api-gateway.pague.dev': 'v2', 'pix.bank.example': 'api-pix' },
+      proxyUrl: cli.url,
+      caUrl: `${cli.url}/_sandbox/ca.pem`,
+    });
+  });
+
+  test('--format github appends each variable to the file $GITHUB_ENV names, in the multi-line syntax', async () => {
+    const file = join(tmp.dir, 'github-env');
+    writeFileSync(file, 'EARLIER=1\n');
+    const res = await run(process.execPath, [CLI, 'env', '--format', 'github', '--url', cli.url], bareEnv({ GITHUB_ENV: file }));
+    expect(res.code, res.out).toBe(0);
+    expect(res.out).toContain(`variables appended to ${file}`);
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('EARLIER=1\n')).toBe(true);
+    const m = /^PIX_SANDBOX_URL<<(\S+)\n(.*)\n\1$/m.exec(text);
+    expect(m?.[2], text).toBe(cli.url);
   });
 
   test.each([
@@ -88,13 +138,17 @@ describe('pix-sandbox env', () => {
   });
 
   test.each([
-    [['--format', 'xml'], "--format takes sh, dotenv, json, powershell, got 'xml'"],
-    [['--url', 'ftp://x'], "--url takes the sandbox's base URL"],
-    [['--nope'], "Unknown option '--nope'"],
-  ])('env %j exits 2 saying what to send', async (args, message) => {
-    const res = await runCli(['env', ...args], { PIX_SANDBOX_HOME: home });
-    expect(res.code).toBe(2);
+    [['--format', 'xml'], {}, 2, "--format takes sh, dotenv, json, powershell, github, got 'xml'"],
+    [['--format', 'github'], {}, 2, '--format github appends to the file $GITHUB_ENV names, and GITHUB_ENV is not set'],
+    [['--url', 'ftp://x'], {}, 2, "--url takes the sandbox's base URL"],
+    [['--nope'], {}, 2, "Unknown option '--nope'"],
+    [['--url', 'http://127.0.0.1:1'], {}, 1, 'No sandbox answers at http://127.0.0.1:1 (ECONNREFUSED). Start it first (npx pix-sandbox'],
+    [['--url', 'URL'], { PIX_SANDBOX_HOME: '/dev/null/home' }, 1, "PIX_SANDBOX_HOME=/dev/null/home cannot be written (ENOTDIR): env writes the CA bundle"],
+  ])('env %j with %j exits %i saying what to send', async (args, extra, code, message) => {
+    const res = await runCli(['env', ...args.map((a) => (a === 'URL' ? cli.url : a))], { PIX_SANDBOX_HOME: home, ...extra });
+    expect(res.code, res.stderr).toBe(code);
     expect(res.stderr).toContain(message);
+    expect(res.stdout).toBe('');
   });
 
   test('--ready-json names the proxy and the CA bundle', async () => {
@@ -170,39 +224,6 @@ func main() {
     expect(res.out).toMatch(/^200 /);
     expect(res.out).toContain(DEFAULT.accountId);
   });
-
-  // PHP's curl as the PHP SDK 2.x uses it (X-API-Key, JSON in and out, its production base), given only the proxy and
-  // the sandbox's CA: HTTPS_PROXY in the environment (PHP's curl reads it) and CURLOPT_CAINFO.
-  test.skipIf(missing('PHP with curl', ['php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']], 'apt-get install php-cli php-curl'))(
-    "PHP's curl through HTTPS_PROXY creates a charge at https://api.pague.dev/v1/pix",
-    async () => {
-      const script = join(tmp.dir, 'client.php');
-      writeFileSync(
-        script,
-        `<?php
-$ch = curl_init('https://api.pague.dev/v1/pix');
-curl_setopt_array($ch, [
-    CURLOPT_RETURNTRANSFER => true,
-    CURLOPT_POST => true,
-    CURLOPT_POSTFIELDS => json_encode(['amount' => 49.9, 'description' => 'Pedido 1']),
-    CURLOPT_HTTPHEADER => ['X-API-Key: ' . getenv('PDEV_API_KEY'), 'Content-Type: application/json', 'Accept: application/json', 'User-Agent: pague-dev-php-sdk'],
-    CURLOPT_CAINFO => getenv('PIX_SANDBOX_CA'),
-    CURLOPT_TIMEOUT => 20,
-]);
-$body = curl_exec($ch);
-if ($body === false) { fwrite(STDERR, 'curl error: ' . curl_error($ch) . "\n"); exit(1); }
-echo curl_getinfo($ch, CURLINFO_RESPONSE_CODE), ' ', $body, "\n";
-`,
-      );
-      await variables(); // makes the CA (the proxy would make it at the first tunnel, after PHP reads the file)
-      const proxy = `http://127.0.0.1:${cli.port}`;
-      const res = await run('php', [script], bareEnv({ HTTPS_PROXY: proxy, https_proxy: proxy, PDEV_API_KEY: DEFAULT.apiKey, PIX_SANDBOX_CA: join(home, 'ca.pem') }));
-      expect(res.code, res.out).toBe(0);
-      const [status, ...body] = res.out.trim().split(' ');
-      expect(status, res.out).toBe('201');
-      expect(JSON.parse(body.join(' ')), res.out).toMatchObject({ amount: 49.9, status: 'pending' });
-    },
-  );
 });
 
 describe('the register hook (node --import pix-sandbox/register)', () => {
