@@ -1,100 +1,200 @@
 // `node --import pix-sandbox/register app.js` (or NODE_OPTIONS=--import=pix-sandbox/register), with PIX_SANDBOX_URL
-// (sandbox.md 13): this process's requests to the service's hosts go to the sandbox at that URL, in another process;
-// every other request is untouched. Built alone into dist/register.js (scripts/build.mjs): an app process loads this
-// file and undici, nothing of the sandbox itself.
-// Two doors cover what apps use, and neither needs TLS or a certificate (the request goes to the sandbox's own port):
-// - global fetch: undici's global dispatcher (Node's fetch reads the one setGlobalDispatcher sets), an Agent whose
-//   requests to a service host are re-addressed to the sandbox;
-// - node:http and node:https (axios, got, the SDKs built on them): their request() and get() re-address the same way.
-// A service host's request keeps its path on the name's face (api.pague.dev/v1/pix is PIX_SANDBOX_URL/v1/pix).
+// (sandbox.md 13): this process's connections to the service's hosts go to the sandbox at that URL, in another
+// process; every other connection is untouched. Invariants:
+// - nothing happens at load but patching three functions: no call, no exit, no undici; a missing or bad
+//   PIX_SANDBOX_URL, or a sandbox that does not answer, fails only a connection to a service host, naming it;
+// - one mechanism: a connection to a service host:port is opened as a CONNECT tunnel through the sandbox's listener
+//   (plain CONNECT is taken there also under --https), so TLS runs end to end with the proxy's leaf for that name and
+//   the app's own TLS options (its client certificate: cert, key, pfx, passphrase) go with it as the app set them.
+// Built alone into dist/register.js (scripts/build.mjs): it imports Node's built-ins only.
 import http from 'node:http';
-import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
-import { Agent, setGlobalDispatcher, type Dispatcher } from 'undici';
-import { facePath, parseServiceHosts, type Face } from './proxy/hosts';
+import net from 'node:net';
+import { readFileSync } from 'node:fs';
+import { Duplex } from 'node:stream';
+import tls from 'node:tls';
+import { DEFAULT_SERVICE_HOSTS, parseServiceHosts, type Face } from './proxy/hosts';
 
-function stop(message: string): never {
-  process.stderr.write(`pix-sandbox/register: ${message}\n`);
-  process.exit(1);
-}
+const PREFIX = 'pix-sandbox/register';
+const START = 'Start the sandbox (npx pix-sandbox) and set PIX_SANDBOX_URL to where it listens (`eval "$(npx pix-sandbox env)"` sets it)';
 
-const given = process.env.PIX_SANDBOX_URL;
-if (!given) stop('PIX_SANDBOX_URL is not set. Set it to the sandbox this process should reach (like http://127.0.0.1:4747; `eval "$(npx pix-sandbox env)"` sets it), or drop --import pix-sandbox/register.');
-let sandbox: URL;
-try {
-  sandbox = new URL(given);
-  if (sandbox.protocol !== 'http:' && sandbox.protocol !== 'https:') throw new Error('not http(s)');
-} catch {
-  stop(`PIX_SANDBOX_URL='${given}' is not an http:// or https:// URL. Set it to the sandbox's base URL, like http://127.0.0.1:4747.`);
-}
-const parsedHosts = parseServiceHosts((process.env.SANDBOX_SERVICE_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-if ('error' in parsedHosts) stop(`SANDBOX_SERVICE_HOSTS: ${parsedHosts.error}`);
-const hosts: Record<string, Face> = parsedHosts.hosts;
-
-// Any answer will do (with an admin token, health answers 401): what stops the start is nobody answering.
-const unreachable = await new Promise<string | null>((resolve) => {
-  const req = (sandbox.protocol === 'https:' ? https : http).get(new URL('/_sandbox/health', sandbox), { timeout: 5_000 }, (res) => {
-    res.resume();
-    resolve(null);
-  });
-  req.on('timeout', () => req.destroy(Object.assign(new Error('no answer within 5 s'), { code: 'ETIMEDOUT' })));
-  req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-});
-if (unreachable) stop(`PIX_SANDBOX_URL=${sandbox.origin} does not answer (${unreachable}). Start the sandbox there first (npx pix-sandbox), or set PIX_SANDBOX_URL to where it listens.`);
-
-const faceOf = (hostname: string | null | undefined): Face | undefined => (hostname ? hosts[hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')] : undefined);
-
-// global fetch
-const toSandbox = (dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] => (opts, handler) => {
-  const origin = typeof opts.origin === 'string' ? new URL(opts.origin) : opts.origin;
-  const face = faceOf(origin?.hostname);
-  if (!face) return dispatch(opts, handler);
-  return dispatch({ ...opts, origin: sandbox.origin, path: facePath(face, opts.path) }, handler);
-};
-setGlobalDispatcher(new Agent().compose(toSandbox));
-
-// node:http and node:https
-type RequestArgs = [url: string | URL | http.RequestOptions, options?: http.RequestOptions | ((res: http.IncomingMessage) => void), callback?: (res: http.IncomingMessage) => void];
-const sandboxModule = sandbox.protocol === 'https:' ? https : http;
-const nativeRequest = sandboxModule.request.bind(sandboxModule);
-
-/** The request's options re-addressed to the sandbox when it is for a service host; null when it is not. */
-function reAddressed(args: RequestArgs): [http.RequestOptions, ((res: http.IncomingMessage) => void) | undefined] | null {
-  const [first, second, third] = args;
-  let options: http.RequestOptions;
-  let callback: ((res: http.IncomingMessage) => void) | undefined;
-  if (typeof first === 'string' || first instanceof URL) {
-    const url = new URL(first);
-    const rest = typeof second === 'object' && second !== null ? second : {};
-    options = { hostname: url.hostname, port: url.port || undefined, path: `${url.pathname}${url.search}`, ...rest };
-    callback = typeof second === 'function' ? second : third;
-  } else {
-    options = { ...first };
-    callback = typeof second === 'function' ? second : third;
+/** Where the tunnels go, read at the first connection to a service host; a string says what to set instead. */
+let sandbox: { host: string; port: number; origin: string } | string | undefined;
+function sandboxAddress() {
+  if (sandbox) return sandbox;
+  const given = process.env.PIX_SANDBOX_URL;
+  let url: URL | undefined;
+  try {
+    url = new URL(given ?? '');
+  } catch {
+    /* said below */
   }
-  const hostname = options.hostname ?? options.host?.replace(/:\d+$/, '');
-  const face = faceOf(hostname);
-  if (!face) return null;
-  const headers = { ...(options.headers as Record<string, string> | undefined) };
-  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'host') delete headers[name];
-  const { agent: _agent, servername: _servername, socketPath: _socketPath, createConnection: _createConnection, ...kept } = options as http.RequestOptions & { servername?: string };
-  return [
-    { ...kept, protocol: sandbox.protocol, host: sandbox.hostname, hostname: sandbox.hostname.replace(/^\[(.*)\]$/, '$1'), port: sandbox.port || undefined, path: facePath(face, options.path ?? '/'), headers },
-    callback,
-  ];
+  if (!given) sandbox = `PIX_SANDBOX_URL is not set, and this process's calls to the service's hosts go to the sandbox it names. ${START}, or drop --import pix-sandbox/register.`;
+  else if (url?.protocol !== 'http:' && url?.protocol !== 'https:') sandbox = `PIX_SANDBOX_URL='${given}' is not an http:// or https:// URL. Set it to the sandbox's base URL, like http://127.0.0.1:4747: ${START}.`;
+  else if ('error' in parsedHosts) sandbox = `SANDBOX_SERVICE_HOSTS: ${parsedHosts.error}. Set it as the sandbox's env prints it (eval "$(npx pix-sandbox env)").`;
+  else sandbox = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)), origin: url.origin };
+  return sandbox;
 }
 
-for (const mod of [http, https]) {
-  const request = mod.request.bind(mod) as (...args: RequestArgs) => http.ClientRequest;
-  mod.request = ((...args: RequestArgs) => {
-    const moved = reAddressed(args);
-    return moved ? nativeRequest(moved[0], moved[1]) : request(...args);
-  }) as typeof mod.request;
-  mod.get = ((...args: RequestArgs) => {
-    const req = (mod.request as (...a: RequestArgs) => http.ClientRequest)(...args);
-    req.end();
-    return req;
-  }) as typeof mod.get;
+const serviceItems = () => (process.env.SANDBOX_SERVICE_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+// A bad SANDBOX_SERVICE_HOSTS still names the service's own hosts: a connection to one fails with its error.
+const parsedHosts = parseServiceHosts(serviceItems());
+const hosts: Readonly<Record<string, Face>> = 'error' in parsedHosts ? DEFAULT_SERVICE_HOSTS : parsedHosts.hosts;
+const isServiceHost = (host: unknown): host is string => typeof host === 'string' && Object.hasOwn(hosts, host.toLowerCase().replace(/\.$/, ''));
+
+const connectNet = net.connect;
+const connectTls = tls.connect;
+
+/**
+ * A tunnel to `host:port` through the sandbox's listener, usable at once: the CONNECT line goes first and what the
+ * app writes follows it (the listener reads past the request), and the proxy's `HTTP/1.1 200` answer is dropped before
+ * any byte is passed up. It stands for a net.Socket to the node:http agents and undici (the few methods they call).
+ */
+class Tunnel extends Duplex {
+  connecting = true;
+  readonly #socket: net.Socket;
+  #answer: Buffer | null = Buffer.alloc(0); // the proxy's answer, until its end is read
+  readonly #target: string;
+
+  constructor(host: string, port: number, allowHalfOpen: boolean) {
+    super({ allowHalfOpen });
+    this.#target = `${host}:${port}`;
+    const to = sandboxAddress();
+    if (typeof to === 'string') {
+      this.#socket = new net.Socket();
+      process.nextTick(() => this.destroy(Object.assign(new Error(`${PREFIX}: ${to}`), { code: 'ERR_PIX_SANDBOX_URL' })));
+      return;
+    }
+    const socket = (this.#socket = connectNet({ host: to.host, port: to.port, allowHalfOpen: true }));
+    socket.write(`CONNECT ${this.#target} HTTP/1.1\r\nhost: ${this.#target}\r\n\r\n`);
+    socket.on('data', (chunk: Buffer) => {
+      if (this.#answer) return this.#readAnswer(chunk, to.origin);
+      if (!this.push(chunk)) socket.pause();
+    });
+    socket.on('end', () => this.#answer || this.push(null));
+    socket.on('timeout', () => this.emit('timeout'));
+    socket.on('close', () => {
+      if (this.#answer) this.destroy(new Error(`${PREFIX}: PIX_SANDBOX_URL=${to.origin} closed the connection before answering CONNECT ${this.#target}: it is not a pix-sandbox. ${START}.`));
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (!this.#answer) return this.destroy(err);
+      this.destroy(Object.assign(new Error(`${PREFIX}: PIX_SANDBOX_URL=${to.origin} does not answer (${err.code ?? err.message}), and this process's calls to ${this.#target} go to the sandbox there. ${START}.`), { code: err.code, cause: err }));
+    });
+  }
+
+  #readAnswer(chunk: Buffer, origin: string) {
+    const answer = Buffer.concat([this.#answer!, chunk]);
+    const end = answer.indexOf('\r\n\r\n');
+    if (end < 0) {
+      this.#answer = answer;
+      if (answer.length > 16 * 1024) this.destroy(new Error(`${PREFIX}: PIX_SANDBOX_URL=${origin} answered CONNECT ${this.#target} with no end of headers: it is not a pix-sandbox. ${START}.`));
+      return;
+    }
+    const status = answer.subarray(0, answer.indexOf('\r\n')).toString('latin1');
+    if (!/^HTTP\/1\.[01] 200\b/.test(status)) {
+      const body = answer.subarray(end + 4).toString('utf8').slice(0, 500);
+      return this.destroy(new Error(`${PREFIX}: PIX_SANDBOX_URL=${origin} refused the tunnel to ${this.#target} (${status}${body ? `: ${body}` : ''}). It must be a pix-sandbox serving ${this.#target.replace(/:\d+$/, '')}: start it with --service-host for that name, or set PIX_SANDBOX_URL to one that does.`));
+    }
+    this.#answer = null;
+    this.connecting = false;
+    this.emit('connect');
+    this.emit('ready');
+    if (answer.length > end + 4) this.push(answer.subarray(end + 4));
+  }
+
+  override _read() {
+    this.#socket.resume();
+  }
+  override _write(chunk: Buffer, encoding: BufferEncoding, done: (err?: Error | null) => void) {
+    this.#socket.write(chunk, encoding, done);
+  }
+  override _final(done: () => void) {
+    this.#socket.end(done);
+  }
+  override _destroy(err: Error | null, done: (err?: Error | null) => void) {
+    this.#socket.destroy();
+    done(err);
+  }
+  setTimeout(ms: number, onTimeout?: () => void) {
+    this.#socket.setTimeout(ms);
+    if (onTimeout) ms ? this.once('timeout', onTimeout) : this.off('timeout', onTimeout);
+    return this;
+  }
+  setNoDelay(noDelay?: boolean) {
+    this.#socket.setNoDelay(noDelay);
+    return this;
+  }
+  setKeepAlive(enable?: boolean, delay?: number) {
+    this.#socket.setKeepAlive(enable, delay);
+    return this;
+  }
+  ref() {
+    this.#socket.ref();
+    return this;
+  }
+  unref() {
+    this.#socket.unref();
+    return this;
+  }
+  address() {
+    return this.#socket.address();
+  }
+  get remoteAddress() {
+    return this.#socket.remoteAddress;
+  }
+  get remotePort() {
+    return this.#socket.remotePort;
+  }
+  get localAddress() {
+    return this.#socket.localAddress;
+  }
+  get localPort() {
+    return this.#socket.localPort;
+  }
 }
-// `import { request } from 'node:https'` in the app sees the patched functions too.
+
+/** [options, callback] of any of net.connect's and tls.connect's signatures, as Node reads them. */
+function connectArgs(args: unknown[]): [Record<string, any>, (() => void) | undefined] {
+  const [options, callback] = (net as unknown as { _normalizeArgs(a: unknown[]): [Record<string, any>, (() => void)?] })._normalizeArgs(args);
+  // tls.connect(port, host, options): Node merges the TLS options of the second or third argument (_tls_wrap.js).
+  const extra = [args[1], args[2]].find((a) => a !== null && typeof a === 'object');
+  return [extra ? { ...options, ...extra } : options, callback];
+}
+
+/** The sandbox's CA, added when an app passes its own `ca` (which replaces Node's store and NODE_EXTRA_CA_CERTS in it). */
+let sandboxCa: string | undefined;
+function withSandboxCa(ca: tls.ConnectionOptions['ca']): tls.ConnectionOptions['ca'] {
+  const file = process.env.PIX_SANDBOX_CA || process.env.NODE_EXTRA_CA_CERTS;
+  if (ca === undefined || !file) return ca;
+  try {
+    sandboxCa ??= readFileSync(file, 'utf8');
+  } catch {
+    return ca; // the handshake's own error (unable to verify) says what is missing
+  }
+  return [...(Array.isArray(ca) ? ca : [ca]), sandboxCa];
+}
+
+function netConnect(...args: unknown[]): net.Socket {
+  const [options, callback] = connectArgs(args);
+  if (options.path || !isServiceHost(options.host)) return (connectNet as (...a: unknown[]) => net.Socket)(...args);
+  const tunnel = new Tunnel(options.host, Number(options.port ?? 80), options.allowHalfOpen === true);
+  if (options.timeout) tunnel.setTimeout(options.timeout);
+  if (callback) tunnel.once('connect', callback);
+  return tunnel as unknown as net.Socket;
+}
+
+function tlsConnect(...args: unknown[]): tls.TLSSocket {
+  const [options, callback] = connectArgs(args);
+  if (options.socket || options.path || !isServiceHost(options.host)) return (connectTls as (...a: unknown[]) => tls.TLSSocket)(...args);
+  const socket = new Tunnel(options.host, Number(options.port ?? 443), options.allowHalfOpen === true);
+  return connectTls({ ...options, socket, servername: options.servername ?? options.host, ca: withSandboxCa(options.ca) }, callback);
+}
+
+// The doors: what undici (Node's own behind global fetch, and an app's from node_modules) and https.Agent call, by
+// property, at each connection (so on Node 20.20 with its undici 6.24, and undici 6.29: test/proxy/register.test.ts).
+net.connect = net.createConnection = netConnect as typeof net.connect;
+tls.connect = tlsConnect as typeof tls.connect;
+// A second door for node:http: http.Agent took net.createConnection itself when node:http loaded (at Node's start).
+if (http.Agent.prototype.createConnection === connectNet) http.Agent.prototype.createConnection = netConnect as typeof http.Agent.prototype.createConnection;
+// `import { connect } from 'node:tls'` in the app sees the patched functions too.
 syncBuiltinESMExports();

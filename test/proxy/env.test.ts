@@ -1,8 +1,8 @@
-// `pix-sandbox env` and the register hook (sandbox.md 13) as a client app's suite uses them: the built CLI on a real
+// `pix-sandbox env` (sandbox.md 13) as a client app's suite uses them: the built CLI on a real
 // port of 127.0.0.1, then a client process whose environment is only what `env` printed, calling the service's
-// production URL. curl, Python and Go honour the proxy variables and the CA bundle; a Node process loads the register
-// hook (test/clients runs an app of every language under an egress guard). A missing toolchain skips its test and
-// says so, unless RECIPES_REQUIRED=1 (as test/recipes does).
+// production URL. curl, Python and Go honour the proxy variables and the CA bundle (a Node process's hook:
+// register.test.ts; test/clients runs an app of every language under an egress guard). A missing toolchain skips its
+// test and says so, unless RECIPES_REQUIRED=1 (as test/recipes does).
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -223,45 +223,5 @@ func main() {
     expect(res.code, res.out).toBe(0);
     expect(res.out).toMatch(/^200 /);
     expect(res.out).toContain(DEFAULT.accountId);
-  });
-});
-
-describe('the register hook (node --import pix-sandbox/register)', () => {
-  const app = join(tmp.dir, 'app.mjs');
-  beforeAll(() => {
-    writeFileSync(
-      app,
-      `import { get } from 'node:https';
-const res = await fetch('https://api.pague.dev/v1/account', { headers: { 'x-api-key': process.env.PDEV_API_KEY } });
-console.log('fetch', res.status, (await res.json()).account.id);
-get('https://api-gateway.pague.dev/v2/account', (r) => { r.resume(); console.log('https.get', r.statusCode); });
-`,
-    );
-  });
-
-  test("an app's fetch and node:https to the service's hosts reach the sandbox in another process", async () => {
-    const { NODE_OPTIONS: _skip, ...vars } = await variables();
-    const res = await run(process.execPath, ['--import', join(CLI, '..', 'register.js'), app], { ...bareEnv(), ...vars });
-    expect(res.code, res.out).toBe(0);
-    expect(res.out).toContain(`fetch 200 ${DEFAULT.accountId}`);
-    // The v2 face without a token: its own 401, from the sandbox (not a DNS error for the real host).
-    expect(res.out).toContain('https.get 401');
-  });
-
-  test('NODE_OPTIONS from `env` loads it: the whole set-up is eval "$(pix-sandbox env)"', async () => {
-    const res = await run('bash', ['-c', `eval "$(node ${JSON.stringify(CLI)} env)" && node ${JSON.stringify(app)}`], bareEnv());
-    expect(res.code, res.out).toBe(0);
-    expect(res.out).toContain(`fetch 200 ${DEFAULT.accountId}`);
-  });
-
-  test.each([
-    [{}, 'PIX_SANDBOX_URL is not set'],
-    [{ PIX_SANDBOX_URL: 'http://127.0.0.1:1' }, 'PIX_SANDBOX_URL=http://127.0.0.1:1 does not answer (ECONNREFUSED)'],
-    [{ PIX_SANDBOX_URL: 'not a url' }, "PIX_SANDBOX_URL='not a url' is not an http:// or https:// URL"],
-  ])('with %j the process stops at start with a message naming PIX_SANDBOX_URL', async (extra, message) => {
-    const res = await run(process.execPath, ['--import', join(CLI, '..', 'register.js'), app], bareEnv(extra));
-    expect(res.code).toBe(1);
-    expect(res.out).toContain(`pix-sandbox/register: ${message}`);
-    expect(res.out).not.toContain('fetch 200');
   });
 });
