@@ -7,8 +7,7 @@
 //   (plain CONNECT is taken there also under --https), so TLS runs end to end with the proxy's leaf for that name and
 //   the app's own TLS options (its client certificate: cert, key, pfx, passphrase) go with it as the app set them.
 // Built alone into dist/register.js (scripts/build.mjs): it imports Node's built-ins only.
-import http from 'node:http';
-import { syncBuiltinESMExports } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { Duplex } from 'node:stream';
@@ -194,7 +193,12 @@ function tlsConnect(...args: unknown[]): tls.TLSSocket {
 // property, at each connection (so on Node 20.20 with its undici 6.24, and undici 6.29: test/proxy/register.test.ts).
 net.connect = net.createConnection = netConnect as typeof net.connect;
 tls.connect = tlsConnect as typeof tls.connect;
-// A second door for node:http: http.Agent took net.createConnection itself when node:http loaded (at Node's start).
-if (http.Agent.prototype.createConnection === connectNet) http.Agent.prototype.createConnection = netConnect as typeof http.Agent.prototype.createConnection;
+// A second door for node:http: its Agent takes net.createConnection itself when node:http loads. Loaded later, it takes
+// the patched one; loaded already (a preload before this one), its Agent is patched here. Not loading node:http
+// for it is start time saved.
+if ((process as unknown as { moduleLoadList: string[] }).moduleLoadList.includes('NativeModule _http_agent')) {
+  const { Agent } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+  if (Agent.prototype.createConnection === connectNet) Agent.prototype.createConnection = netConnect as typeof Agent.prototype.createConnection;
+}
 // `import { connect } from 'node:tls'` in the app sees the patched functions too.
 syncBuiltinESMExports();
