@@ -1,6 +1,7 @@
 // POST /_sandbox/api-pix/cob/{txid}/pay (and /_sandbox/accounts/{id}/api-pix/cob/{txid}/pay): pays a cob or cobv of the
 // standard face by its txid (a test that knows only the txid), through the same control action as
 // POST /_sandbox/transactions/{id}/pay on its charge. A txid is a tenant's own key: the lookup never picks between two.
+import { randomBytes } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { locateCob } from '../services/cobs';
@@ -54,14 +55,25 @@ const accountRoute = createRoute({
   responses: payResponses,
 });
 
+const CertificateInput = z
+  .object({
+    passphrase: z
+      .string()
+      .min(4, { error: 'must be at least 4 characters (Java key stores refuse shorter ones)' })
+      .max(128)
+      .optional()
+      .openapi({ description: "The .p12's passphrase; one is made when absent" }),
+  })
+  .openapi('IssueClientCertificate');
+
 const certificateRoute = createRoute({
   method: 'post',
   path: '/accounts/{id}/client-certificates',
   operationId: 'issueClientCertificate',
   tags: ['Control API'],
   security: controlSecurity,
-  summary: 'Issue a client certificate for the API Pix face under --https --mtls: PEM certificate and key signed by the local CA, for this account',
-  request: { params: z.object({ id: pathParam('id', 'Account id') }) },
+  summary: 'Issue a client certificate for the API Pix face under --https --mtls: PEM certificate and key signed by the local CA, for this account, and the same as a .p12 (PKCS#12) with its passphrase',
+  request: { params: z.object({ id: pathParam('id', 'Account id') }), body: optionalJsonBody(CertificateInput, { passphrase: 'segredo-do-p12' }) },
   responses: {
     201: json(
       z
@@ -70,6 +82,8 @@ const certificateRoute = createRoute({
           certificate: z.string().openapi({ description: 'PEM certificate (client authentication, 365 days)' }),
           key: z.string().openapi({ description: 'Its PEM private key (unencrypted; keep it in a file for curl --key)' }),
           ca: z.string().openapi({ description: 'PEM of the local CA that signed it (and the listener)' }),
+          p12: z.string().openapi({ description: 'The certificate and its key as one PKCS#12 file (.p12 / .pfx), base64: decode it into a file for SDKs and key stores that take one (base64 -d > client.p12)' }),
+          passphrase: z.string().openapi({ description: 'The passphrase of the .p12: the one sent, or one made for it' }),
         })
         .openapi('ClientCertificate'),
       'The certificate and its key',
@@ -82,11 +96,13 @@ export function registerApiPixControl(app: Router, deps: Deps) {
   app.openapi(certificateRoute, async (c) => {
     const { id } = c.req.valid('param');
     deps.store.account(id);
+    const passphrase = c.req.valid('json')?.passphrase ?? randomBytes(12).toString('base64url');
     // Loaded on first use: the certificate code (pkijs) is start-up time a sandbox without mTLS does not pay.
-    const { issueClientCertificate, loadOrCreateCa } = await import('../tls');
+    const { issueClientCertificate, loadOrCreateCa, toPkcs12 } = await import('../tls');
     const ca = await loadOrCreateCa(deps.settings.home);
     const pair = await issueClientCertificate(ca, { commonName: id });
-    return c.json({ commonName: id, certificate: pair.cert, key: pair.key, ca: ca.cert }, 201);
+    const p12 = await toPkcs12(pair, passphrase, id);
+    return c.json({ commonName: id, certificate: pair.cert, key: pair.key, ca: ca.cert, p12: p12.toString('base64'), passphrase }, 201);
   });
   /** Pays the cob through the same control action as POST /_sandbox/transactions/{id}/pay on its charge. */
   const pay = (txid: string, accountId: string | undefined, body: z.infer<typeof PayInput> | undefined) => {

@@ -14,7 +14,7 @@
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { TLSSocket, createSecureContext, type SecureContext } from 'node:tls';
+import { createServer as createTlsServer, type Server as TlsServer, type TLSSocket } from 'node:tls';
 import { isLoopback } from '../wire/middleware/doors';
 import { issueServerCertificate, loadOrCreateCa } from '../tls';
 import { facePath, type Face } from './hosts';
@@ -105,17 +105,32 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
   // A bad request, a broken TLS session, or a tunnel quiet past the limit (no TLS finished, no request): closed.
   inner.on('clientError', (_err, socket: Duplex) => socket.destroy());
 
+  // The TLS end of each service name, made at its first tunnel and kept: its leaf, and the ticket keys and session cache
+  // that let a client resume instead of a full handshake. An API Pix name asks for a client certificate (never
+  // requires one) and checks it against the local CA, as the sandbox's own port does under --mtls, so the face's guard
+  // reads the same `authorized` and peer certificate from the socket and answers the same 401s.
   let ca: ReturnType<typeof loadOrCreateCa> | undefined;
-  const contexts = new Map<string, Promise<SecureContext>>();
-  const contextFor = (name: string) => {
-    let ctx = contexts.get(name);
-    if (!ctx) {
+  const servers = new Map<string, Promise<TlsServer>>();
+  const serverFor = (name: string) => {
+    let server = servers.get(name);
+    if (!server) {
       ca ??= loadOrCreateCa(options.home);
-      ctx = ca.then((c) => issueServerCertificate(c, [name])).then((pair) => createSecureContext(pair));
-      ctx.catch(() => contexts.delete(name));
-      contexts.set(name, ctx);
+      server = ca.then(async (c) => {
+        const pair = await issueServerCertificate(c, [name]);
+        const asks = serviceHosts[name] === 'api-pix';
+        const tls = createTlsServer({ ...pair, ...(asks ? { ca: c.cert, requestCert: true } : {}), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], handshakeTimeout: idleMs });
+        tls.on('secureConnection', (secured: TLSSocket) => {
+          tunnels.set(secured, name);
+          inner.emit('connection', secured);
+        });
+        // A broken or abandoned handshake: closed (the client has its alert).
+        tls.on('tlsClientError', (_err, socket: Duplex) => socket.destroy());
+        return tls;
+      });
+      server.catch(() => servers.delete(name));
+      servers.set(name, server);
     }
-    return ctx;
+    return server;
   };
 
   /**
@@ -130,16 +145,16 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
       buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
       look();
     };
-    const handOver = (to: Duplex) => {
+    /** Plain HTTP in the tunnel: the socket to node:http as it is. */
+    const handOver = () => {
       held();
       socket.off('data', onData);
       socket.pause();
       if (buffered.length) socket.unshift(buffered);
-      tunnels.set(to, name);
-      inner.emit('connection', to);
-      // A plain socket's handle is read by node:http itself: what was put back comes as a 'data' event once resumed
-      // (a TLS socket reads it on its own).
-      if (to === socket) socket.resume();
+      tunnels.set(socket, name);
+      inner.emit('connection', socket);
+      // Its handle is read by node:http itself: what was put back comes as a 'data' event once resumed.
+      socket.resume();
     };
     const refuse = (why: string) => {
       socket.off('data', onData);
@@ -153,7 +168,7 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
         return;
       }
       if (hello.kind === 'not-tls') {
-        if (opened) return handOver(socket);
+        if (opened) return handOver();
         socket.off('data', onData);
         return answerSocket(socket, 400, 'HTTPS_REQUIRED', `This port serves the service's hosts over TLS only: call https://${Object.keys(serviceHosts)[0]}/... (the name resolved to this address), trusting the sandbox's CA.`);
       }
@@ -170,8 +185,12 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
       held();
       socket.off('data', onData);
       socket.pause();
-      contextFor(name).then(
-        (secureContext) => handOver(new TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] })),
+      serverFor(name).then(
+        (server) => {
+          // What was read of the hello goes back, for the TLS end to read first.
+          if (buffered.length) socket.unshift(buffered);
+          server.emit('connection', socket);
+        },
         (err) => refuse(`no certificate could be made for ${name}: ${(err as Error).message}`),
       );
     };

@@ -1,6 +1,7 @@
 // TLS for the sandbox's listener (sandbox.md 8), and what mutual TLS builds on. The whole API:
 // - loadOrCreateCa(home): the local CA (cert + key PEM, paths), made on first use;
 // - issueServerCertificate(ca, names) / issueClientCertificate(ca, { commonName }): PEM certificate + key signed by it;
+// - toPkcs12(pair, passphrase, name): the pair as a .p12 for SDKs and Java key stores;
 // - loadKeyPair(certFile, keyFile): a certificate the user brings, checked (readable, matching, not expired);
 // - prepareServerTls(settings): the listener's certificate (brought, or a leaf of the local CA for the default names);
 // - serverTlsOptions(tls, { clientCa, clientCertificates }): options for https.createServer / tls.createServer,
@@ -17,6 +18,7 @@ export { sandboxHome } from './home';
 export { createCaMaterial, issueClientCertificate, issueServerCertificate, type CaMaterial, type PemPair } from './certificates';
 export { TlsSetupError } from './errors';
 export { loadKeyPair } from './pair';
+export { toPkcs12 } from './p12';
 
 export interface TlsSettings {
   /** PIX_SANDBOX_HOME: where the local CA is kept. */

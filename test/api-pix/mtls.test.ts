@@ -71,7 +71,7 @@ test('without a client certificate /api-pix/v2 answers a 401 problem that says h
   expect(v2.status).toBe(200);
 });
 
-test("with the account's certificate it is served; another account's certificate is 403", async () => {
+test("with the account's certificate it is served; another account's certificate is 401 naming it", async () => {
   const mine = await certificateFor(DEFAULT.accountId);
   expect(mine.commonName).toBe(DEFAULT.accountId);
   expect(mine.ca).toBe(sb.ca!.pem);
@@ -80,7 +80,7 @@ test("with the account's certificate it is served; another account's certificate
   const other = await call('POST', '/_sandbox/accounts', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Outra' }) });
   expect(other.status, JSON.stringify(other.body)).toBe(201);
   const foreign = await call('GET', list, { headers: { authorization: `Bearer ${await token()}` }, cert: await certificateFor(other.body.id) });
-  expect(foreign.status).toBe(403);
+  expect(foreign.status).toBe(401);
   expect(foreign.body.detail).toContain(other.body.id);
 });
 
