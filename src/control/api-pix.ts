@@ -59,10 +59,9 @@ const CertificateInput = z
   .object({
     passphrase: z
       .string()
-      .min(4, { error: 'must be at least 4 characters (Java key stores refuse shorter ones)' })
       .max(128)
       .optional()
-      .openapi({ description: "The .p12's passphrase; one is made when absent" }),
+      .openapi({ description: "The .p12's passphrase; one is made when absent. An empty one makes a .p12 without a passphrase, as some PSPs hand out (Efí's SDK opens its .p12 with '')" }),
   })
   .openapi('IssueClientCertificate');
 
