@@ -3,7 +3,8 @@
 // - CONNECT to a service host (api.pague.dev, api-gateway.pague.dev, each --service-host): the tunnel's TLS is ended
 //   here with a leaf of the local CA for that name, and its requests go to the same app as the sandbox's own port,
 //   on the face the name maps to (hosts.ts facePath, which normalises the path first: dots cannot leave the face),
-//   marked so the doors accept the name (marks.ts).
+//   marked so the doors accept the name (marks.ts). An API Pix name's TLS asks for a client certificate and checks it
+//   against the local CA, as the own port does under --mtls; each name's TLS end is made once and resumes sessions.
 // - Plain http:// requests in absolute form to a service host: the same, without TLS.
 // - Any other name: tunnelled (or forwarded, for plain http) for loopback clients only, refused 403 naming the host
 //   for any other client, so the sandbox is never an open relay.
