@@ -26,7 +26,8 @@ import { earlyHealth } from './control/early-health';
 import { headerRecordFromNode } from './wire/middleware/headers';
 import { errorName, sendError, toSandboxError } from './wire/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { answerHeaderOf, type Env } from './wire/env';
+import type { Env } from './wire/env';
+import { answerHeaderOf } from './wire/answer-header';
 import { locationPath, registerChargeJobs } from './services/charges';
 import { registerRecJobs } from './services/recs';
 import { registerCobRJobs } from './services/cobrs';
@@ -57,7 +58,7 @@ import { createRequestLog, DEFAULT_REQUEST_LOG_SIZE } from './services/request-l
 import { createRetention } from './services/retention';
 import { DURATION_HINT, formatDuration, parseDuration } from './lib/duration';
 import { requestRecorder } from './wire/middleware/request-log';
-import { warningsOf } from './wire/validate';
+import { warningsOf } from './wire/request-warnings';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
 export const VERSION: string = version;

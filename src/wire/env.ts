@@ -1,7 +1,6 @@
 // Hono environment shared by every router, and the router factory that makes validation failures our envelope.
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
-import type { ServerResponse } from 'node:http';
 import type { Caller } from '../domain/auth';
 import type { Principal } from '../domain/workshop';
 import { zodFields } from './errors';
@@ -22,17 +21,6 @@ export type Env = {
     controlAccount: string | null;
   };
 };
-
-/**
- * Sets a header of the request `c`'s answer before its Response is built. On a real port it goes on Node's response,
- * which merges it into whatever head the Response brings; in process (app.request) it is staged on the context as
- * c.header() stages it. Either way, a Response built after it with c.body() or c.json() also carries whatever else the
- * context staged (Sandbox-Warning): a route answers through the context, never with a bare `new Response`.
- */
-export function answerHeaderOf(c: Context): (name: string, value: string) => void {
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  return outgoing ? (name, value) => void outgoing.setHeader(name, value) : (name, value) => c.header(name, value);
-}
 
 /**
  * Whether a face refuses a body's unknown fields (sandbox.md 14): the service's faces take them with a warning unless

@@ -1,11 +1,11 @@
 // Schemas shared by several routes: the error envelope (documented on every route), money, ids.
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { answerHeaderOf } from './env';
+import { answerHeaderOf } from './answer-header';
 import { ERROR_CODES } from '../domain/errors';
 import { hasAtMostTwoDecimals } from '../domain/money';
 import { PERMISSIONS } from '../domain/permissions';
-import { warningsOf } from './validate';
+import { warningsOf } from './request-warnings';
 
 /** Security requirements, by the scheme names registered in faces/docs.ts. */
 export const BEARER_SCHEME = 'bearerAuth';

@@ -10,9 +10,11 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { JSON_TYPE, parsedBody } from './middleware/body';
-import { collectWarnings, warn } from '../lib/warnings';
-import { headerValue } from '../lib/header-text';
+import { warn } from '../lib/warnings';
+import { checkedWithWarnings } from './request-warnings';
 import { moreUnknownFieldsWarning, unknownFields, unknownFieldWarning, type UnknownField } from './unknown-fields';
+
+export { checkedWithWarnings };
 
 type Target = 'query' | 'param' | 'header' | 'json';
 type Part = { target: Target; schema: z.ZodType; read: (c: Context) => unknown };
@@ -116,21 +118,6 @@ function check(c: Context, target: Target, schema: z.ZodType, value: unknown, fa
   settle(checked);
   return undefined;
 }
-
-/** The warnings of each request that had some, for its entry in the request log. */
-const requestWarnings = new WeakMap<Context, string[]>();
-export const warningsOf = (c: Context): string[] | undefined => requestWarnings.get(c);
-
-/** Runs a check of the request `c`'s input; each warning it records becomes a `Sandbox-Warning` header of the answer. */
-export const checkedWithWarnings = <T>(c: Context, check: () => T): T =>
-  collectWarnings(check, (warnings) => {
-    // Each warning quotes what the client wrote as a header can carry it (lib/header-text.ts); headerValue is what keeps
-    // a warning that forgot to from ever making the answer a 500.
-    for (const w of warnings) c.header('Sandbox-Warning', headerValue(w), { append: true });
-    const kept = requestWarnings.get(c);
-    if (kept) kept.push(...warnings);
-    else requestWarnings.set(c, [...warnings]);
-  });
 
 /** What hono's validator reads for 'query': each name's value, or its values when it is repeated. */
 function queryRecord(c: Context): Record<string, string | string[]> {
