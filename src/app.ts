@@ -14,6 +14,7 @@ import { openStore } from './store/store';
 import { BYTES_PER_RECORD, recordsHeld } from './services/capacity';
 import { currentUnit } from './store/unit';
 import { createScheduler } from './services/scheduler';
+import { noteHolder, type HolderKind } from './services/holders';
 import { createClocks, isoOf } from './services/clocks';
 import { createTokens } from './services/tokens';
 import { createAccount } from './services/accounts';
@@ -249,6 +250,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     workshop: createWorkshopRoom({ ...(options.workshop ? { code: newRoomCode() } : {}), ...(options.workshopMax !== undefined ? { max: options.workshopMax } : {}) }),
     bus: createBus((err) => log(`live stream listener failed: ${(err as Error)?.stack ?? String(err)}`), undefined, (send) => store.afterCommit(send)),
     requestLog,
+    noteHolder: (kind: HolderKind, id: string, accountId: string) => noteHolder(store, kind, id, accountId),
     listeners: createOwnListeners({ allowSelf: options.allowSelfWebhooks ?? false, publicHost, tlsNames: options.tlsNames ?? [] }),
     settings: {
       publicHost,

@@ -10,6 +10,7 @@ import type { RequestLog } from './services/request-log';
 import type { WorkshopRoom } from './domain/workshop';
 import type { Retention } from './domain/retention';
 import type { OwnListeners } from './webhooks/own-listeners';
+import type { HolderKind } from './services/holders';
 
 export interface Settings {
   /** Host (no scheme) that BR Code locations point at. */
@@ -58,4 +59,6 @@ export interface Deps {
   retention: Retention;
   /** The sandbox's listeners, once listening: no webhook is delivered to them (sandbox.md 11). */
   listeners: OwnListeners;
+  /** noteHolder() of services/holders.ts on this store: how code beside services (webhooks/) notes a record it makes. */
+  noteHolder: (kind: HolderKind, id: string, accountId: string) => void;
 }

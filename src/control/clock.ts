@@ -8,7 +8,7 @@ import type { Router } from '../wire/env';
 import { SandboxError, validationError } from '../domain/errors';
 import { CLOCK_MAX_MS, CLOCK_RANGE_TEXT, inClockRange, type Clock } from '../lib/clock';
 import { isoTime } from '../lib/iso';
-import { inRequestUnit } from '../lib/request-unit';
+import { inRequestUnit } from '../wire/request-unit';
 import { instantOf, tenantClockView } from '../services/clocks';
 import { ClockSchema, TenantClockSchema } from './answers';
 import { ClockInputSchema } from './schemas';

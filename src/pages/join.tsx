@@ -9,7 +9,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import type { Env } from '../wire/env';
 import { SandboxError } from '../domain/errors';
-import { inRequestUnit } from '../lib/request-unit';
+import { inRequestUnit } from '../wire/request-unit';
 import { addressKey, createBuckets } from '../lib/token-bucket';
 import { baseOf, CODE_LENGTH, isRoomCode, joinWorkshop, NAME_MAX, returning } from '../services/workshop';
 import type { Attendee } from '../domain/workshop';

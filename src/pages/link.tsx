@@ -14,7 +14,7 @@ import { locationPath } from '../services/charges';
 import { findLinkBySlug, payPaymentLink, startLinkCharge } from '../services/payment-links';
 import { brl } from './format';
 import { Layout, renderPage } from './layout';
-import { inRequestUnit } from '../lib/request-unit';
+import { inRequestUnit } from '../wire/request-unit';
 import { nowOf } from '../services/clocks';
 
 const METHOD_LABEL: Record<PaymentMethod, string> = { pix: 'PIX', credit_card: 'Credit card (simulated)', boleto: 'Boleto (simulated)' };

@@ -24,6 +24,8 @@ export interface Clocks {
   own(accountId: string): Clock;
   /** Takes the account's own clock away (it runs on the sandbox clock again), in the current unit. */
   release(accountId: string): void;
+  /** nowOf(): the time now for `account`, read from its record (for code fed its clocks, not importing this module). */
+  nowOf(account: Pick<Account, 'clock'>): number;
 }
 
 export function createClocks(store: Store, sandbox: Clock, log: (line: string) => void): Clocks {
@@ -95,6 +97,7 @@ export function createClocks(store: Store, sandbox: Clock, log: (line: string) =
       const accounts = store.state.accounts;
       if (Object.hasOwn(accounts, id)) delete accounts[id]!.clock;
     },
+    nowOf: (account) => nowOf({ clock: sandbox }, account),
   };
 }
 

@@ -21,13 +21,10 @@ import type { Ids } from '../lib/ids';
 import type { Store } from '../store/store';
 import { rawOf } from '../store/unit';
 import { valuesOf } from '../lib/objects';
-import type { Job, State } from '../store/state';
+import { KEEP_JOB, type Job, type State } from '../store/state';
 
-/**
- * What a handler returns when the work it started (and detached) takes its job off the state once done: the job stays
- * there meanwhile, and this process does not run it again unless its queue is rebuilt (the handler then answers again).
- */
-export const KEEP_JOB: unique symbol = Symbol('keep the job');
+export { KEEP_JOB };
+
 
 export type JobHandler = (job: Job) => void | typeof KEEP_JOB | Promise<unknown>;
 

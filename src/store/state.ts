@@ -5,6 +5,13 @@ import type { Account } from '../domain/types';
 
 export const STATE_VERSION = 2;
 
+/**
+ * What a job's handler returns when the work it started (and detached) takes its job off the state once done: the job
+ * stays there meanwhile, and this process does not run it again unless its queue is rebuilt (the handler then answers
+ * again). Beside Job, so that a handler outside services/ (webhooks/) needs nothing of the scheduler but this.
+ */
+export const KEEP_JOB: unique symbol = Symbol('keep the job');
+
 export interface Job {
   id: string;
   /** Sandbox-clock ms at which it falls due. */

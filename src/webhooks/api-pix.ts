@@ -10,7 +10,6 @@ import { isoTime as iso } from '../lib/iso';
 import { valuesOf } from '../lib/objects';
 import { refundsOf } from '../domain/claims';
 import { API_PIX_EVENT } from '../domain/events';
-import { nowOf } from '../services/clocks';
 
 
 /** A refund of the core as a devolução: its id is the one it was asked under, or its transaction id without dashes. */
@@ -69,6 +68,6 @@ export function recordPixNotice(deps: Deps, account: Account, payment: Transacti
   const chave = payment.charge!.apiPix!.chave;
   if (!account.webhooks.some((w) => w.chave === chave)) return;
   const entry = pixEntry(payment, refundsOf(account, payment.id));
-  const eventId = `pix_${payment.e2eId}_${entry.devolucoes?.length ?? 0}_${nowOf(deps, account)}`;
+  const eventId = `pix_${payment.e2eId}_${entry.devolucoes?.length ?? 0}_${deps.clocks.nowOf(account)}`;
   recordBody(deps, account, account.wallets[payment.walletId]!, API_PIX_EVENT, eventId, JSON.stringify({ pix: [entry] }), chave);
 }

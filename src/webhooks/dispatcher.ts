@@ -12,15 +12,12 @@
 import { noticePath } from '../domain/api-pix-rec';
 import type { Deps } from '../deps';
 import type { Account, Delivery, DeliveryAttempt, WebhookEndpoint } from '../domain/types';
-import { KEEP_JOB } from '../services/scheduler';
-import { noteHolder } from '../services/holders';
 import { rawOf } from '../store/unit';
 import { signWebhookBody } from './signature';
 import { postInThread } from './send-thread';
 import { globalFetch, postWithFetch, Stop, type Answer, type Post } from './transport';
-import type { Job } from '../store/state';
+import { KEEP_JOB, type Job } from '../store/state';
 import type { SandboxEvent } from '../domain/events';
-import { nowOf } from '../services/clocks';
 import { selfWebhookHint } from './own-listeners';
 
 export const ATTEMPT_JOB = 'webhook.attempt';
@@ -97,7 +94,7 @@ export function trimLog(log: Record<string, Delivery>, id: string, limit: number
 
 /** Makes a pending delivery of `event` to `endpoint` with its first attempt due now. */
 export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent, endpoint: WebhookEndpoint, replayOf?: string): Delivery {
-  const now = nowOf(deps, account);
+  const now = deps.clocks.nowOf(account);
   const delivery: Delivery = {
     id: deps.ids.uuid(),
     eventRecordId: event.id,
@@ -113,7 +110,7 @@ export function queueDelivery(deps: Deps, account: Account, event: SandboxEvent,
     ...(replayOf ? { replayOf } : {}),
   };
   account.deliveries[delivery.id] = delivery;
-  noteHolder(deps.store, 'delivery', delivery.id, account.id);
+  deps.noteHolder('delivery', delivery.id, account.id);
   trimLog(account.deliveries, delivery.id, DELIVERY_LOG_LIMIT, deps.store.epoch);
   deps.scheduler.schedule({ kind: ATTEMPT_JOB, dueAt: now, accountId: account.id, ref: delivery.id });
   return delivery;
@@ -287,7 +284,7 @@ export function registerDeliveryJobs(deps: Deps, timeoutMs = DEFAULT_TIMEOUT_MS)
 
   /** Starts the attempt of `job`; true when it sends one (its outcome, detached, takes the job off). */
   function attempt(account: Account, delivery: Delivery, job: Job): boolean {
-    const at = nowOf(deps, account);
+    const at = deps.clocks.nowOf(account);
     const { endpoint, event } = partsOf(account, delivery);
     const settings = rawOf(account); // read only: the retry schedule and the header word
     const delay = settings.webhookRetrySchedule[delivery.attempts.length];

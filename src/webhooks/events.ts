@@ -5,11 +5,10 @@ import type { Account, Wallet } from '../domain/types';
 import { createDeliveries } from './dispatcher';
 import { isoTime } from '../lib/iso';
 import type { DeliveryEventKind, EventKind, SandboxEvent } from '../domain/events';
-import { nowOf } from '../services/clocks';
 
 /** Records an event of `wallet` and queues its deliveries. `data` is the event-specific object. */
 export function recordEvent(deps: Deps, account: Account, wallet: Wallet, event: EventKind, eventId: string, data: Record<string, unknown>): SandboxEvent {
-  const at = nowOf(deps, account);
+  const at = deps.clocks.nowOf(account);
   const envelope = { event, eventId, timestamp: isoTime(at), subAccount: wallet.reference, data };
   return recordBody(deps, account, wallet, event, eventId, JSON.stringify(envelope));
 }
@@ -22,7 +21,7 @@ export function recordBody(deps: Deps, account: Account, wallet: Wallet, event: 
     eventId,
     walletId: wallet.id,
     subAccount: wallet.reference,
-    createdAt: nowOf(deps, account),
+    createdAt: deps.clocks.nowOf(account),
     body,
     ...(chave === undefined ? {} : { chave }),
   };

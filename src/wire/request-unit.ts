@@ -1,12 +1,27 @@
 // The app's router: GrowingRouter, whose routes' middleware and handlers each start in the request's unit of work
-// (lib/request-unit.ts): a handler that decides and writes after the validators and the guard have awaited theirs
+// (inRequestUnit below): a handler that decides and writes after the validators and the guard have awaited theirs
 // needs nothing more. GET and HEAD routes are left as they are (reads have no unit; under the test hook strictReads a
 // write from one throws all the same, as a write outside any unit), and while no unit is open in the process a
 // middleware is called straight: a read pays nothing for this.
 import type { Context } from 'hono';
-import { enterUnit, leaveUnit, unitsOpen } from '../store/unit';
+import { enterUnit, leaveUnit, runInUnit, unitsOpen, type Unit } from '../store/unit';
 import { GrowingRouter } from './growing-router';
-import '../lib/request-unit';
+
+// store/unit.ts carries the current unit only through synchronous calls (no AsyncLocalStorage): app.ts puts the
+// request's unit on its context as 'unit' (absent for reads and stories), the router below runs the synchronous part of
+// each of the request's middleware and handlers in it, and a handler that awaits something itself (the QR image, a body
+// it reads) and then writes runs that part with inRequestUnit(c, fn). Here, in wire/, so that every face uses the same one.
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The request's unit of work (app.ts); undefined for a read or a story. */
+    unit: Unit | undefined;
+  }
+}
+
+/** Runs `fn` (synchronously) in the unit of work of the request `c`: its writes are the request's. */
+export function inRequestUnit<T>(c: Context, fn: () => T): T {
+  return runInUnit(c.get('unit'), fn);
+}
 
 type Handler = (c: Context, next: () => Promise<void>) => unknown;
 

@@ -5,7 +5,7 @@ import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, CobBody } from '../schemas';
 import { answerCob, cobInput, withDefaults, writeFamily } from './input';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 
 export function register(app: ApiPixRouter, deps: Deps) {
   const family = writeFamily('cob');

@@ -6,7 +6,7 @@ import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, CobBody, CobVBody } from '../schemas';
 import { answerCob, checkTxid, cobInput, withDefaults, writeFamily } from './input';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 
 export function register(app: ApiPixRouter, deps: Deps, kind: CobKind) {
   const family = writeFamily(kind);

@@ -1,7 +1,7 @@
 // PATCH /cobr/{txid}: the receiver cancels a recurring charge (status CANCELADA) before the day of its first attempt.
 import type { Deps } from '../../../deps';
 import { cancelCobR } from '../../../services/cobrs';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body } from '../schemas';

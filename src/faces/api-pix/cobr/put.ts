@@ -2,7 +2,7 @@
 // days before its due date; a txid already used is CobROperacaoInvalida, never a second charge.
 import type { Deps } from '../../../deps';
 import { createCobR } from '../../../services/cobrs';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body } from '../schemas';

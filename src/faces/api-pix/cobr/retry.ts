@@ -2,7 +2,7 @@
 // (up to 3, within 7 days after the settlement day, one at a time, on a future day).
 import type { Deps } from '../../../deps';
 import { retryCobR } from '../../../services/cobrs';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { check, date } from '../schemas';

@@ -5,7 +5,7 @@ import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, LocBody } from '../schemas';
 import { locView } from '../views';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 
 export function register(app: ApiPixRouter, deps: Deps) {
   const family = { invalid: 'PayloadLocationOperacaoInvalida' } as const;

@@ -1,7 +1,7 @@
 // POST /locrec: a recurrence's payload location, bound later by a recurrence that names it in `loc`.
 import type { Deps } from '../../../deps';
 import { createRecLoc } from '../../../services/recs';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { locRecView } from '../rec/views';

@@ -2,7 +2,7 @@
 // EM_PROCESSAMENTO until processed. A charge not of the batch is refused; an unknown batch is LoteCobVNaoEncontrado.
 import type { Deps } from '../../../deps';
 import { patchLote } from '../../../services/lotes-cobv';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, LoteCobVPatchBody } from '../schemas';

@@ -3,7 +3,7 @@
 // number (the document answers it as an integer).
 import type { Deps } from '../../../deps';
 import { putLote } from '../../../services/lotes-cobv';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, invalid, LoteCobVBody } from '../schemas';

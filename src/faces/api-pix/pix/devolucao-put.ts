@@ -7,7 +7,7 @@ import { devolucaoEntry } from '../../../webhooks/api-pix';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, DevolucaoBody, invalid } from '../schemas';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import { extended } from '../../../lib/objects';
 
 export function register(app: ApiPixRouter, deps: Deps) {

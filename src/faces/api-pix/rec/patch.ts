@@ -2,7 +2,7 @@
 // is CRIADA (loc, calendario.dataInicial) and at any time before it ends (the debtor's name, the Jornada 3 charge).
 import type { Deps } from '../../../deps';
 import { reviseRec } from '../../../services/recs';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, invalid } from '../schemas';

@@ -1,7 +1,7 @@
 // POST /rec: a recurrence CRIADA, with its bond (vinculo), calendar, value and retry policy; its payer confirms it later.
 import type { Deps } from '../../../deps';
 import { createRec } from '../../../services/recs';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body } from '../schemas';

@@ -1,7 +1,7 @@
 // PATCH /solicrec/{idSolicRec}: the receiver cancels a request its payer has not answered (status CANCELADA).
 import type { Deps } from '../../../deps';
 import { cancelSolicRec } from '../../../services/recs';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body } from '../schemas';

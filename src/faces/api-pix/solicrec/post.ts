@@ -2,7 +2,7 @@
 // sandbox clock); the payer's answer comes from the control API, /pay, or a magic debtor.
 import type { Deps } from '../../../deps';
 import { createSolicRec } from '../../../services/recs';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body } from '../schemas';

@@ -4,7 +4,7 @@ import { putPixWebhook } from '../../../services/pix-received';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, WebhookBody } from '../schemas';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import { refuseSelfWebhooks } from '../../../wire/webhook-urls';
 
 export function register(app: ApiPixRouter, deps: Deps) {

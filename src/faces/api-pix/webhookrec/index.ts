@@ -4,7 +4,7 @@ import type { Deps } from '../../../deps';
 import { COBR_WEBHOOK, REC_WEBHOOK } from '../../../domain/api-pix-rec';
 import { deleteAutomaticoWebhook, getAutomaticoWebhook, putAutomaticoWebhook, type AutomaticoWebhook } from '../../../services/recs';
 import { isoTime as iso } from '../../../lib/iso';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import { refuseSelfWebhooks } from '../../../wire/webhook-urls';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';

@@ -9,7 +9,7 @@ import { json, jsonBody, metadataSchema, uuid } from '../../../wire/schemas';
 import { CustomerInputSchema } from '../customers/post';
 import { centsV1, expiresInSchema, nullableId, text, v1Errors, v1Headers, v1NotFound, v1Security, v1Tags } from '../schemas';
 import { pixV1View } from '../views';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import { ChargeSchema } from '../../../wire/resources/charges';
 
 

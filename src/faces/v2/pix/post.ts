@@ -7,7 +7,7 @@ import { guard } from '../guard';
 import { createdHeaders, errorResponse, idempotencyErrors, idempotentHeaders, json, jsonBody, sendIdempotent, v2Errors } from '../../../wire/schemas';
 import { chargeView } from '../../../wire/views';
 import type { Router } from '../../../wire/env';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import { ChargeInputSchema, ChargeSchema } from '../../../wire/resources/charges';
 
 export const route = createRoute({

@@ -8,7 +8,7 @@ import { guard } from '../guard';
 import { createdHeaders, idempotencyErrors, idempotentHeaders, json, jsonBody, sendIdempotent, v2Errors } from '../../../wire/schemas';
 import { withdrawalView } from '../../../wire/views';
 import type { Router } from '../../../wire/env';
-import { inRequestUnit } from '../../../lib/request-unit';
+import { inRequestUnit } from '../../../wire/request-unit';
 import { WithdrawalInputSchema, WithdrawalSchema } from '../../../wire/resources/withdrawals';
 
 export const route = createRoute({
