@@ -24,13 +24,16 @@ export function normalPath(path: string): string {
   return `/${out.join('/')}${trailing ? '/' : ''}`;
 }
 
+/** Whether `target` is in origin form (/path?query): one character read, on every request's target. */
+const isOriginForm = (target: string) => target.charCodeAt(0) === 47;
+
 /**
  * A request target with its path normalised: origin form (/path?query) or absolute form (http://host/path?query);
  * anything else (`*`, an authority) is returned as it is.
  */
 export function normalTarget(target: string): string {
   let start = 0;
-  if (target.charCodeAt(0) !== 47) {
+  if (!isOriginForm(target)) {
     const scheme = target.indexOf('://');
     if (scheme < 0) return target;
     start = target.indexOf('/', scheme + 3);

@@ -19,15 +19,25 @@ export const DEFAULT_BODY_CAP = 64 * 1024;
 /** The control API's own reads that would only log themselves: the log, the stream, the console's fragment, health. */
 const UNLOGGED_CONTROL = /^\/_sandbox\/(?:stream|console|health|requests(?:\/|$)|accounts\/[^/]+\/requests$)/;
 
+const SLASH = 47;
+const LOWER_V = 118;
+const DIGIT_ONE = 49;
+const DIGIT_TWO = 50;
+
 /**
- * The face a path is on, undefined when the log keeps no such request. The versioned faces are told by characters
- * ('/v2', '/v2/...'): `startsWith` on a request's path (a slice of its URL) ran some 220 instructions a call.
+ * The versioned face a path is on: '/v1' or '/v2', the path itself or one under it. Told by characters: `startsWith`
+ * on a request's path (a slice of its URL) ran some 220 instructions a call.
  */
+function versionedFaceOf(path: string): 'v1' | 'v2' | undefined {
+  if (path.charCodeAt(1) !== LOWER_V || (path.length !== 3 && path.charCodeAt(3) !== SLASH)) return undefined;
+  const digit = path.charCodeAt(2);
+  return digit === DIGIT_TWO ? 'v2' : digit === DIGIT_ONE ? 'v1' : undefined;
+}
+
+/** The face a path is on, undefined when the log keeps no such request. */
 function faceOf(path: string): RequestFace | undefined {
-  if (path.charCodeAt(1) === 118 && (path.length === 3 || path.charCodeAt(3) === 47)) {
-    const version = path.charCodeAt(2);
-    return version === 50 ? 'v2' : version === 49 ? 'v1' : undefined;
-  }
+  const versioned = versionedFaceOf(path);
+  if (versioned) return versioned;
   if (path.startsWith('/api-pix/') || path === '/api-pix') return 'api-pix';
   if (path.startsWith('/_sandbox/') && !UNLOGGED_CONTROL.test(path)) return 'control';
   return undefined;
