@@ -175,6 +175,17 @@ function anchorsOfPage(file) {
  * Mistakes found without running anything: links to missing files, to headings no page makes (on this page or, for
  * `page.md#heading`, on that page), a table row with a bare |, a hard-coded port in a command.
  */
+/**
+ * Docs say what is true now; the git log keeps how it came to be. Refused in prose (code spans and blocks aside): a
+ * reference to an issue ("issue 36", "#36") and an account of runs or stops ("the eleventh run", "this stop",
+ * "stays open", "before this change").
+ */
+const HISTORY = [
+  { re: /\bissues? #?\d+\b|(?<![\w&/#\]])#\d+\b/i, what: 'an issue number' },
+  { re: /\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d+(?:st|nd|rd|th)) run\b/i, what: 'a run-by-run account' },
+  { re: /\bthis stop\b|\bstays? open\b|\bbefore this change\b|\bthe run before\b/i, what: 'a history note' },
+];
+
 export function staticProblems(markdown, blocks, dir, label = 'README.md') {
   const problems = [];
   const anchors = anchorsOf(markdown);
@@ -183,6 +194,11 @@ export function staticProblems(markdown, blocks, dir, label = 'README.md') {
   lines.forEach((line, i) => {
     if (line.startsWith('```')) inCode = !inCode;
     if (inCode) return;
+    const prose = line.replace(/`[^`]*`/g, '');
+    for (const { re, what } of HISTORY) {
+      const m = re.exec(prose);
+      if (m) problems.push(`${label}:${i + 1}: "${m[0]}" is ${what}: a page says what is true now (the git log keeps the history)`);
+    }
     for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) {
       const target = m[1];
       if (/^[a-z]+:/.test(target)) continue;

@@ -47,6 +47,10 @@ describe('the README checker catches a block that does not work', () => {
     ['a link to a heading that does not exist', '## The clock\n\nSee [the clock](#the-clock) and [faults](#faults).', /FAIL [^:]+\.md:3: link to #faults, which no heading makes/],
     ['a link to a file that does not exist', 'The contract is in [docs/nowhere.md](docs/nowhere.md).', /FAIL [^:]+\.md:1: link to docs\/nowhere\.md, which does not exist/],
     ['a link to a heading another page does not make', 'See [faults](other.md#faults).', /FAIL [^:]+\.md:1: link to other\.md#faults, which no heading of other\.md makes/],
+    ['an issue number', 'Targets (issue 39): restart <= 20 s.', /FAIL [^:]+\.md:1: "issue 39" is an issue number/],
+    ['an issue referred to by #', 'Fixed in #36.', /FAIL [^:]+\.md:1: "#36" is an issue number/],
+    ['a run-by-run account', 'The eleventh run gave 0.947.', /FAIL [^:]+\.md:1: "eleventh run" is a run-by-run account/],
+    ['a note that something stays open', 'The read row stays open.', /FAIL [^:]+\.md:1: "stays open" is a history note/],
   ])('%s', { timeout: 30_000 }, async (name, markdown, message) => {
     const file = join(dir, `${name.replaceAll(' ', '-')}.md`);
     writeFileSync(file, `${markdown}\n`);
