@@ -9,11 +9,25 @@ import { failCobRDebit, locateCobR } from '../services/cobrs';
 import { cobrStatusView, recStatusView } from '../webhooks/api-pix-rec';
 import { controlConflict, controlErrors, controlSecurity, json, optionalJsonBody, pathParam } from '../wire/schemas';
 import type { Router } from '../wire/env';
+import { textCents } from '../domain/api-pix';
 
 const History = z.array(z.object({ status: z.string(), data: z.string() }));
 const RecState = z.object({ idRec: z.string(), status: z.string(), atualizacao: History }).passthrough().openapi('ApiPixRecState');
 const SolicRecState = z.object({ idSolicRec: z.string(), status: z.string(), atualizacao: History, rec: RecState }).openapi('ApiPixSolicRecState');
 const CobRState = z.object({ idRec: z.string(), txid: z.string(), status: z.string(), atualizacao: History }).passthrough().openapi('ApiPixCobRState');
+
+const AcceptAnswer = z
+  .object({
+    valorMaximoPagador: z
+      .string()
+      .regex(/^\d{1,10}\.\d{2}$/, { error: 'must be an amount like 80.00' })
+      .optional()
+      .openapi({
+        description:
+          "The payer's maximum for each debit of a variable-value recurrence (the sandbox's name; BACEN's API Pix has no field for it): not below its valorMinimoRecebedor, refused beside a fixed valorRec. A cobr above it fails its debit with AM02.",
+      }),
+  })
+  .openapi('ApiPixSolicRecAccept');
 
 const answerRoute = (answer: 'accept' | 'reject') =>
   createRoute({
@@ -26,7 +40,10 @@ const answerRoute = (answer: 'accept' | 'reject') =>
       answer === 'accept'
         ? "The payer accepts a recurrence's confirmation request: ACEITA, and the recurrence APROVADA (webhookrec hears of it)"
         : "The payer rejects a recurrence's confirmation request: REJEITADA, and the recurrence REJEITADA",
-    request: { params: z.object({ id: pathParam('id', 'The idSolicRec', 'SC12345678202603101a2b3c4d5e6') }) },
+    request: {
+      params: z.object({ id: pathParam('id', 'The idSolicRec', 'SC12345678202603101a2b3c4d5e6') }),
+      ...(answer === 'accept' ? { body: optionalJsonBody(AcceptAnswer, { valorMaximoPagador: '80.00' }) } : {}),
+    },
     responses: { 200: json(SolicRecState, 'The request and its recurrence, answered'), ...controlErrors, ...controlConflict('The request was already answered, cancelled or expired') },
   });
 
@@ -87,7 +104,8 @@ export function registerApiPixRecControl(app: Router, deps: Deps) {
   for (const answer of ['accept', 'reject'] as const) {
     app.openapi(answerRoute(answer), (c) => {
       const { account, solic } = locateSolicRec(deps, c.req.valid('param').id);
-      answerSolicRec(deps, account, solic, answer === 'accept');
+      const max = answer === 'accept' ? (c.req.valid('json' as never) as z.infer<typeof AcceptAnswer> | undefined)?.valorMaximoPagador : undefined;
+      answerSolicRec(deps, account, solic, answer === 'accept', max === undefined ? undefined : textCents(max));
       const rec = account.recs[solic.idRec]!;
       return c.json({ idSolicRec: solic.id, status: solic.status, atualizacao: solic.atualizacao.map((m) => ({ status: m.status, data: new Date(m.data).toISOString() })), rec: recStatusView(rec) }, 200);
     });

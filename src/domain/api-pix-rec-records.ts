@@ -33,6 +33,8 @@ export interface Rec {
   calendario: { dataInicial: string; dataFinal?: string; periodicidade: Periodicidade };
   valorRec?: Cents;
   valorMinimoRecebedor?: Cents;
+  /** The payer's maximum for each debit, set when approving (never below valorMinimoRecebedor); a cobr above it fails its debit. */
+  valorMaximoPagador?: Cents;
   politicaRetentativa: PoliticaRetentativa;
   convenio?: string;
   locId?: number;
@@ -87,7 +89,8 @@ export interface CobR {
   original: Cents;
   infoAdicional?: string;
   devedor?: Record<string, string>;
-  recebedor?: Record<string, string>;
+  /** The receiver's account it is credited to (one of receiverAccountsOf; absent in a cobr stored before it was required). */
+  recebedor?: { conta: string; tipoConta: string; agencia?: string };
   status: CobRStatus;
   atualizacao: StatusMark<CobRStatus>[];
   tentativas: Tentativa[];

@@ -96,6 +96,11 @@ export const RETRY_POLICY = { retries: 3, days: 7 } as const;
  * nearest of those that leave the cobr open for a retry.
  */
 export const NO_FUNDS = { codigo: 'AM02', descricao: 'Saldo insuficiente na conta do usuário pagador.' } as const;
+/**
+ * A cobr above the payer's maximum (valorMaximoPagador) fails its debit: ISO 20022's AM02 is NotAllowedAmount, "amount
+ * greater than the allowed maximum", in the document's list; it leaves the cobr open as the policy says.
+ */
+export const ABOVE_PAYER_MAXIMUM = { codigo: 'AM02', descricao: 'Valor da cobrança acima do valor máximo definido pelo usuário pagador.' } as const;
 
 /**
  * The webhooks of Pix Automático are kept as the standard face's webhooks are (account.webhooks, with a `chave`), under
@@ -106,6 +111,23 @@ export const COBR_WEBHOOK = 'webhookcobr';
 export const isAutomaticoWebhook = (chave: string | undefined) => chave === REC_WEBHOOK || chave === COBR_WEBHOOK;
 /** The path a standard face's notice is posted to under its webhookUrl (the document's callbacks). */
 export const noticePath = (chave: string) => (chave === REC_WEBHOOK ? 'rec' : chave === COBR_WEBHOOK ? 'cobr' : 'pix');
+
+/** An account of the receiver at its PSP, as a cobr's `recebedor` names it. */
+export interface ReceiverAccount {
+  agencia: string;
+  conta: string;
+  tipoConta: 'CORRENTE' | 'POUPANCA' | 'PAGAMENTO';
+}
+
+/**
+ * The receiver's accounts a cobr may be credited to: one payment account, branch 0001, numbered by the account's id
+ * (its digits, at most 20), so each tenant's is its own and the same in every run.
+ */
+export const receiverAccountsOf = (account: Pick<Account, 'id'>): ReceiverAccount[] => [{ agencia: '0001', conta: account.id.replace(/\D/g, '').slice(0, 20) || '0', tipoConta: 'PAGAMENTO' }];
+
+/** Whether a cobr's `recebedor` names one of the receiver's accounts (its branch, when given, included). */
+export const isReceiverAccount = (account: Pick<Account, 'id'>, r: { conta: string; tipoConta: string; agencia?: string | undefined }) =>
+  receiverAccountsOf(account).some((a) => a.conta === r.conta && a.tipoConta === r.tipoConta && (r.agencia === undefined || a.agencia === r.agencia));
 
 export function findRec(account: Account, idRec: string): Rec | undefined {
   return Object.hasOwn(account.recs ?? {}, idRec) ? account.recs[idRec] : undefined;

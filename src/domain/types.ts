@@ -227,8 +227,11 @@ export interface ChargeDetails {
   paymentLinkId?: string;
   /** The static QR code this payment was made with. */
   staticQrId?: string;
-  /** A charge made through the standard API Pix face: its txid and PIX key (account.cobs[txid] holds the rest). */
-  apiPix?: { txid: string; chave: string; infoPagador?: string };
+  /**
+   * A charge made through the standard API Pix face: its txid and PIX key (account.cobs[txid] holds the rest), or the
+   * debit of a recurring charge: the cobr's txid and its recurrence's idRec (account.cobrs[txid]), with no key.
+   */
+  apiPix?: { txid: string; chave?: string; idRec?: string; infoPagador?: string };
   /** A cobv: what it costs depends on the day it is paid (domain/api-pix.ts dueAmounts); `amount` is the original. */
   due?: DueRules;
 }

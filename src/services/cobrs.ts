@@ -7,7 +7,7 @@
 // day (POST /cobr/{txid}/retentativa/{data}), and a cobr not paid by the end of those days is EXPIRADA.
 import type { Deps } from '../deps';
 import { SandboxError, validationError, type FieldError } from '../domain/errors';
-import { brtDay, dayOf, dayText } from '../domain/api-pix';
+import { brtDay, dayOf, dayText, moneyText } from '../domain/api-pix';
 import {
   COBR_TRANSITIONS,
   COBR_WINDOW,
@@ -17,6 +17,9 @@ import {
   recMagic,
   moveTo,
   NO_FUNDS,
+  ABOVE_PAYER_MAXIMUM,
+  isReceiverAccount,
+  receiverAccountsOf,
   RETRY_POLICY,
   settlementDay,
   type CobR,
@@ -40,10 +43,10 @@ export interface CobRInput {
   idRec: string;
   dataDeVencimento: string;
   original: Cents;
-  ajusteDiaUtil?: boolean;
+  ajusteDiaUtil: boolean;
+  recebedor: { conta: string; tipoConta: string; agencia?: string | undefined };
   infoAdicional?: string;
   devedor?: Record<string, string>;
-  recebedor?: Record<string, string>;
 }
 
 const field = (name: string, message: string): FieldError => ({ field: name, message });
@@ -97,12 +100,16 @@ export function createCobR(deps: Deps, account: Account, txidOrNone: string | un
     if (rec.status !== 'APROVADA') problems.push(field('cobr.idRec', `names a recurrence that is ${rec.status}; only an APROVADA recurrence (its payer accepted it) is charged`));
     if (due < dayOf(rec.calendario.dataInicial)) problems.push(field('cobr.calendario.dataDeVencimento', `is before the recurrence's first day (calendario.dataInicial ${rec.calendario.dataInicial})`));
     if (rec.calendario.dataFinal !== undefined && due > dayOf(rec.calendario.dataFinal)) problems.push(field('cobr.calendario.dataDeVencimento', `is after the recurrence's last day (calendario.dataFinal ${rec.calendario.dataFinal})`));
-    if (rec.valorRec !== undefined && input.original > rec.valorRec) problems.push(field('cobr.valor.original', `is above the recurrence's fixed value (valorRec ${(rec.valorRec / 100).toFixed(2)})`));
-    if (rec.valorMinimoRecebedor !== undefined && input.original < rec.valorMinimoRecebedor)
-      problems.push(field('cobr.valor.original', `is below the recurrence's minimum (valorMinimoRecebedor ${(rec.valorMinimoRecebedor / 100).toFixed(2)})`));
+    // A fixed value is every charge's value; valorMinimoRecebedor bounds the payer's maximum, not each charge.
+    if (rec.valorRec !== undefined && input.original !== rec.valorRec)
+      problems.push(field('cobr.valor.original', `must be the recurrence's fixed value (valorRec ${moneyText(rec.valorRec)}); send ${moneyText(rec.valorRec)}`));
     const cycle = cycleOf(rec.calendario, input.dataDeVencimento);
     const same = cobrsOf(account, rec).find((c) => c.status !== 'REJEITADA' && c.status !== 'CANCELADA' && cycleOf(rec.calendario, c.dataDeVencimento) === cycle);
     if (same) problems.push(field('cobr.calendario.dataDeVencimento', `falls in the same ${rec.calendario.periodicidade.toLowerCase()} cycle as the cobr ${same.id} (${same.status}, due ${same.dataDeVencimento}); one charge a cycle`));
+  }
+  if (!isReceiverAccount(account, input.recebedor)) {
+    const [own] = receiverAccountsOf(account);
+    problems.push(field('cobr.recebedor.conta', `names none of the receiver's accounts; send conta ${own!.conta}, agencia ${own!.agencia}, tipoConta ${own!.tipoConta} (GET /_sandbox/accounts/{id} lists them as receiverAccounts)`));
   }
   if (due < today) problems.push(field('cobr.calendario.dataDeVencimento', `is before the day the charge is created (${dayText(today)}, Brasília)`));
   else if (due - today < COBR_WINDOW.latestDaysBefore || due - today > COBR_WINDOW.earliestDaysBefore)
@@ -120,7 +127,8 @@ export function createCobR(deps: Deps, account: Account, txidOrNone: string | un
     idRec: input.idRec,
     createdAt: now,
     dataDeVencimento: input.dataDeVencimento,
-    ajusteDiaUtil: input.ajusteDiaUtil ?? true,
+    ajusteDiaUtil: input.ajusteDiaUtil,
+    recebedor: input.recebedor.agencia === undefined ? { conta: input.recebedor.conta, tipoConta: input.recebedor.tipoConta } : { conta: input.recebedor.conta, tipoConta: input.recebedor.tipoConta, agencia: input.recebedor.agencia },
     original: input.original,
     status: 'CRIADA',
     atualizacao: [{ status: 'CRIADA', data: now }],
@@ -128,7 +136,6 @@ export function createCobR(deps: Deps, account: Account, txidOrNone: string | un
   };
   if (input.infoAdicional !== undefined) cobr.infoAdicional = input.infoAdicional;
   if (input.devedor !== undefined) cobr.devedor = input.devedor;
-  if (input.recebedor !== undefined) cobr.recebedor = input.recebedor;
   account.cobrs[txid] = cobr;
   rec!.cobrIds = [...(rec!.cobrIds ?? []), txid];
   recordCobRNotice(deps, account, cobr);
@@ -158,14 +165,14 @@ function activate(deps: Deps, account: Account, cobr: CobR) {
   recordCobRNotice(deps, account, cobr);
 }
 
-/** The attempt fails (no funds): REJEITADA; the recurrence's policy decides what becomes of the cobr. */
-function failAttempt(deps: Deps, account: Account, cobr: CobR, t: Tentativa, rec: Rec | undefined) {
+/** The attempt fails (no funds, or above the payer's maximum): REJEITADA; the recurrence's policy decides what becomes of the cobr. */
+function failAttempt(deps: Deps, account: Account, cobr: CobR, t: Tentativa, rec: Rec | undefined, reason: { codigo: string; descricao: string } = NO_FUNDS) {
   const now = nowOf(deps, account);
   mark(t, 'REJEITADA', now);
-  t.rejeicao = { ...NO_FUNDS };
+  t.rejeicao = { ...reason };
   if (rec?.politicaRetentativa !== 'PERMITE_3R_7D') {
     moveTo(COBR_TRANSITIONS, 'cobr', cobr, 'REJEITADA', now, 'reject');
-    cobr.encerramento = { rejeicao: { ...NO_FUNDS } };
+    cobr.encerramento = { rejeicao: { ...reason } };
   } else if (cobr.tentativas.length === 1) {
     // The end of the retry days: past it, a cobr still unpaid is EXPIRADA.
     deps.scheduler.schedule({ kind: COBR_EXPIRE_JOB, dueAt: retryDaysEnd(cobr), accountId: account.id, ref: cobr.id });
@@ -176,7 +183,14 @@ function failAttempt(deps: Deps, account: Account, cobr: CobR, t: Tentativa, rec
 /** The debit of the scheduled attempt goes through: a core charge paid by the payer, the cobr CONCLUIDA with its pix. */
 function settle(deps: Deps, account: Account, cobr: CobR, t: Tentativa, rec: Rec | undefined) {
   const devedor = rec?.vinculo.devedor;
-  const { tx } = createCharge(deps, { account, wallet: mainWallet(account), subAccount: null }, { amount: cobr.original, description: cobr.infoAdicional ?? `cobr ${cobr.id}`, expiresIn: 86_400 }, undefined, { paying: true });
+  // A Pix like any other (GET /pix, devoluções): its charge carries the cobr's txid and the recurrence's idRec.
+  const { tx } = createCharge(
+    deps,
+    { account, wallet: mainWallet(account), subAccount: null },
+    { amount: cobr.original, description: cobr.infoAdicional ?? `cobr ${cobr.id}`, expiresIn: 86_400, apiPix: { txid: cobr.id, idRec: cobr.idRec } },
+    undefined,
+    { paying: true },
+  );
   payCharge(deps, account, tx.id, { ...(devedor ? { payerName: devedor.nome } : {}), ...((rec?.pagador?.cpf ?? rec?.pagador?.cnpj ?? devedor?.cpf ?? devedor?.cnpj) ? { payerDocument: rec?.pagador?.cpf ?? rec?.pagador?.cnpj ?? devedor?.cpf ?? devedor?.cnpj } : {}) });
   const now = nowOf(deps, account);
   t.endToEndId = tx.e2eId!;
@@ -191,6 +205,7 @@ function debit(deps: Deps, account: Account, cobr: CobR, fail: boolean) {
   const t = scheduledAttempt(cobr)!;
   const rec = findRec(account, cobr.idRec);
   if (fail || (rec && recMagic(account, rec) === 'rec_no_funds')) failAttempt(deps, account, cobr, t, rec);
+  else if (rec?.valorMaximoPagador !== undefined && cobr.original > rec.valorMaximoPagador) failAttempt(deps, account, cobr, t, rec, ABOVE_PAYER_MAXIMUM);
   else settle(deps, account, cobr, t, rec);
 }
 

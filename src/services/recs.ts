@@ -5,7 +5,8 @@
 // table with its instant in `atualizacao`, and each move of a recurrence is a notice to the webhookrec.
 import type { Deps } from '../deps';
 import { SandboxError, validationError, type FieldError } from '../domain/errors';
-import { brtDay, dayOf, dayText } from '../domain/api-pix';
+import { brtDay, dayOf, dayText, moneyText } from '../domain/api-pix';
+import type { Cents } from '../domain/money';
 import {
   COBR_WEBHOOK,
   findRec,
@@ -331,16 +332,29 @@ function deliver(deps: Deps, account: Account, solic: SolicRec): void {
  * The payer answers (the control API, /pay, or a magic debtor): a request not yet received is received first. Accepted,
  * the recurrence is APROVADA with its payer; rejected, REJEITADA.
  */
-export function answerSolicRec(deps: Deps, account: Account, solic: SolicRec, accept: boolean): SolicRec {
+export function answerSolicRec(deps: Deps, account: Account, solic: SolicRec, accept: boolean, valorMaximoPagador?: Cents): SolicRec {
   const rec = getRec(account, solic.idRec);
   if (!(OPEN_SOLICREC as readonly string[]).includes(solic.status))
     throw new SandboxError('INVALID_STATE_TRANSITION', `The confirmation request ${solic.id} is ${solic.status}; only a CRIADA, ENVIADA or RECEBIDA request can be answered.`, { from: solic.status, action: accept ? 'accept' : 'reject' });
+  if (valorMaximoPagador !== undefined) checkPayerMaximum(rec, valorMaximoPagador);
   const now = nowOf(deps, account);
   deliver(deps, account, solic);
   moveTo(SOLICREC_TRANSITIONS, 'solicrec', solic, accept ? 'ACEITA' : 'REJEITADA', now, accept ? 'accept' : 'reject');
   const d = solic.destinatario;
   decideRec(deps, account, rec, accept, { ...(d.cpf !== undefined ? { cpf: d.cpf } : { cnpj: d.cnpj! }), ispbParticipante: d.ispbParticipante });
+  if (accept && valorMaximoPagador !== undefined) rec.valorMaximoPagador = valorMaximoPagador;
   return solic;
+}
+
+/**
+ * The payer's maximum for each debit, given when approving: only for a variable value (a fixed valorRec is the value
+ * of every charge) and never below the receiver's floor, valorMinimoRecebedor (the document's RecSolicitada.valor).
+ */
+function checkPayerMaximum(rec: Rec, max: Cents) {
+  if (rec.valorRec !== undefined)
+    throw validationError([field('valorMaximoPagador', `the recurrence has a fixed value (valorRec ${moneyText(rec.valorRec)}), which every charge takes; a payer's maximum is for a variable value: omit it`)]);
+  if (rec.valorMinimoRecebedor !== undefined && max < rec.valorMinimoRecebedor)
+    throw validationError([field('valorMaximoPagador', `is below the receiver's floor (valorMinimoRecebedor ${moneyText(rec.valorMinimoRecebedor)}); send at least ${moneyText(rec.valorMinimoRecebedor)}`)]);
 }
 
 /** The payer's answer on the recurrence: APROVADA with its payer (Jornada 1 unless a QR said otherwise), or REJEITADA. */

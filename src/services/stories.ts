@@ -19,7 +19,7 @@ import { patchAccount, patchInstitution } from './accounts';
 import { answerSolicRec, cancelRecByPayer, createRec, createSolicRec } from './recs';
 import { createCobR, failCobRDebit, retryCobR } from './cobrs';
 import { brtDay, dayOf, dayText } from '../domain/api-pix';
-import { debitInstant } from '../domain/api-pix-rec';
+import { debitInstant, receiverAccountsOf } from '../domain/api-pix-rec';
 import { nowOf } from './clocks';
 
 export interface StoryStepResult {
@@ -300,7 +300,7 @@ export const STORIES: Story[] = [
       for (const k of [0, 1, 2]) {
         const due = dueOf(k);
         await moveTo(Math.max(nowOf(deps, p.env.account), (dayOf(due) - 5) * 86_400_000 + 15 * 3_600_000), `Month ${k + 1}: the charge is made 5 days ahead`, () => {
-          const made = createCobR(deps, p.env.account, undefined, { idRec: p.ids.rec!, dataDeVencimento: due, original: 2990, infoAdicional: `Mensalidade ${due.slice(0, 7)}` });
+          const made = createCobR(deps, p.env.account, undefined, { idRec: p.ids.rec!, dataDeVencimento: due, original: 2990, ajusteDiaUtil: true, recebedor: receiverAccountsOf(p.env.account)[0]!, infoAdicional: `Mensalidade ${due.slice(0, 7)}` });
           p.ids.cobr = made.id;
           p.ids[`cobr${k + 1}`] = made.id;
           return `Recurring charge ${made.id} due ${due}: CRIADA (PUT /api-pix/v2/cobr/{txid}); the payer's PSP schedules the debit.`;

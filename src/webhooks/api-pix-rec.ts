@@ -10,6 +10,8 @@ import { COBR_EVENT, REC_EVENT } from '../domain/events';
 import { mainWallet } from '../domain/subaccounts';
 import { isoTime as iso } from '../lib/iso';
 import { recordBody } from './events';
+import { devolucaoEntry } from './api-pix';
+import { refundsOf } from '../domain/claims';
 
 export const historyView = <S extends string>(marks: StatusMark<S>[]) => marks.map((m) => ({ status: m.status, data: iso(m.data) }));
 
@@ -26,11 +28,12 @@ export function recStatusView(rec: Rec) {
   };
 }
 
-/** The Pix of a settled cobr (PixAutomatico). */
+/** The Pix of a settled cobr (PixAutomatico), with its devoluções (DevolucaoPixAutomatico). */
 function cobrPix(account: Account, cobr: CobR) {
   const tx = cobr.transactionId === undefined ? undefined : account.transactions[cobr.transactionId];
   if (!tx || tx.status !== 'completed') return undefined;
-  return [{ endToEndId: tx.e2eId!, txid: cobr.id, valor: moneyText(tx.amount), horario: iso(tx.paidAt!) }];
+  const refunds = refundsOf(account, tx.id);
+  return [{ endToEndId: tx.e2eId!, txid: cobr.id, valor: moneyText(tx.amount), horario: iso(tx.paidAt!), ...(refunds.length ? { devolucoes: refunds.map(devolucaoEntry) } : {}) }];
 }
 
 /** What a recurring charge's notice carries (CobRNotification); the face's answers add the rest to it. */
@@ -68,9 +71,10 @@ export function recordRecNotice(deps: Deps, account: Account, rec: Rec): void {
 }
 
 /** Tells the account's webhookcobr (if any) that the recurring charge or one of its attempts moved. */
-export function recordCobRNotice(deps: Deps, account: Account, cobr: CobR): void {
+export function recordCobRNotice(deps: Deps, account: Account, cobr: CobR, devolucoesEnded = 0): void {
   if (!hasWebhook(account, COBR_WEBHOOK)) return;
   const moves = cobr.atualizacao.length + cobr.tentativas.reduce((n, t) => n + t.atualizacao.length, 0);
-  const eventId = `cobr_${cobr.id}_${moves}`;
+  // A devolução that ends tells the cobr again (its pix.devolucoes changed, not its moves).
+  const eventId = `cobr_${cobr.id}_${moves}${devolucoesEnded ? `_d${devolucoesEnded}` : ''}`;
   recordBody(deps, account, mainWallet(account), COBR_EVENT, eventId, JSON.stringify({ cobsr: [cobrStatusView(account, cobr)] }), COBR_WEBHOOK);
 }

@@ -10,6 +10,7 @@ import { isoTime as iso } from '../lib/iso';
 import { valuesOf } from '../lib/objects';
 import { refundsOf } from '../domain/claims';
 import { API_PIX_EVENT } from '../domain/events';
+import { recordCobRNotice } from './api-pix-rec';
 
 
 /** A refund of the core as a devolução: its id is the one it was asked under, or its transaction id without dashes. */
@@ -56,17 +57,25 @@ export function pixEntry(payment: Transaction, refunds: Transaction[]) {
       ...component('abatimento', parts?.abatimento),
       ...component('desconto', parts?.desconto),
     },
-    chave: charge.apiPix!.chave,
+    ...(charge.apiPix!.chave === undefined ? {} : { chave: charge.apiPix!.chave }),
     horario: iso(payment.paidAt!),
     ...(charge.apiPix!.infoPagador === undefined ? {} : { infoPagador: charge.apiPix!.infoPagador }),
     ...(refunds.length > 0 ? { devolucoes: refunds.map(devolucaoEntry) } : {}),
   };
 }
 
-/** Tells the webhook of the payment's key (if any) about the Pix as it now stands. */
+/**
+ * Tells the webhook of the payment's key (if any) about the Pix as it now stands; a recurring charge's debit is told
+ * through its cobr's notice instead (webhookcobr, its `pix` with their devoluções), once the cobr is settled by it.
+ */
 export function recordPixNotice(deps: Deps, account: Account, payment: Transaction): void {
-  const chave = payment.charge!.apiPix!.chave;
-  if (!account.webhooks.some((w) => w.chave === chave)) return;
+  const { chave, idRec, txid } = payment.charge!.apiPix!;
+  if (idRec !== undefined) {
+    const cobr = Object.hasOwn(account.cobrs ?? {}, txid) ? account.cobrs[txid] : undefined;
+    if (cobr?.transactionId === payment.id) recordCobRNotice(deps, account, cobr, refundsOf(account, payment.id).filter((r) => r.status !== 'pending').length);
+    return;
+  }
+  if (chave === undefined || !account.webhooks.some((w) => w.chave === chave)) return;
   const entry = pixEntry(payment, refundsOf(account, payment.id));
   const eventId = `pix_${payment.e2eId}_${entry.devolucoes?.length ?? 0}_${deps.clocks.nowOf(account)}`;
   recordBody(deps, account, account.wallets[payment.walletId]!, API_PIX_EVENT, eventId, JSON.stringify({ pix: [entry] }), chave);

@@ -63,11 +63,15 @@ export async function approvedRec(h: Harness, body: Record<string, unknown> = re
   return idRec;
 }
 
+/** The default world's receiver account (its id's digits, branch 0001), as GET /_sandbox/accounts/{id} lists it. */
+export const DEFAULT_RECEIVER = { conta: '11111111111141118111', agencia: '0001', tipoConta: 'PAGAMENTO' } as const;
+
 export const cobrBody = (idRec: string, dataDeVencimento: string, over: Record<string, unknown> = {}) => ({
   idRec,
   calendario: { dataDeVencimento },
   valor: { original: '35.00' },
   ajusteDiaUtil: true,
+  recebedor: DEFAULT_RECEIVER,
   infoAdicional: 'Mensalidade',
   ...over,
 });

@@ -9,10 +9,8 @@ export const COBR_WRITE: Family = { invalid: 'CobROperacaoInvalida', prefix: 'co
 export const COBR_READ: Family = { invalid: 'CobRConsultaInvalida' };
 
 export function cobrInput(b: z.output<typeof CobRBody>): CobRInput {
-  const input: CobRInput = { idRec: b.idRec, dataDeVencimento: b.calendario.dataDeVencimento, original: textCents(b.valor.original) };
-  if (b.ajusteDiaUtil !== undefined) input.ajusteDiaUtil = b.ajusteDiaUtil;
+  const input: CobRInput = { idRec: b.idRec, dataDeVencimento: b.calendario.dataDeVencimento, original: textCents(b.valor.original), ajusteDiaUtil: b.ajusteDiaUtil, recebedor: b.recebedor };
   if (b.infoAdicional !== undefined) input.infoAdicional = b.infoAdicional;
   if (b.devedor !== undefined) input.devedor = b.devedor as Record<string, string>;
-  if (b.recebedor !== undefined) input.recebedor = b.recebedor as Record<string, string>;
   return input;
 }

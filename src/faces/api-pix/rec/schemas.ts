@@ -71,13 +71,18 @@ export const CobRBody = z.object({
   infoAdicional: text(140).optional(),
   calendario: z.object({ dataDeVencimento: date() }, { error: 'is required: {dataDeVencimento}' }),
   valor: z.object({ original: positiveMoney('the value') }, { error: 'is required: {original}' }),
-  ajusteDiaUtil: z.boolean({ error: 'must be true or false' }).optional(),
+  ajusteDiaUtil: z.boolean({ error: 'is required: true to move a due date on a weekend or holiday to the next business day, false to keep it' }),
   devedor: z
     .object({ email: text(200).optional(), logradouro: text(200).optional(), cidade: text(200).optional(), uf: z.string().length(2, { error: 'must be 2 letters, like SP' }).optional(), cep: text(9).optional() })
     .optional(),
-  recebedor: z
-    .object({ conta: text(20).min(1), tipoConta: z.enum(['CORRENTE', 'POUPANCA', 'PAGAMENTO'], { error: 'must be CORRENTE, POUPANCA or PAGAMENTO' }), agencia: text(4).optional() })
-    .optional(),
+  recebedor: z.object(
+    {
+      conta: z.string({ error: "is required: the receiver's account number (GET /_sandbox/accounts/{id} lists them as receiverAccounts)" }).min(1, { error: 'must not be empty' }).max(20, { error: 'must be at most 20 characters' }),
+      tipoConta: z.enum(['CORRENTE', 'POUPANCA', 'PAGAMENTO'], { error: 'is required: CORRENTE, POUPANCA or PAGAMENTO' }),
+      agencia: text(4).optional(),
+    },
+    { error: "is required: the receiver's account {conta, tipoConta, agencia?} (GET /_sandbox/accounts/{id} lists them as receiverAccounts)" },
+  ),
 });
 
 export const AutomaticoWebhookBody = z.object({

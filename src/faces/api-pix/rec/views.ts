@@ -3,7 +3,7 @@
 // webhooks/api-pix-rec.ts.
 import type { Deps } from '../../../deps';
 import { moneyText } from '../../../domain/api-pix';
-import type { CobR, Rec, RecLoc, SolicRec } from '../../../domain/api-pix-rec';
+import { receiverAccountsOf, type CobR, type Rec, type RecLoc, type SolicRec } from '../../../domain/api-pix-rec';
 import type { Account } from '../../../domain/types';
 import { isoTime as iso } from '../../../lib/iso';
 import { findRec, recLocationOf, recLocOf, solicRecsOf, type QrJourney } from '../../../services/recs';
@@ -102,7 +102,7 @@ export function cobrView(account: Account, cobr: CobR) {
     politicaRetentativa: rec?.politicaRetentativa ?? 'NAO_PERMITE',
     ajusteDiaUtil: cobr.ajusteDiaUtil,
     ...opt('devedor', cobr.devedor),
-    recebedor: { ...receiver(account), ...(cobr.recebedor ?? { conta: account.id.replace(/\D/g, '').slice(0, 20) || '0', tipoConta: 'PAGAMENTO' }) },
+    recebedor: { ...receiver(account), ...(cobr.recebedor ?? receiverAccountsOf(account)[0]) },
     ...rest,
   };
 }
