@@ -90,6 +90,9 @@ export const AccountDetailSchema = z
     pixKeys: z
       .array(z.object({ key: z.string(), type: z.enum(['cpf', 'cnpj', 'email', 'phone', 'random']), createdAt: dateTime() }))
       .openapi({ description: 'PIX keys: the chave of the standard API Pix face; the first is the key its static QR codes carry' }),
+    receiverAccounts: z
+      .array(z.object({ agencia: z.string(), conta: z.string(), tipoConta: z.enum(['CORRENTE', 'POUPANCA', 'PAGAMENTO']) }))
+      .openapi({ description: "The receiver's accounts a recurring charge (PUT/POST /api-pix/v2/cobr) names as its recebedor" }),
   })
   .openapi('AccountDetail');
 

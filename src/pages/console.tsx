@@ -30,6 +30,7 @@ import { requestView, type RequestView } from '../wire/request-view';
 import { oldestRecordMs, recordsHeld } from '../services/capacity';
 import { retentionSummary } from '../services/retention';
 import { openSolicRecOf } from '../services/recs';
+import { receiverAccountsOf } from '../domain/api-pix-rec';
 
 export const CONSOLE_SECTIONS = ['clock', 'wallets', 'transactions', 'blocks', 'events', 'deliveries', 'switches', 'requests'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];
@@ -771,6 +772,9 @@ function RecurrencesSection({ account }: { account: Account }) {
   return (
     <section class="card" id="recurrences" data-section="recurrences" aria-labelledby="recurrences-h">
       <h2 id="recurrences-h">Recurrences (Pix Automático)</h2>
+      <p class="muted" data-receiver-accounts>
+        Receiver account (a cobr's recebedor): {receiverAccountsOf(account).map((a) => `agência ${a.agencia}, conta ${a.conta}, ${a.tipoConta}`).join('; ')}
+      </p>
       {recs.length === 0 ? <p class="muted">None yet. A receiver creates one with POST /api-pix/v2/rec and sends it with POST /api-pix/v2/solicrec.</p> : null}
       <ul class="plain">
         {recs.map((rec) => {

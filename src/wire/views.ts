@@ -13,6 +13,7 @@ const permissionsOf = (list: string[]) => list as Permission[];
 import { isoTime } from '../lib/iso';
 import { rawOf } from '../store/unit';
 import type { EventKind, SandboxEvent } from '../domain/events';
+import { receiverAccountsOf } from '../domain/api-pix-rec';
 
 export const iso = isoTime;
 export const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
@@ -103,6 +104,7 @@ export function accountDetailView(a: Account, opts: { webhookSecrets: boolean; h
     webhookHeaderWord: a.webhookHeaderWord ?? opts.headerWord ?? 'Service',
     company: a.company ?? null,
     pixKeys: (a.pixKeys ?? []).map((k) => ({ key: k.key, type: k.type, createdAt: iso(k.createdAt) })),
+    receiverAccounts: receiverAccountsOf(a),
   };
 }
 

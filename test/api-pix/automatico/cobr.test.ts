@@ -69,6 +69,12 @@ describe('cobr', () => {
       ['a due date 1 day away (after its window)', 'cobr.calendario.dataDeVencimento', (idRec) => cobrBody(idRec, '2026-03-23')],
       ['a due date in the past', 'cobr.calendario.dataDeVencimento', (idRec) => cobrBody(idRec, '2026-03-20')],
       ['a value above the fixed valorRec', 'cobr.valor.original', (idRec) => cobrBody(idRec, '2026-04-01', { valor: { original: '35.01' } })],
+      ['a value below the fixed valorRec', 'cobr.valor.original', (idRec) => cobrBody(idRec, '2026-04-01', { valor: { original: '34.99' } })],
+      ['a body without recebedor', 'cobr.recebedor', (idRec) => cobrBody(idRec, '2026-04-01', { recebedor: undefined })],
+      ['a recebedor without conta', 'cobr.recebedor.conta', (idRec) => cobrBody(idRec, '2026-04-01', { recebedor: { tipoConta: 'PAGAMENTO' } })],
+      ['a body without ajusteDiaUtil', 'cobr.ajusteDiaUtil', (idRec) => cobrBody(idRec, '2026-04-01', { ajusteDiaUtil: undefined })],
+      ["another receiver's account", 'cobr.recebedor.conta', (idRec) => cobrBody(idRec, '2026-04-01', { recebedor: { conta: '12345678', agencia: '0001', tipoConta: 'PAGAMENTO' } })],
+      ["the receiver's account at another branch", 'cobr.recebedor.conta', (idRec) => cobrBody(idRec, '2026-04-01', { recebedor: { conta: '11111111111141118111', agencia: '0002', tipoConta: 'PAGAMENTO' } })],
       ['an unknown recurrence', 'cobr.idRec', () => cobrBody('RR1234567820260310abcdefghijk', '2026-04-01')],
       ['a value without decimals', 'cobr.valor.original', (idRec) => cobrBody(idRec, '2026-04-01', { valor: { original: '35' } })],
     ];
