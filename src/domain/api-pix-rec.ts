@@ -4,6 +4,7 @@
 // Brasília days (domain/api-pix.ts); money is integer cents.
 import { transition, type TransitionTable } from './transitions';
 import { brtDay, dayOf, dayText } from './api-pix';
+import { nextBusinessDay } from './business-days';
 import { magicFor } from './magic';
 import { magicValuesOn } from './magic-rules';
 import type { Account } from './types';
@@ -54,16 +55,13 @@ export const recIdOf = (politica: PoliticaRetentativa, ispb: string, createdAt: 
 export const solicRecIdOf = (ispb: string, createdAt: number, sequence: string) => `SC${ispb}${dayText(brtDay(createdAt)).replaceAll('-', '')}${sequence}`;
 export const REC_ID = /^[a-zA-Z0-9]{29}$/;
 
-const weekend = (day: number) => {
-  const dow = new Date(day * 86_400_000).getUTCDay();
-  return dow === 0 || dow === 6;
-};
-
-/** The day a cobr is settled: its due date, moved to the next business day when ajusteDiaUtil (no holiday calendar). */
+/**
+ * The day a cobr is settled: its due date, moved to the next business day (weekends and national holidays,
+ * domain/business-days.ts) when ajusteDiaUtil.
+ */
 export function settlementDay(cobr: Pick<CobR, 'dataDeVencimento' | 'ajusteDiaUtil'>): number {
-  let day = dayOf(cobr.dataDeVencimento);
-  if (cobr.ajusteDiaUtil) while (weekend(day)) day++;
-  return day;
+  const day = dayOf(cobr.dataDeVencimento);
+  return cobr.ajusteDiaUtil ? nextBusinessDay(day) : day;
 }
 
 /** The hour (Brasília) at which a scheduled debit is tried on its day. */

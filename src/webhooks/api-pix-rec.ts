@@ -22,9 +22,9 @@ export function recStatusView(rec: Rec) {
     status: rec.status,
     atualizacao: historyView(rec.atualizacao),
     ...(rec.encerramento ? { encerramento: rec.encerramento } : {}),
-    ...(rec.tipoJornada || rec.txidJornada
-      ? { ativacao: { tipoJornada: rec.tipoJornada ?? 'AGUARDANDO_DEFINICAO', ...(rec.txidJornada ? { dadosJornada: { txid: rec.txidJornada } } : {}) } }
-      : {}),
+    // Always there: AGUARDANDO_DEFINICAO is the document's value from creation until the payer's journey is known
+    // (RecAtivacao); a recurrence created with a Jornada 3 cob shows JORNADA_3 from the start, as its recResponse1 does.
+    ativacao: { tipoJornada: rec.tipoJornada ?? 'AGUARDANDO_DEFINICAO', ...(rec.txidJornada ? { dadosJornada: { txid: rec.txidJornada } } : {}) },
   };
 }
 
