@@ -16,7 +16,7 @@ import { currentUnit } from './store/unit';
 import { createScheduler } from './services/scheduler';
 import { noteHolder, type HolderKind } from './services/holders';
 import { createClocks, isoOf } from './services/clocks';
-import { createTokens } from './services/tokens';
+import { createTokens, JWKS_PATH } from './services/tokens';
 import { createAccount } from './services/accounts';
 import type { Deps } from './deps';
 import type { FixturesFile, SandboxOptions } from './config';
@@ -391,7 +391,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   for (const prefix of FAULT_PREFIXES) app.use(`${prefix}*`, injectFaults(deps, faults));
   for (const prefix of JSON_BODY_PREFIXES) app.use(`${prefix}*`, jsonBody);
 
-  app.get('/.well-known/jwks.json', (c) => c.json(tokens.jwks()));
+  app.get(JWKS_PATH, async (c) => c.json(await tokens.jwks()));
   const controlHooks = { reset, faults, startedAt: Date.now(), version: VERSION, deliveries, streamKeepAliveMs: options.streamKeepAliveMs, serviceHosts: options.serviceHosts ?? DEFAULT_SERVICE_HOSTS };
   // The control API's health, answered before the groups are loaded (what a harness polls); with an admin token it
   // waits for the control API, whose token check applies to it.

@@ -11,6 +11,7 @@ import type { Env } from '../wire/env';
 import { ErrorSchema, pathParam } from '../wire/schemas';
 import { isoOf, nowOf } from '../services/clocks';
 import { isoTime } from '../lib/iso';
+import { keySetUrl } from '../services/tokens';
 
 const route = createRoute({
   method: 'get',
@@ -69,6 +70,6 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
       ...(tx.description ? { solicitacaoPagador: tx.description.slice(0, 140) } : {}),
     };
     if (type === 'application/json') return c.json(payload, 200);
-    return c.body(await deps.tokens.signJws(payload), 200, { 'Content-Type': 'application/jose' }) as never;
+    return c.body(await deps.tokens.signJws(payload, { jku: keySetUrl(c.req.url) }), 200, { 'Content-Type': 'application/jose' }) as never;
   });
 }

@@ -5,7 +5,7 @@
 // the state, so tokens survive a restart with a data file; its public half is served at /.well-known/jwks.json.
 // jose is imported at the first token issued, verified or signed, not at start: a start makes (or checks) the key with
 // node:crypto, which writes the same JWK members.
-import { createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import type { JWK, KeyObject } from 'jose';
 import type { Clock } from '../lib/clock';
 import type { Store } from '../store/store';
@@ -14,6 +14,9 @@ import { SandboxError } from '../domain/errors';
 import { extended } from '../lib/objects';
 
 export const TOKEN_TTL_SECONDS = 300;
+/** Where the key set is served; a signed payload's jku is this path on the origin the client reached. */
+export const JWKS_PATH = '/.well-known/jwks.json';
+export const keySetUrl = (requestUrl: string) => new URL(JWKS_PATH, requestUrl).href;
 const ISSUER = 'pix-sandbox';
 
 export interface TokenClaims {
@@ -29,10 +32,13 @@ export interface TokenClaims {
 export interface Tokens {
   issue(accountId: string, credentialId: string, scope?: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }>;
   verify(token: string): Promise<TokenClaims>;
-  /** The public key set of GET /.well-known/jwks.json (JWK members as jose writes them). */
-  jwks(): { keys: Record<string, unknown>[] };
-  /** A compact JWS of `payload` with the same key (what a dynamic BR Code location answers). */
-  signJws(payload: unknown): Promise<string>;
+  /** The public key set of GET /.well-known/jwks.json (JWK members as jose writes them, with the key's certificate). */
+  jwks(): Promise<{ keys: Record<string, unknown>[] }>;
+  /**
+   * A compact JWS of `payload` with the same key (what a dynamic BR Code location answers); its header names the key
+   * set at `jku` (when given) and the key's certificate by x5t#S256, as the document's example header does.
+   */
+  signJws(payload: unknown, opts?: { jku?: string }): Promise<string>;
 }
 
 /** Why an expired token is refused (both faces say it, each in its own envelope). */
@@ -67,6 +73,16 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
       privateKey: (await jose.importJWK(signer, 'ES256')) as KeyObject,
       publicKey: (await jose.importJWK(publicJwk, 'ES256')) as KeyObject,
     })));
+
+  // The signing key's certificate, self-signed and made at the first JWS or key-set read (pkijs loads then): a payer's
+  // PSP matches the JWS header's x5t#S256 to the x5c of the key it finds at jku. Made anew at each start (the key
+  // stays), so its validity is real time from then.
+  let certified: Promise<{ x5c: string; thumbprint: string }> | undefined;
+  const certificate = () =>
+    (certified ??= import('../tls/certificates').then(async ({ selfSignedSigningCertificate }) => {
+      const der = await selfSignedSigningCertificate(signer as JsonWebKey, `pix-sandbox payload signing key ${kid}`);
+      return { x5c: der.toString('base64'), thumbprint: createHash('sha256').update(der).digest('base64url') };
+    }));
 
   // Verified tokens are remembered (signature checks are the costly part); expiry is still checked on every call,
   // against real time.
@@ -112,10 +128,14 @@ export async function createTokens(store: Store, clock: Clock): Promise<Tokens> 
       if (clock.realMs() >= claims.expiresAt) throw invalid(TOKEN_EXPIRED);
       return claims;
     },
-    jwks: () => ({ keys: [extended(publicJwk, { kid, alg: 'ES256', use: 'sig' })] }),
-    signJws: async (payload) => {
-      const { jose, privateKey } = await load();
-      return new jose.CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'ES256', kid, typ: 'JOSE' }).sign(privateKey);
+    jwks: async () => {
+      const { x5c, thumbprint } = await certificate();
+      return { keys: [extended(publicJwk, { kid, alg: 'ES256', use: 'sig', x5c: [x5c], 'x5t#S256': thumbprint })] };
+    },
+    signJws: async (payload, opts = {}) => {
+      const [{ jose, privateKey }, { thumbprint }] = await Promise.all([load(), certificate()]);
+      const header = { alg: 'ES256', kid, typ: 'JOSE', ...(opts.jku ? { jku: opts.jku } : {}), 'x5t#S256': thumbprint };
+      return new jose.CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader(header).sign(privateKey);
     },
   };
 }

@@ -193,3 +193,22 @@ export function issueClientCertificate(ca: CaMaterial, opts: { commonName: strin
   if (!opts.commonName) throw new Error('issueClientCertificate needs a commonName (the account id, say)');
   return leaf(ca, opts.commonName, OID.clientAuth, [], opts.days ?? 365);
 }
+
+/**
+ * A self-signed certificate for an existing P-256 signing key (a JWK with its private member d): what a JWS header's
+ * x5t#S256 names, so that a verifier can match the key it finds at jku to a certificate. Key usage digitalSignature
+ * only. Answers the certificate as DER, for its thumbprint and x5c.
+ */
+export async function selfSignedSigningCertificate(privateJwk: webcrypto.JsonWebKey, commonName: string, opts: { days?: number } = {}): Promise<Buffer> {
+  const { d: _d, key_ops: _ops, ...publicJwk } = privateJwk;
+  const privateKey = await webcrypto.subtle.importKey('jwk', { ...privateJwk, key_ops: ['sign'] }, ALGORITHM, false, ['sign']);
+  const publicKey = await webcrypto.subtle.importKey('jwk', { ...publicJwk, key_ops: ['verify'] }, ALGORITHM, true, ['verify']);
+  const pemText = await build({
+    subject: [[OID.commonName, commonName]],
+    days: opts.days ?? 3650,
+    publicKey,
+    selfKey: privateKey,
+    extensions: [ext(OID.basicConstraints, true, new pkijs.BasicConstraints({ cA: false }).toSchema()), ext(OID.keyUsage, true, keyUsage(0x80))],
+  });
+  return Buffer.from(derOf(pemText, 'CERTIFICATE'));
+}

@@ -65,7 +65,7 @@ const list = '/api-pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2030-01-01T00:00:0
 test('without a client certificate /api-pix/v2 answers a 401 problem that says how to get one; the token and /v2 need none', async () => {
   const res = await call('GET', list, { headers: { authorization: `Bearer ${await token()}` } });
   expect(res.status).toBe(401);
-  expect(res.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/AcessoNegado');
+  expect(res.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/NaoAutenticado');
   expect(res.body.detail).toContain('/client-certificates');
   const v2 = await call('POST', '/v2/auth', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: DEFAULT.full.clientId, client_secret: DEFAULT.full.clientSecret }) });
   expect(v2.status).toBe(200);

@@ -10,7 +10,7 @@ import { Problem } from './problems';
 import { TOKEN_EXPIRED, tokenExpiredOnDemand } from '../../services/tokens';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-const unauthorized = (why: string) => new Problem('AcessoNegado', 401, `${why}. Get a token from POST /api-pix/oauth/token (HTTP Basic client_id:client_secret, form body grant_type=client_credentials) and send it as 'Authorization: Bearer <access_token>'.`);
+const unauthorized = (why: string) => new Problem('NaoAutenticado', 401, `${why}. Get a token from POST /api-pix/oauth/token (HTTP Basic client_id:client_secret, form body grant_type=client_credentials) and send it as 'Authorization: Bearer <access_token>'.`);
 
 const ISSUE = "Issue one with POST /_sandbox/accounts/{id}/client-certificates (PEM, or .p12 with its passphrase) and send it with the request (curl --cert client.pem --key client-key.pem, or --cert-type P12 --cert client.p12:PASSPHRASE)";
 
@@ -24,15 +24,15 @@ function certifiedAccount(env: unknown): string | Problem {
   const cert = typeof socket?.getPeerCertificate === 'function' ? socket.getPeerCertificate() : undefined;
   const cn = cert?.subject?.CN;
   if (!cert || !Object.keys(cert).length)
-    return new Problem('AcessoNegado', 401, `This sandbox runs with --mtls: /api-pix/v2 needs a client certificate signed by its local CA, and this connection presented none. ${ISSUE}.`);
+    return new Problem('NaoAutenticado', 401, `This sandbox runs with --mtls: /api-pix/v2 needs a client certificate signed by its local CA, and this connection presented none. ${ISSUE}.`);
   if (!socket!.authorized) {
     // A code such as CERT_HAS_EXPIRED (typed as an Error, set as its code).
     const code = socket!.authorizationError as unknown as string | undefined;
     const what = `The client certificate presented (CN=${typeof cn === 'string' ? cn : '?'})`;
     const why = code === 'CERT_HAS_EXPIRED' ? `expired on ${cert.valid_to}` : code === 'CERT_NOT_YET_VALID' ? `is not valid before ${cert.valid_from}` : `is not signed by this sandbox's local CA (${code ?? 'not verified'})`;
-    return new Problem('AcessoNegado', 401, `${what} ${why}. ${ISSUE}.`);
+    return new Problem('NaoAutenticado', 401, `${what} ${why}. ${ISSUE}.`);
   }
-  return typeof cn === 'string' ? cn : new Problem('AcessoNegado', 401, `The client certificate presented names no account (no common name). ${ISSUE}.`);
+  return typeof cn === 'string' ? cn : new Problem('NaoAutenticado', 401, `The client certificate presented names no account (no common name). ${ISSUE}.`);
 }
 
 export function scoped(deps: Deps, scope: ApiPixScope): MiddlewareHandler<ApiPixEnv> {
@@ -52,7 +52,7 @@ export function scoped(deps: Deps, scope: ApiPixScope): MiddlewareHandler<ApiPix
     if (!account || !credential) throw unauthorized('The credential behind this token no longer exists');
     if (tokenExpiredOnDemand(claims, credential)) throw unauthorized(TOKEN_EXPIRED);
     if (certified !== undefined && certified !== account.id)
-      throw new Problem('AcessoNegado', 401, `The client certificate was issued to account ${certified}, but the token is of account ${account.id}; send that account's certificate (POST /_sandbox/accounts/${account.id}/client-certificates).`);
+      throw new Problem('NaoAutenticado', 401, `The client certificate was issued to account ${certified}, but the token is of account ${account.id}; send that account's certificate (POST /_sandbox/accounts/${account.id}/client-certificates).`);
     // Read now from the credential, so a permission lowered since the token was issued applies at once.
     if (!grantedScopes(credential.permissions, claims.scope).includes(scope))
       throw new Problem(

@@ -12,7 +12,9 @@ const TITLES: Record<string, string> = {
   RequisicaoInvalida: 'Requisição inválida.',
   AcessoNegado: 'Acesso Negado',
   NaoEncontrado: 'Não Encontrado',
-  // Not a name of the document, which says nothing of a method a path does not take (docs/reference.md).
+  // Not names of the document, which lists no type for 401 (AcessoNegado is its 403, for an authenticated caller) nor
+  // for a method a path does not take: the sandbox's own, in the same form (docs/api-pix.md, docs/reference.md).
+  NaoAutenticado: 'Não autenticado.',
   MetodoNaoPermitido: 'Método não permitido.',
   ErroInternoDoServidor: 'Erro interno do servidor.',
   ServicoIndisponivel: 'Serviço Indisponível',
@@ -120,7 +122,7 @@ export function toProblem(err: unknown, family: Family, log: (line: string) => v
   }
   const status = err.status;
   if (status === 404) return new Problem(notFoundName(err), 404, err.message);
-  if (status === 401 || status === 403) return new Problem('AcessoNegado', status, err.message);
+  if (status === 401 || status === 403) return new Problem(status === 401 ? 'NaoAutenticado' : 'AcessoNegado', status, err.message);
   // A full store (--max-records) keeps its 507 as on the other faces: the document has no name for it, and
   // ServicoIndisponivel is what it is to a client (this PSP makes nothing new until room is made).
   if (status >= 500) return new Problem(status === 500 ? 'ErroInternoDoServidor' : 'ServicoIndisponivel', status === 507 ? 507 : status >= 503 ? 503 : status, err.message);

@@ -12,6 +12,7 @@ import type { ApiPixRouter } from './env';
 import { Problem } from './problems';
 import { payloadView } from './views';
 import { nowOf } from '../../services/clocks';
+import { keySetUrl } from '../../services/tokens';
 
 function register(app: ApiPixRouter, deps: Deps, kind: CobKind, path: string) {
   app.get(path, async (c) => {
@@ -33,7 +34,7 @@ function register(app: ApiPixRouter, deps: Deps, kind: CobKind, path: string) {
       if (violacoes.length) throw new Problem('CobPayloadOperacaoInvalida', 400, 'A cobrança existe, mas a requisição é inválida.', violacoes);
     }
     const payload = payloadView(deps, found.account, record, payDay);
-    return c.body(await deps.tokens.signJws(payload), 200, { 'Content-Type': 'application/jose' });
+    return c.body(await deps.tokens.signJws(payload, { jku: keySetUrl(c.req.url) }), 200, { 'Content-Type': 'application/jose' });
   });
 }
 

@@ -7,6 +7,7 @@ import { findRec, locateRecLocByToken } from '../../../services/recs';
 import type { ApiPixRouter } from '../env';
 import { Problem } from '../problems';
 import { recPayloadView } from '../rec/views';
+import { keySetUrl } from '../../../services/tokens';
 
 export function register(app: ApiPixRouter, deps: Deps) {
   // Where the location points ({public host}/api-pix/qr/v2/rec/...), and where the served document puts it for a
@@ -18,6 +19,6 @@ export function register(app: ApiPixRouter, deps: Deps) {
     if (!found || !rec) throw new Problem('RecPayloadNaoEncontrado', 404, 'A recorrência em questão não foi encontrada para a location requisitada (no recurrence is bound to this location).');
     if (rec.status === 'REJEITADA' || rec.status === 'EXPIRADA' || rec.status === 'CANCELADA')
       throw new Problem('RecPayloadOperacaoInvalida', 400, `A recorrência encontra-se ${rec.status.toLowerCase()} (the recurrence ${rec.id} is ${rec.status}).`, [{ razao: `recUrlAccessToken references a recurrence that is ${rec.status}`, propriedade: 'recUrlAccessToken' }]);
-    return c.body(await deps.tokens.signJws(recPayloadView(deps, found.account, rec)), 200, { 'Content-Type': 'application/jose' });
+    return c.body(await deps.tokens.signJws(recPayloadView(deps, found.account, rec), { jku: keySetUrl(c.req.url) }), 200, { 'Content-Type': 'application/jose' });
   });
 }
