@@ -60,6 +60,7 @@ import { createRetention } from './services/retention';
 import { DURATION_HINT, formatDuration, parseDuration } from './lib/duration';
 import { requestRecorder } from './wire/middleware/request-log';
 import { warningsOf } from './wire/request-warnings';
+import { noteTrailingSlash } from './wire/trailing-slash';
 
 // One source of truth: package.json's version, inlined by esbuild at build time (only this field of it).
 export const VERSION: string = version;
@@ -310,7 +311,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   // Route groups join the app as requests need them (lazyRoutes), after it has matched others: a router that takes that,
   // and starts each handler in the request's unit of work (wire/request-unit.ts).
-  const app = new Hono<Env>({ router: new RequestUnitRouter() });
+  // strict: false: one trailing slash is the route without it (wire/trailing-slash.ts).
+  const app = new Hono<Env>({ router: new RequestUnitRouter(), strict: false });
   /** An answer's time: on the clock of the tenant that called (once its guard knew it), else on the sandbox clock. */
   const timeOf = (c: Context<Env>) => {
     const caller = c.get('caller') as Env['Variables']['caller'] | undefined;
@@ -353,6 +355,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       setAnswerHeaders(answerHeaderOf(c), traceId);
       headerRecordFromNode(c.req, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
       checkDoors(c); // Host and Origin, before any route and before the request's unit of work (sandbox.md 11)
+      noteTrailingSlash(c);
       void scheduler.catchUp();
       // The request is one unit of work: an answer that is an error changed nothing; one that reports a change is sent
       // once the change is on disk (the clock's position is saved with it).

@@ -15,6 +15,7 @@ import * as locPost from './loc/post';
 import * as locGet from './loc/get';
 import * as locList from './loc/list';
 import * as locUnbind from './loc/unbind';
+import * as locQrcode from './loc/qrcode';
 import * as pixGet from './pix/get';
 import * as pixList from './pix/list';
 import * as devolucaoPut from './pix/devolucao-put';
@@ -53,7 +54,7 @@ export function apiPixRoutes(deps: Deps) {
   app.onError((err, c) => sendProblem(c, toProblem(err, c.get('family') ?? { invalid: 'RequisicaoInvalida' }, deps.log)));
   token.register(app, deps);
   for (const kind of ['cob', 'cobv'] as CobKind[]) for (const operation of [cobPut, cobPatch, cobGet, cobList]) operation.register(app, deps, kind);
-  for (const operation of [cobPost, locPost, locList, locGet, locUnbind, pixList, pixGet, devolucaoPut, devolucaoGet, webhookPut, webhookList, webhookGet, webhookDelete, lotePut, lotePatch, loteGet, loteList]) operation.register(app, deps);
+  for (const operation of [cobPost, locPost, locList, locGet, locQrcode, locUnbind, pixList, pixGet, devolucaoPut, devolucaoGet, webhookPut, webhookList, webhookGet, webhookDelete, lotePut, lotePatch, loteGet, loteList]) operation.register(app, deps);
   // Pix Automático (sandbox.md 15).
   for (const operation of [recPost, recList, recGet, recPatch, locrecPost, locrecList, locrecGet, locrecUnbind, locrecPayload, solicrecPost, solicrecGet, solicrecPatch, cobrPut, cobrList, cobrGet, cobrPatch, cobrRetry]) operation.register(app, deps);
   registerAutomaticoWebhooks(app, deps);
