@@ -80,7 +80,7 @@ describe('a recurrence past its dataFinal', () => {
     const idRec = await approvedRec(h, bounded);
     await h.advance(42 * DAY); // 2026-04-21: May's charge is in its window
     const txid = 'ultimacobranca2026maio000001';
-    expect((await apiPix(h, 'PUT', `/cobr/${txid}`, { body: cobrBody(idRec, '2026-05-01') })).status).toBe(201);
+    expect((await apiPix(h, 'PUT', `/cobr/${txid}`, { body: cobrBody(idRec, '2026-05-01', { ajusteDiaUtil: false }) })).status).toBe(201); // 1 May is a holiday: not moved
     const after = (await apiPix(h, 'GET', `/rec/${idRec}`)).body;
     expect(after.status).toBe('APROVADA');
     await toEnd(-(42 * DAY) - 1);
