@@ -4,7 +4,7 @@
 // their SDKs send) and the sandbox's own control API take it silently (docs/reference.md).
 import type { Context } from 'hono';
 import { warn } from '../lib/warnings';
-import { checkedWithWarnings } from './validate';
+import { checkedWithWarnings } from './request-warnings';
 
 const WARNED = ['/v1/', '/v2/'];
 
