@@ -6,6 +6,7 @@ import { qrPngDataUrl } from '../pix';
 import { Layout } from './layout';
 import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
 import { brl, STATUS_LABEL } from './format';
+import type { PageAttendee } from './attendee';
 
 export interface CheckoutProps {
   charge: LocatedCharge;
@@ -16,6 +17,8 @@ export interface CheckoutProps {
   ownClock?: boolean;
   tokenRequired: boolean;
   phoneUrl?: string;
+  /** The workshop attendee the page is opened for: their token follows and pays, and only their own charge is theirs to pay. */
+  attendee?: PageAttendee | undefined;
 }
 
 /** The large state that takes the QR's place once a charge is no longer payable (the page script keeps it current). */
@@ -27,12 +30,13 @@ export const FINAL_STATE: Record<string, { mark: string; detail: string }> = {
   cancelled: { mark: '✕', detail: 'This charge was cancelled. Ask for a new one.' },
 };
 
-export function checkoutPage({ charge, now, frozen, ownClock = false, tokenRequired, phoneUrl }: CheckoutProps) {
+export function checkoutPage({ charge, now, frozen, ownClock = false, tokenRequired, phoneUrl, attendee }: CheckoutProps) {
   const { tx, merchantName, status, account } = charge;
+  const refusal = attendee && payRefusal(attendee, account.id);
   const code = tx.charge!.pixCopyPaste;
   const expiresAt = tx.charge!.expiresAt;
   return (
-    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={[PAY_FORM_SCRIPT, '/assets/checkout.js']} needsToken={tokenRequired} phoneUrl={phoneUrl}>
+    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={[PAY_FORM_SCRIPT, '/assets/checkout.js']} needsToken={tokenRequired} phoneUrl={phoneUrl} attendee={attendee}>
       <div
         id="checkout"
         class="checkout"
@@ -89,7 +93,13 @@ export function checkoutPage({ charge, now, frozen, ownClock = false, tokenRequi
           <p class="muted">
             Settles the charge as if a bank paid it: <code>POST /_sandbox/transactions/{tx.id}/pay</code>, the same route curl uses.
           </p>
-          <PayForm disabled={status !== 'pending'}>Pay {brl(tx.amount)}</PayForm>
+          {refusal ? (
+            <p class="notice" id="pay-refused">
+              {refusal}
+            </p>
+          ) : (
+            <PayForm disabled={status !== 'pending'}>Pay {brl(tx.amount)}</PayForm>
+          )}
           <p id="pay-result" role="alert"></p>
           <p class="muted">
             <a href="/pay">Payer page</a> · <a href="/">Console</a>
@@ -98,6 +108,13 @@ export function checkoutPage({ charge, now, frozen, ownClock = false, tokenRequi
       </div>
     </Layout>
   );
+}
+
+/** Why an attendee's token cannot pay a charge of `accountId` (the control API would refuse it), in words; none when it can. */
+export function payRefusal(attendee: PageAttendee, accountId: string): string | undefined {
+  if (attendee.scope.accountId !== accountId) return `This charge belongs to another tenant, not ${attendee.scope.name}'s: only its own merchant's customers pay it here. Pay a charge of your own tenant (create one from your console).`;
+  if (attendee.scope.readOnly) return `This is ${attendee.scope.name}'s read-only view: it shows the charge and pays nothing. The attendee pays it from their own console.`;
+  return undefined;
 }
 
 export function checkoutNotFoundPage(id: string) {

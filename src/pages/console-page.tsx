@@ -21,7 +21,7 @@ export function consolePage(c: Context, deps: Deps, asked: ConsoleQuery, notes: 
   const search = consoleHref(body.q, {}).slice(1);
   return renderPage(
     c,
-    <Layout title={scope ? `Console of ${scope.name}` : 'Console'} active="console" needsToken={needsToken} attendeeToken={attendee?.token} scripts={['/assets/console.js', '/assets/room.js']} phoneUrl={deps.settings.lanUrls?.[0]}>
+    <Layout title={scope ? `Console of ${scope.name}` : 'Console'} active="console" needsToken={needsToken} attendee={attendee} scripts={['/assets/console.js', '/assets/room.js']} phoneUrl={deps.settings.lanUrls?.[0]}>
       <h1 class="visually-hidden">{scope ? `Sandbox console of ${scope.name}` : 'Sandbox console'}</h1>
       {notes.length > 0 && (
         <div class="card" id="console-note" role="status">

@@ -3,6 +3,7 @@
 // their scripts; nothing here reads state.
 import type { Child } from 'hono/jsx';
 import type { Context } from 'hono';
+import type { PageAttendee } from './attendee';
 
 export type NavItem = 'console' | 'pay' | 'docs';
 
@@ -21,12 +22,13 @@ export interface LayoutProps {
   scripts?: string[];
   /** The address phones on the same network should open (--host 0.0.0.0), shown in the header. */
   phoneUrl?: string;
-  /** A workshop attendee's console token (pages/attendee.ts): the scripts send it instead of asking for the admin token. */
-  attendeeToken?: string;
+  /** A workshop attendee the page is for (pages/attendee.ts): the scripts send their token instead of asking for the admin token. */
+  attendee?: PageAttendee | undefined;
   children?: Child;
 }
 
-export function Layout({ title, active, needsToken, scripts = [], phoneUrl, attendeeToken, children }: LayoutProps) {
+export function Layout({ title, active, needsToken, scripts = [], phoneUrl, attendee, children }: LayoutProps) {
+  const attendeeToken = attendee?.token;
   return (
     <html lang="en">
       <head>
@@ -40,7 +42,13 @@ export function Layout({ title, active, needsToken, scripts = [], phoneUrl, atte
           <script src={src} defer></script>
         ))}
       </head>
-      <body data-needs-token={needsToken && !attendeeToken ? 'true' : 'false'} data-attendee-token={attendeeToken}>
+      <body
+        data-needs-token={needsToken && !attendeeToken ? 'true' : 'false'}
+        data-attendee-token={attendeeToken}
+        data-attendee-account={attendee?.scope.accountId}
+        data-attendee-name={attendee?.scope.name}
+        data-attendee-read-only={attendee ? String(attendee.scope.readOnly) : undefined}
+      >
         <header class="top">
           <a class="brand" href="/">
             pix-sandbox

@@ -16,16 +16,20 @@ import { brl } from './format';
 import { Layout, renderPage } from './layout';
 import { inRequestUnit } from '../wire/request-unit';
 import { nowOf } from '../services/clocks';
+import { attendeeByToken } from '../services/workshop';
+import { pageAttendee, type PageAttendee } from './attendee';
+import { payRefusal } from './checkout';
 
 const METHOD_LABEL: Record<PaymentMethod, string> = { pix: 'PIX', credit_card: 'Credit card (simulated)', boleto: 'Boleto (simulated)' };
 const STATUS_TEXT = { active: 'Open for payment', paid: 'Paid', expired: 'Expired', disabled: 'Disabled' } as const;
 const STATUS_CLASS = { active: 'pending', paid: 'paid', expired: 'expired', disabled: 'cancelled' } as const;
 
-function LinkPage({ account, link, now, paidId, tokenRequired }: { account: Account; link: PaymentLink; now: number; paidId?: string | undefined; tokenRequired: boolean }) {
+function LinkPage({ account, link, now, paidId, tokenRequired, attendee }: { account: Account; link: PaymentLink; now: number; paidId?: string | undefined; tokenRequired: boolean; attendee?: PageAttendee | undefined }) {
   const status = linkStatusAt(link, now);
-  const open = status === 'active';
+  const refusal = attendee && payRefusal(attendee, account.id);
+  const open = status === 'active' && !refusal;
   return (
-    <Layout title={`${link.name}: ${brl(link.amount)}`}>
+    <Layout title={`${link.name}: ${brl(link.amount)}`} attendee={attendee}>
       <section class="card checkout-main" aria-labelledby="link-name" id="payment-link" data-link-id={link.id} data-status={status}>
         <p class="muted kicker">Payment link of {account.name}</p>
         <h1 id="link-name">{link.name}</h1>
@@ -45,13 +49,20 @@ function LinkPage({ account, link, now, paidId, tokenRequired }: { account: Acco
           {link.customerId !== undefined ? '; single use' : ''}
         </p>
       </section>
+      {refusal ? (
+        <p class="card notice" id="pay-refused">
+          {refusal}
+        </p>
+      ) : null}
       {open ? (
         <section class="card link-pay" aria-labelledby="pay-title">
           <h2 id="pay-title">Pay</h2>
           {link.paymentMethods.map((method) => (
             <form method="post" action={`/c/${link.slug}/${method === 'pix' ? 'pix' : 'pay'}`} class="stack">
               <input type="hidden" name="paymentMethod" value={method} />
-              {tokenRequired ? (
+              {attendee ? (
+                <input type="hidden" name="attendee" value={attendee.token} />
+              ) : tokenRequired ? (
                 <>
                   <label for={`token-${method}`}>Admin token</label>
                   <input id={`token-${method}`} name="token" type="password" autocomplete="off" required />
@@ -80,12 +91,21 @@ function located(deps: Deps, slug: string) {
   return found;
 }
 
-/** Form posts carry the admin token (when the sandbox has one) in a field: a form cannot send X-Sandbox-Token. */
-async function form(deps: Deps, c: Context<Env>) {
+/**
+ * Form posts carry the admin token (when the sandbox has one) in a field: a form cannot send X-Sandbox-Token. A
+ * workshop attendee's page carries their console token instead (field attendee), which pays their own links only.
+ */
+async function form(deps: Deps, c: Context<Env>, account: Account) {
   const body = await c.req.parseBody();
   const field = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
   const expected = deps.settings.adminToken;
-  if (expected) {
+  const attendee = field('attendee');
+  if (attendee !== undefined) {
+    const found = attendeeByToken(deps.workshop, attendee);
+    if (!found) throw new SandboxError('UNAUTHORIZED', 'This console token is no attendee\'s of the workshop running here (the workshop may have ended): join again, or ask the presenter.');
+    const refusal = payRefusal({ scope: found.principal, token: attendee }, account.id);
+    if (refusal) throw new SandboxError('OUTSIDE_ATTENDEE_TENANT', refusal, { accountId: found.principal.accountId });
+  } else if (expected) {
     const given = Buffer.from(field('token') ?? '');
     const want = Buffer.from(expected);
     if (given.length !== want.length || !timingSafeEqual(given, want)) throw new SandboxError('UNAUTHORIZED', 'This sandbox has an admin token (SANDBOX_ADMIN_TOKEN): enter it in the form to pay.');
@@ -96,24 +116,31 @@ async function form(deps: Deps, c: Context<Env>) {
   return { method: method as PaymentMethod, ...(payerName ? { payerName } : {}) };
 }
 
+/** The attendee's token of a form post, as the next page's ?attendee= (a browser without the join cookie keeps it). */
+async function carried(c: Context<Env>): Promise<string> {
+  const token = (await c.req.parseBody()).attendee; // hono keeps the parsed body: read again, not twice
+  return typeof token === 'string' ? `?attendee=${encodeURIComponent(token)}` : '';
+}
+
 export function registerLinkPages(app: OpenAPIHono<Env>, deps: Deps) {
   // Pages for people, not API operations: left out of /openapi.json like the console and /pay.
   app.get('/c/:slug', (c) => {
     const { account, link } = located(deps, c.req.param('slug'));
-    return renderPage(c, <LinkPage account={account} link={link} now={nowOf(deps, account)} paidId={c.req.query('paid')} tokenRequired={Boolean(deps.settings.adminToken)} />);
+    const attendee = pageAttendee(c, deps);
+    return renderPage(c, <LinkPage account={account} link={link} now={nowOf(deps, account)} paidId={c.req.query('paid')} tokenRequired={Boolean(deps.settings.adminToken)} attendee={typeof attendee === 'object' ? attendee : undefined} />);
   });
   // PIX: a pending charge of the link, shown by its checkout page (BR Code, QR, the /pay flow).
   app.post('/c/:slug/pix', async (c) => {
     const { account, link } = located(deps, c.req.param('slug'));
-    await form(deps, c);
+    await form(deps, c, account);
     const tx = inRequestUnit(c, () => startLinkCharge(deps, account, link, 'pix'));
-    return c.redirect(locationPath(tx.id), 303);
+    return c.redirect(locationPath(tx.id) + (await carried(c)), 303);
   });
   // Card and boleto: simulated, paid at once.
   app.post('/c/:slug/pay', async (c) => {
     const { account, link } = located(deps, c.req.param('slug'));
-    const { method, ...payer } = await form(deps, c);
+    const { method, ...payer } = await form(deps, c, account);
     const tx = inRequestUnit(c, () => payPaymentLink(deps, account, link.id, { paymentMethod: method, ...payer }));
-    return c.redirect(`/c/${link.slug}?paid=${tx.id}`, 303);
+    return c.redirect(`/c/${link.slug}?paid=${tx.id}${(await carried(c)).replace('?', '&')}`, 303);
   });
 }

@@ -49,9 +49,22 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
     const charge = locateCharge(deps, id);
     if (type === 'text/html') {
       // The checkout page's code is loaded at the first browser visit, not at start-up.
-      const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }] = await Promise.all([import('./checkout'), import('./layout')]);
+      const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }, { pageAttendee }] = await Promise.all([import('./checkout'), import('./layout'), import('./attendee')]);
       if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
-      return renderPage(c, checkoutPage({ charge, now: nowOf(deps, charge.account), frozen: deps.clocks.of(charge.account).frozen, ownClock: deps.clocks.owns(charge.account.id), tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0] })) as never;
+      // A workshop attendee (their link, or the browser they joined from) follows and pays with their own token.
+      const attendee = pageAttendee(c, deps);
+      return renderPage(
+        c,
+        checkoutPage({
+          charge,
+          now: nowOf(deps, charge.account),
+          frozen: deps.clocks.of(charge.account).frozen,
+          ownClock: deps.clocks.owns(charge.account.id),
+          tokenRequired: !!deps.settings.adminToken,
+          phoneUrl: deps.settings.lanUrls?.[0],
+          attendee: typeof attendee === 'object' ? attendee : undefined,
+        }),
+      ) as never;
     }
     if (!charge) throw new SandboxError('TRANSACTION_NOT_FOUND', `No PIX charge at this location (${id}).`, { resource: 'charge', id });
     const { tx, account } = charge;

@@ -9,6 +9,7 @@ import { JSQR_PATH } from './static';
 import { PAY_FORM_SCRIPT, PayForm } from './pay-form';
 import type { PendingAuthorisation } from '../services/recs';
 import { brl } from './format';
+import type { PageAttendee } from './attendee';
 
 /** Where the sandbox serves jsQR (dist/jsQR.js of the jsqr package; see pages/payer.ts). */
 
@@ -89,9 +90,9 @@ function QrRecurrence() {
   );
 }
 
-export function payPage({ tokenRequired, phoneUrl, authorisations = [], attendeeToken }: { tokenRequired: boolean; phoneUrl?: string; authorisations?: PendingAuthorisation[]; attendeeToken?: string }) {
+export function payPage({ tokenRequired, phoneUrl, authorisations = [], attendee }: { tokenRequired: boolean; phoneUrl?: string; authorisations?: PendingAuthorisation[]; attendee?: PageAttendee | undefined }) {
   return (
-    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js', '/assets/pay-rec.js']} needsToken={tokenRequired} phoneUrl={phoneUrl} attendeeToken={attendeeToken}>
+    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js', '/assets/pay-rec.js']} needsToken={tokenRequired} phoneUrl={phoneUrl} attendee={attendee}>
       <div id="payer" class="payer">
         <h1>Pay a PIX code</h1>
         <p class="muted">Play the customer's bank: read a BR Code, see what it says and whether it is valid, and pay the charge it points at.</p>
@@ -125,6 +126,7 @@ export function payPage({ tokenRequired, phoneUrl, authorisations = [], attendee
           <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
           <div id="pay-section" hidden>
             <p id="charge-summary"></p>
+            <p id="pay-blocked" class="notice" hidden></p>
             <PayForm>Pay</PayForm>
             <p id="pay-result" role="alert"></p>
             <div id="paid-screen" class="paid-screen" hidden>

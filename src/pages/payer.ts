@@ -25,7 +25,7 @@ export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
     // tenants' recurrences are not theirs to answer.
     const attendee = pageAttendee(c, deps);
     const own = typeof attendee === 'object' ? attendee : undefined;
-    return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0], authorisations: own ? [] : pendingAuthorisations(deps), attendeeToken: own?.token })) as never;
+    return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0], authorisations: own ? [] : pendingAuthorisations(deps), attendee: own })) as never;
   });
   // The QR decoder the page runs, from node_modules (a dependency of the sandbox): no CDN, works offline.
   servePackageFile(app, JSQR_PATH, 'jsqr', 'dist/jsQR.js');

@@ -36,7 +36,7 @@
     statusEl.dataset.status = status;
     statusEl.className = `status status-${status}`;
     statusEl.textContent = LABEL[status] ?? status;
-    payButton.disabled = status !== 'pending';
+    if (payButton) payButton.disabled = status !== 'pending'; // none when the page's attendee may not pay it (#pay-refused says why)
     const [mark, detail] = FINAL[status] ?? ['', ''];
     document.getElementById('final-mark').textContent = mark;
     document.getElementById('final-title').textContent = LABEL[status] ?? status;
@@ -75,7 +75,13 @@
 
   // Live: transaction moves of this charge's account and the clock. With an admin token the stream needs it, so the
   // page asks for it once (window.sandbox.ready) before following.
-  window.sandbox.ready(() =>
+  // An attendee's token follows their own tenant only: another tenant's charge is shown as rendered, and said so.
+  const attendeeAccount = document.body.dataset.attendeeAccount;
+  if (attendeeAccount && attendeeAccount !== accountId) {
+    const conn = document.getElementById('conn');
+    conn.dataset.state = 'not-followed';
+    conn.textContent = 'not followed: another tenant’s charge';
+  } else window.sandbox.ready(() =>
     window.sandbox.stream((msg) => {
       if (msg.kind === 'transaction' && msg.data?.id === chargeId) refresh();
       // The clock the account runs on: its own (moves naming it) or the sandbox clock (moves naming no account).
@@ -110,6 +116,7 @@
 
   // Pay as the customer.
   const form = document.getElementById('pay-form');
+  if (!form) return;
   const payResult = document.getElementById('pay-result');
   window.payerForm(form, async (body) => {
     payResult.textContent = 'Paying…';

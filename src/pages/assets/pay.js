@@ -102,6 +102,26 @@
       payButton.disabled = result.verdict !== 'payable';
       payButton.textContent = `Pay ${window.sandbox.brl(charge.amount)}`;
     }
+    // What stops this page paying it is said where the Pay button would be, before anyone presses it.
+    const blocked = charge && !showPaid ? blockedBecause(charge, result) : '';
+    $('pay-blocked').textContent = blocked;
+    $('pay-blocked').hidden = !blocked;
+    if (blocked) $('pay-form').hidden = true;
+    if (blocked && result.verdict === 'payable') {
+      verdictEl.textContent = 'A valid code of a pending charge, but not one this page pays: see below.';
+      verdictEl.className = `verdict ${VERDICT_CLASS.not_payable}`;
+    }
+  }
+
+  const STATUS_WORDS = { paid: 'is paid already', expired: 'expired', cancelled: 'was cancelled', failed: 'failed' };
+  /** Why this page cannot pay `charge`, in words ('' when it can): it ended, or it is another tenant's than the attendee's. */
+  function blockedBecause(charge, result) {
+    const me = document.body.dataset;
+    if (me.attendeeAccount && charge.accountId !== me.attendeeAccount)
+      return `This charge belongs to another tenant (${charge.merchantName}), not ${me.attendeeName}'s: your token pays only your own tenant's charges. Pay one you created from your console.`;
+    if (charge.status !== 'pending') return `Nothing to pay: this charge ${STATUS_WORDS[charge.status] ?? charge.status}.`;
+    if (me.attendeeReadOnly === 'true') return `This is ${me.attendeeName}'s read-only view: it pays nothing.`;
+    return result.verdict === 'payable' ? '' : result.message;
   }
 
   // `show`: a code just came in (pasted, typed, read from a QR, Check pressed), so what it says, and Pay when it can

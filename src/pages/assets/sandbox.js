@@ -73,6 +73,42 @@
     return result.text || 'HTTP ' + result.status;
   }
 
+  /**
+   * Says on an attendee's page that their tenant is gone ('ended': the workshop ended; 'reset': the sandbox was reset),
+   * in words at the top of the page, and what is left: reading the page, or joining again while the room takes joins.
+   */
+  function tellGone(why) {
+    var el = document.getElementById('conn');
+    document.body.dataset.live = 'false';
+    document.body.dataset.gone = why;
+    if (el) { el.dataset.state = 'ended'; el.textContent = why === 'reset' ? 'sandbox reset' : 'workshop ended'; }
+    var note = document.createElement('div');
+    note.className = 'card notice';
+    note.id = 'attendee-gone';
+    note.setAttribute('role', 'alert');
+    var head = document.createElement('p');
+    head.textContent = why === 'reset'
+      ? 'The sandbox was reset: your tenant, its credentials and its records were deleted, and this page no longer changes.'
+      : 'The workshop has ended: the presenter ended it, and your tenant, its credentials and its records were deleted with it.';
+    var left = document.createElement('p');
+    left.textContent = 'What this page shows stays here for you to read (its buttons no longer work).';
+    note.append(head, left);
+    var main = document.getElementById('main');
+    main.prepend(note);
+    main.querySelectorAll('button:not([data-copy]), input, select, textarea').forEach(function (b) { b.disabled = true; });
+    // Joining again: only when the room takes joins (GET /join answers its form, not "closed").
+    fetch('/join', { headers: { Accept: 'text/html' } }).then(function (res) {
+      var again = document.createElement('p');
+      if (res.ok) {
+        var a = document.createElement('a');
+        a.href = '/join';
+        a.textContent = 'Join the workshop again';
+        again.append(a, ' (with the room\'s code on the presenter\'s screen) for a new tenant.');
+      } else again.textContent = why === 'reset' ? 'Joining is closed now: ask the presenter to reopen it.' : 'Thank you for taking part.';
+      note.append(again);
+    }, function () { /* the sandbox is away: nothing more to offer */ });
+  }
+
   // Connection state, in the header of every page that follows the stream.
   function setConnection(state) {
     var el = document.getElementById('conn');
@@ -101,10 +137,19 @@
         source.addEventListener(name, function (e) {
           var data = null;
           try { data = JSON.parse(e.data); } catch (err) { data = null; }
+          // An attendee's tenant goes with the workshop's end and with a reset: the page stops following (its token
+          // opens nothing now), keeps what it shows to read, and says so; nothing re-reads it into an error.
+          if (attendeeToken() && (name === 'reset' || (name === 'workshop' && data && data.change === 'ended'))) {
+            source.close();
+            source = null;
+            tellGone(name === 'reset' ? 'reset' : 'ended');
+            return;
+          }
           onMessage({ kind: name, data: data });
         });
       });
       source.addEventListener('error', function () {
+        if (!source) return;
         broken = true;
         setConnection('offline');
         if (source.readyState === 2) setTimeout(open, 1500);
@@ -180,7 +225,23 @@
     }
   }
 
+  // An attendee who opened their console from its link (no join cookie in this browser) keeps their token on every
+  // page they open from it: links to the sandbox's pages carry ?attendee=, as the console's own address does.
+  var ATTENDEE_PAGES = /^\/(pay|pix\/qr\/[^/]+|c\/[^/]+)?$/;
+  function carryToken(root) {
+    var t = attendeeToken();
+    if (!t) return;
+    (root.querySelectorAll ? root : document).querySelectorAll('a[href]').forEach(function (a) {
+      var url = new URL(a.href, location.href);
+      if (url.origin !== location.origin || !ATTENDEE_PAGES.test(url.pathname) || url.searchParams.has('attendee')) return;
+      url.searchParams.set('attendee', t);
+      a.href = url.pathname + url.search + url.hash;
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
+    carryToken(document);
+    if (attendeeToken()) new MutationObserver(function () { carryToken(document); }).observe(document.body, { childList: true, subtree: true });
     setProjector(projectorRemembered());
     localize(document);
     var toggle = document.getElementById('projector-toggle');
