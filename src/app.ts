@@ -301,6 +301,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const resetAll = () => {
       if (opts.clock) startClock();
       resetState();
+      // The attendees' tenants are gone with the rest: the room (open or not, its code) keeps no one whose tenant is gone.
+      const emptyRoom = () => void (deps.workshop.attendees = []);
+      if (!store.afterCommit(emptyRoom)) emptyRoom();
     };
     // Part of the request's unit when called by POST /_sandbox/reset; a unit of its own when called in process.
     if (currentUnit()) resetAll();

@@ -279,6 +279,12 @@ function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
           <summary>Reset sandbox…</summary>
           <div class="menu-body">
             <p>Every account, transaction, event and delivery goes back to the fixtures. This cannot be undone.</p>
+            {deps.workshop.started ? (
+              <p id="reset-room">
+                The workshop room stays {deps.workshop.open ? 'open' : 'closed'} with its code, but {deps.workshop.attendees.length === 1 ? 'its attendee loses their tenant and leaves' : `its ${deps.workshop.attendees.length} attendees lose their tenants and leave`} the room: their pages say so
+                {deps.workshop.open ? ', and they can join again with the code' : '; they can join again once joining is reopened'}.
+              </p>
+            ) : null}
             <Action action="/_sandbox/reset" label="Yes, reset everything" name="Reset sandbox to its fixtures" kind="danger" class="stacked">
               <label class="check">
                 <input type="checkbox" name="clock" value="true" data-type="checkbox" id="reset-clock" /> Reset the clock too

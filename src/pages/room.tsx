@@ -88,7 +88,7 @@ export function RoomPanel({ deps }: { deps: Deps }) {
           <summary>End workshop…</summary>
           <div class="menu-body">
             <p>
-              Every attendee's tenant ({room.attendees.length}) is deleted, with its charges, webhooks and console links. This cannot be undone.
+              Every attendee's tenant ({room.attendees.length}) is deleted, with its charges, webhooks and console links; their open pages say the workshop ended and keep what they show to read. The join address and QR open nothing after. This cannot be undone.
             </p>
             <form class="action stacked" data-action="/_sandbox/workshop" data-method="DELETE">
               <button type="submit" class="danger" aria-label="End the workshop and delete the attendees' tenants">

@@ -111,3 +111,61 @@ describe.skipIf(noBrowser('attendee-pages.test.ts'))("an attendee's pages", { ti
     expect(await axe(page)).toEqual([]);
   });
 });
+
+describe.skipIf(noBrowser('attendee-pages.test.ts'))('attendees are told', { timeout: 60_000 }, () => {
+  const b = browserForFile();
+  let site: Site;
+  afterEach(async () => {
+    await site?.close();
+  });
+
+  /** Ana joins from a phone (the join cookie) and opens her console; the presenter's console is open at 1366. */
+  async function joined() {
+    site = await startSite({ workshop: true, adminToken: ADMIN });
+    const code = site.sb.deps.workshop.code!;
+    const context = await b.rig.browser.newContext({ viewport: { width: 390, height: 844 } });
+    b.closers.push(() => context.close());
+    const page = await context.newPage();
+    await page.goto(`${site.url}/join?code=${code}`);
+    await page.fill('#join-name', 'Ana');
+    await page.click('button[type=submit]');
+    await page.click('#console-link');
+    await page.waitForSelector('body[data-live="true"]');
+    return page;
+  }
+
+  const gone = (page: Page, started: number) =>
+    page.waitForSelector('#attendee-gone', { timeout: 1000 }).then(async () => {
+      expect(Date.now() - started).toBeLessThan(1000);
+      return page.locator('#attendee-gone').innerText();
+    });
+
+  test('the workshop ends: the open console says so within a second, no stale "live", what it showed stays to read', async () => {
+    const page = await joined();
+    const started = Date.now();
+    expect((await call(site, 'DELETE', '/_sandbox/workshop', undefined, admin)).status).toBe(200);
+    expect(await gone(page, started)).toContain('The workshop has ended');
+    await page.waitForSelector('#attendee-gone p:nth-child(3)');
+    expect(await page.locator('#attendee-gone').innerText()).toContain('Thank you');
+    expect(await page.locator('#conn').innerText()).toBe('workshop ended');
+    expect(await page.locator('#attendee-tenant').innerText()).toContain('Ana'); // still there to read
+    expect(await axe(page)).toEqual([]);
+  });
+
+  test('a reset with the room open: the console says so and offers joining again; the room lists no one whose tenant went', async () => {
+    const page = await joined();
+    const presenter = await b.rig.browser.newContext({ viewport: { width: 1366, height: 768 } });
+    b.closers.push(() => presenter.close());
+    const p = await presenter.newPage();
+    await p.addInitScript(() => (globalThis as any).sessionStorage.setItem('pix-sandbox-token', 'presenter-secret'));
+    await p.goto(site.url);
+    await p.waitForSelector('#room-h');
+    expect(await p.locator('#reset-room').textContent()).toMatch(/stays open with its code, but its attendee loses their tenant and leaves the room: their pages say so, and they can join again/);
+    const started = Date.now();
+    expect((await call(site, 'POST', '/_sandbox/reset', {}, admin)).status).toBe(200);
+    expect(await gone(page, started)).toContain('The sandbox was reset');
+    await page.waitForSelector('#attendee-gone a[href="/join"]');
+    expect((await call(site, 'GET', '/_sandbox/workshop', undefined, admin)).body.attendees).toEqual([]);
+    expect(await axe(page)).toEqual([]);
+  });
+});
