@@ -22,6 +22,8 @@ export interface Settings {
   webhookHeaderWord?: string;
   /** Where phones on the same network reach this sandbox (listening on 0.0.0.0 or ::); empty otherwise. */
   lanUrls?: string[];
+  /** The sandbox's own listener (set by listen()): the join address a room on loopback shows, for the presenter's screen. */
+  ownUrl?: string;
   /** Where the local CA is kept (client certificates of the standard face are issued by it). */
   home: string;
   /** --https --mtls: /api-pix/v2 requires a client certificate of the local CA (sandbox.md 9). */

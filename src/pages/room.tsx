@@ -5,19 +5,41 @@
 import type { Deps } from '../deps';
 import { qrPngDataUrl } from '../pix/qr';
 import { joinUrlOf, stepCounts } from '../services/workshop';
+import { lanUrls } from '../server';
 
 export function RoomPanel({ deps }: { deps: Deps }) {
   const room = deps.workshop;
   // Present and hidden while no workshop runs, so a live swap shows a room started, and hides one ended, without a reload.
-  if (!room.started) return <section id="room" data-section="room" hidden></section>;
+  // No room yet: the presenter opens one here, told first what it does.
+  if (!room.started)
+    return (
+      <section class="card room" id="room" data-section="room" aria-labelledby="room-h">
+        <h2 id="room-h">Workshop room</h2>
+        <details class="menu confirm" id="open-room-menu">
+          <summary>Open a workshop room…</summary>
+          <div class="menu-body">
+            <p>
+              Attendees join from a join address and QR shown here, with a room code made now: each gets a tenant of their own with its credentials (up to {room.max}, --workshop-max). The accounts here now stay as they are.
+            </p>
+            <form class="action stacked" data-action="/_sandbox/workshop" data-method="POST">
+              <button type="submit">Yes, open the room</button>
+              <output class="outcome" role="status"></output>
+            </form>
+          </div>
+        </details>
+      </section>
+    );
   const counts = stepCounts(room);
   const lan = deps.settings.lanUrls?.[0]?.replace(/\/$/, '');
-  const joinUrl = joinUrlOf(room, lan ?? '');
+  // On loopback the projector still shows the address and QR (this machine's own), and how phones could reach it.
+  const joinUrl = joinUrlOf(room, lan ?? deps.settings.ownUrl ?? '');
+  const own = deps.settings.ownUrl ? new URL(deps.settings.ownUrl) : undefined;
+  const wouldBe = own ? lanUrls('0.0.0.0', Number(own.port), own.protocol === 'https:' ? 'https' : 'http')[0] : undefined;
   return (
     <section class="card room" id="room" data-section="room" aria-labelledby="room-h">
       <h2 id="room-h">Workshop room</h2>
       <div class="room-join">
-        {lan ? <img class="room-qr" src={qrPngDataUrl(joinUrl)} alt={`QR code to join: ${joinUrl}`} width={180} height={180} /> : null}
+        {joinUrl.startsWith('http') ? <img class="room-qr" src={qrPngDataUrl(joinUrl)} alt={`QR code to join: ${joinUrl}`} width={180} height={180} /> : null}
         <div>
           <p class="room-url">
             Join at{' '}
@@ -28,7 +50,20 @@ export function RoomPanel({ deps }: { deps: Deps }) {
           <p id="room-state">
             <span class={`badge ${room.open ? 's-completed' : 's-failed'}`}>{room.open ? 'joining open' : 'joining closed'}</span> {room.attendees.length} of {room.max} joined
           </p>
-          {lan ? null : <p class="muted">Laptops and phones on the network join with the sandbox started with --host 0.0.0.0 (the QR shows then).</p>}
+          <p id="room-code">
+            Room code <strong class="room-code">{room.code}</strong>
+          </p>
+          {lan ? null : (
+            <p class="notice" id="room-loopback">
+              This sandbox listens on this machine only: phones cannot open this address. Start it with <code>--host 0.0.0.0</code> (<code>pix-sandbox --workshop --host 0.0.0.0</code>)
+              {wouldBe ? (
+                <>
+                  {' '}and phones join at <code>{wouldBe.replace(/^https?:\/\//, '')}/join?code={room.code}</code>
+                </>
+              ) : null}
+              ; the QR then carries that address.
+            </p>
+          )}
         </div>
       </div>
       <ul class="room-counts" id="room-counts" aria-label="Attendees per step">

@@ -222,5 +222,7 @@ test("a console link whose tenant a reset took is refused plainly, and the brows
   const page = await h.sb.app.request(`/?attendee=${ana.consoleToken}`);
   expect(page.status).toBe(401);
   expect((await h.sb.app.request('/', { headers: { cookie: ana.cookie } })).status).toBe(200);
-  expect((await withToken(h, ana.consoleToken, 'GET', `/accounts/${ana.accountId}`)).status).toBe(404);
+  // The reset took Ana off the room with her tenant: her token names no one now.
+  expect((await withToken(h, ana.consoleToken, 'GET', `/accounts/${ana.accountId}`)).status).toBe(401);
+  expect((await h.control('GET', '/workshop')).body.attendees).toEqual([]);
 });
