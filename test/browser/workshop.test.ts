@@ -118,7 +118,7 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
     await presenter.click('#end-workshop-menu > summary');
     await shot(presenter, 'presenter-end-confirm-1366');
     await presenter.click('#end-workshop-menu button.danger');
-    await presenter.waitForSelector('#room[hidden]', { state: 'attached' });
+    await presenter.waitForSelector('#open-room-menu', { state: 'attached' });
     for (const a of attendees) expect(site.sb.deps.store.findAccount(a.accountId)).toBeUndefined();
     // Their console link is refused from now on.
     const after = await ana.page.goto(`${site.url}${new URL(ana.page.url()).pathname}${new URL(ana.page.url()).search}`);

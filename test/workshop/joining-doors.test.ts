@@ -79,7 +79,7 @@ describe("joining takes the room's code", () => {
     expect(shown.body.code).toBe(r.code);
     expect(shown.body.joinUrl).toBe(`${r.url}/join?code=${r.code}`);
     const panel = await r.get('/');
-    expect(panel.text).toContain(`href="/join?code=${r.code}"`);
+    expect(panel.text).toMatch(new RegExp(`href="[^"]*/join\\?code=${r.code}"`)); // this machine's address on loopback
   });
 
   test("--workshop: the banner's workshop line is the join URL with the room's code", async () => {

@@ -87,7 +87,9 @@ test('the Room panel: join URL, counts, attendees with read-only links; closing,
   const ended = await h.control('DELETE', '/workshop');
   expect(ended.body).toEqual({ ended: true, deleted: 1 });
   html = await (await h.sb.app.request('/')).text();
-  expect(html).toContain('<section id="room" data-section="room" hidden=""></section>');
+  // Ended: the panel offers to open a room again, and shows no attendee.
+  expect(html).toContain('id="open-room-menu"');
+  expect(html).not.toContain('data-attendee=');
   const twice = await h.control('DELETE', '/workshop');
   expect(twice.status).toBe(409);
   expect(twice.body.details?.code).toBe('WORKSHOP_NOT_STARTED');
