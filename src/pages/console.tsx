@@ -1067,8 +1067,9 @@ export function ConsoleBody({ deps, q, scope }: { deps: Deps; q: ConsoleQuery; s
           {q.account !== undefined && q.account !== account.id ? `No account ${q.account}; showing the first. ` : ''}
           <ShortId id={account.id} what="account" /> · <Badge state={account.status} />
         </p>
+        {/* In the bar: no room is one line ("Open a workshop room…"); a room wraps to a card of the bar's whole width. */}
+        <RoomPanel deps={deps} />
       </div>
-      <RoomPanel deps={deps} />
       <ConsoleSections deps={deps} account={account} q={q} />
     </div>
   );

@@ -13,8 +13,7 @@ export function RoomPanel({ deps }: { deps: Deps }) {
   // No room yet: the presenter opens one here, told first what it does.
   if (!room.started)
     return (
-      <section class="card room" id="room" data-section="room" aria-labelledby="room-h">
-        <h2 id="room-h">Workshop room</h2>
+      <section class="room-offer" id="room" data-section="room" aria-label="Workshop room">
         <details class="menu confirm" id="open-room-menu">
           <summary>Open a workshop room…</summary>
           <div class="menu-body">

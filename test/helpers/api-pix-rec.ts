@@ -42,6 +42,12 @@ export const solicBody = (idRec: string, over: Record<string, unknown> = {}) => 
   ...over,
 });
 
+/** Moves the sandbox clock to `iso`. */
+export async function at(h: Harness, iso: string) {
+  const res = await h.control('PUT', '/clock', { now: iso });
+  expect(res.status, res.text).toBe(200);
+}
+
 export async function createRec(h: Harness, body: Record<string, unknown> = recBody()): Promise<string> {
   const res = await apiPix(h, 'POST', '/rec', { body });
   expect(res.status, res.text).toBe(201);

@@ -300,9 +300,9 @@ describe('under --https --mtls, the client certificate goes with the TLS', () =>
     expect(res.out).toContain('"statusCode":401');
   });
 
-  // The proxy's TLS does not ask for a client certificate for API Pix names yet (src/proxy/index.ts): /api-pix/v2
-  // answers 401 through any tunnel. Drop `.fails` once it asks.
-  test.fails.each(['pfx', 'pem'])('with the certificate (%s) in its agent, an app lists cobs at https://pix.bank.example/v2/cob', async (k) => {
+  // The proxy's TLS asks API Pix names for a client certificate (src/proxy/index.ts), so the one in the app's agent
+  // reaches /api-pix/v2 through the hook's tunnel.
+  test.each(['pfx', 'pem'])('with the certificate (%s) in its agent, an app lists cobs at https://pix.bank.example/v2/cob', async (k) => {
     const token = await own('POST', '/api-pix/oauth/token', { authorization: `Basic ${Buffer.from(`${DEFAULT.full.clientId}:${DEFAULT.full.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials');
     const list = 'https://pix.bank.example/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2030-01-01T00:00:00Z';
     const res = await run(process.execPath, ['--import', REGISTER, client, certs, kind(k), list, token.body.access_token], env);

@@ -6,17 +6,12 @@
 import { afterEach, expect, test } from 'vitest';
 import { DEFAULT, expectLedgerBalanced, type Harness } from '../../helpers/harness';
 import { apiPix } from '../../helpers/api-pix';
-import { approvedRec, cobrBody, createRec, DEFAULT_RECEIVER, documented, expectSchema, harnessRecordingPosts, recBody, sendSolicRec, type Posted } from '../../helpers/api-pix-rec';
+import { approvedRec, at, cobrBody, createRec, DEFAULT_RECEIVER, documented, expectSchema, harnessRecordingPosts, type Posted, recBody, sendSolicRec } from '../../helpers/api-pix-rec';
 
 const harnesses: Harness[] = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.sb.close();
 });
-
-async function at(h: Harness, iso: string) {
-  const res = await h.control('PUT', '/clock', { now: iso });
-  expect(res.status, res.text).toBe(200);
-}
 
 /** The first day of the month `k` months after April 2026. */
 const monthDay = (k: number, day = 1) => new Date(Date.UTC(2026, 3 + k, day)).toISOString().slice(0, 10);

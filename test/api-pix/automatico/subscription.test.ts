@@ -5,7 +5,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { DEFAULT, expectLedgerBalanced, startHarness, type Harness } from '../../helpers/harness';
 import { apiPix } from '../../helpers/api-pix';
-import { approvedRec, cobrBody, expectSchema, harnessRecordingPosts } from '../../helpers/api-pix-rec';
+import { approvedRec, at, cobrBody, expectSchema, harnessRecordingPosts } from '../../helpers/api-pix-rec';
 import { tempDir } from '../../foundation/process';
 
 const DAY = 86_400;
@@ -13,12 +13,6 @@ const harnesses: Harness[] = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.sb.close();
 });
-
-/** Moves the clock to `iso` (forward only). */
-async function at(h: Harness, iso: string) {
-  const res = await h.control('PUT', '/clock', { now: iso });
-  expect(res.status, res.text).toBe(200);
-}
 
 test('three months paid (one retried), then cancelled by the payer: charges, money and webhooks in order', async () => {
   const { h, posted } = await harnessRecordingPosts();
