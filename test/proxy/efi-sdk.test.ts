@@ -70,6 +70,6 @@ test("with another account's .p12 the calls are refused with the 401 naming it",
   const other = await fetch(`${url}/_sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Outra' }) });
   const { id } = (await other.json()) as { id: string };
   const out = await runApp(await p12For(id));
-  expect(out.error).toContain('AcessoNegado');
+  expect(out.error).toContain('NaoAutenticado');
   expect(out.error).toContain(id);
 });

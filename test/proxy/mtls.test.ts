@@ -113,7 +113,7 @@ describe.each<Door>(['own port', 'proxy', 'service port'])('through the %s', (do
     const txid = `refused${door.replace(/ /g, '')}${which}00000000000000`.slice(0, 30);
     const put = await curl(door, 'PUT', `/v2/cob/${txid}`, certs[which] ?? [], cobBody());
     expect(put.status, JSON.stringify(put.body) + put.err).toBe(401);
-    expect(put.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/AcessoNegado');
+    expect(put.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/NaoAutenticado');
     expect(put.body.detail).toContain(says);
     expect(put.body.detail).toContain('/client-certificates');
     if (which === 'other') expect(put.body.detail).toContain(certs.otherId![0]);
