@@ -112,7 +112,8 @@ test('valorMinimoRecebedor is the floor of the payer maximum, not of each cobr; 
   await at(h, '2026-04-22T12:00:00Z');
   expect((await apiPix(h, 'PUT', '/cobr/assinatura2026maio0000000001', { body: cobrBody(idRec, '2026-05-01', { valor: { original: '50.01' } }) })).status).toBe(201);
   await apiPix(h, 'GET', '/cobr/assinatura2026maio0000000001');
-  await at(h, '2026-05-01T12:00:00Z');
+  // 1 May is Labour Day: with ajusteDiaUtil the debit moves to the next business day, Monday 4 May.
+  await at(h, '2026-05-04T12:00:00Z');
   const failed = await documented(h, '/cobr/{txid}', 'GET', '/cobr/assinatura2026maio0000000001');
   expect(failed.body).toMatchObject({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AM02' } } });
   expect(failed.body.tentativas[0]).toMatchObject({ status: 'REJEITADA', rejeicao: { codigo: 'AM02', descricao: expect.stringContaining('máximo') } });
