@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { axe, browserForFile, noBrowser, openPage, scrollsSideways, startSite, type Site } from './support';
 import { DEFAULT } from '../helpers/harness';
+import { DEFAULT_RECEIVER } from '../helpers/api-pix-rec';
 
 describe.skipIf(noBrowser('console-recs.test.ts'))('console: recurrences (Pix Automático)', () => {
   const b = browserForFile();
@@ -42,7 +43,7 @@ describe.skipIf(noBrowser('console-recs.test.ts'))('console: recurrences (Pix Au
     expect(site.sb.deps.store.state.accounts[DEFAULT.accountId]!.recs[rec.idRec]!.status).toBe('APROVADA');
 
     // Its charge, made in its window (2026-03-10 is 10 days before the 20th), is shown under it with its attempt.
-    await api('PUT', '/api-pix/v2/cobr/revistamarco2026000000000001', { idRec: rec.idRec, calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '12.00' } }, auth);
+    await api('PUT', '/api-pix/v2/cobr/revistamarco2026000000000001', { idRec: rec.idRec, calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '12.00' }, ajusteDiaUtil: true, recebedor: DEFAULT_RECEIVER }, auth);
     await api('GET', '/api-pix/v2/cobr/revistamarco2026000000000001', undefined, auth); // scheduled at the payer's PSP
     await page.reload();
     await page.waitForSelector('body[data-live="true"]');
