@@ -144,8 +144,9 @@ describe('a path with dots never leaves the face of the service name it was sent
     } else {
       expect(answer.head).toContain('content-type: application/json');
       expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 404, details: { code: expect.any(String) } });
-      // The face's own 404: it names the path as served, under the face's base.
-      expect(JSON.parse(answer.body).message).toContain(`/${face}/`);
+      // The face's own 404: it names the path as served, under the face's base (the base itself with one trailing
+      // slash is the route without it).
+      expect(JSON.parse(answer.body).message).toMatch(new RegExp(`/${face}(/|\\b)`));
     }
     // Nothing changed: the charge made before is still there.
     const still = await fetch(`http://127.0.0.1:${port}/v1/transactions/${chargeId}`, { headers: { 'x-api-key': DEFAULT.apiKey } });
