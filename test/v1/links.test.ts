@@ -93,7 +93,7 @@ describe('the link page /c/{slug}', () => {
   test('url is the sandbox page of the link; it shows the link and a form per method, with no inline script or style', async () => {
     const h = await startHarness();
     const link = await newLink(h, { description: 'Acesso anual' });
-    expect(link.url).toBe(`http://localhost/c/${link.slug}`);
+    expect(link.url).toBe(`${h.url ?? 'http://localhost'}/c/${link.slug}`); // the address the request came to
     const page = await h.api('GET', `/c/${link.slug}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Produto Premium');
