@@ -10,9 +10,11 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { DEFAULT_SERVICE_HOSTS, parseServiceHosts, type Face } from './proxy/hosts';
+import { sandboxHome } from './tls/home';
 
 const PREFIX = 'pix-sandbox/register';
 const START = 'Start the sandbox (npx pix-sandbox) and set PIX_SANDBOX_URL to where it listens (`eval "$(npx pix-sandbox env)"` sets it)';
@@ -160,17 +162,28 @@ function connectArgs(args: unknown[]): [Record<string, any>, (() => void) | unde
   return [extra ? { ...options, ...extra } : options, callback];
 }
 
-/** The sandbox's CA, added when an app passes its own `ca` (which replaces Node's store and NODE_EXTRA_CA_CERTS in it). */
+/**
+ * The trust of a tunnel's TLS: the peer is always the sandbox, so its CA is added to the app's own `ca` (which replaces
+ * Node's store, NODE_EXTRA_CA_CERTS included), or is the whole `ca` when the app gives none and Node's store does not
+ * hold it already. Read from PIX_SANDBOX_CA, else NODE_EXTRA_CA_CERTS (what `env` sets), else the ca.pem of this
+ * machine's sandbox home (PIX_SANDBOX_HOME or ~/.pix-sandbox), so the hook alone reaches a sandbox of this machine.
+ */
 let sandboxCa: string | undefined;
 function withSandboxCa(ca: tls.ConnectionOptions['ca']): tls.ConnectionOptions['ca'] {
-  const file = process.env.PIX_SANDBOX_CA || process.env.NODE_EXTRA_CA_CERTS;
-  if (ca === undefined || !file) return ca;
+  const { PIX_SANDBOX_CA: given, NODE_EXTRA_CA_CERTS: extra } = process.env;
+  if (ca === undefined && extra && !given) return undefined; // Node's store holds it
   try {
-    sandboxCa ??= readFileSync(file, 'utf8');
+    sandboxCa ??= readFileSync(given || extra || join(sandboxHome(), 'ca.pem'), 'utf8');
   } catch {
-    return ca; // the handshake's own error (unable to verify) says what is missing
+    return ca; // not made yet, or elsewhere: the handshake's error says what to set (trustHint)
   }
-  return [...(Array.isArray(ca) ? ca : [ca]), sandboxCa];
+  return ca === undefined ? sandboxCa : [...(Array.isArray(ca) ? ca : [ca]), sandboxCa];
+}
+
+/** A certificate the tunnel's TLS could not verify: the error also says how to trust the sandbox's CA. */
+function trustHint(err: NodeJS.ErrnoException) {
+  if (!/CERT|SIGNATURE|ISSUER/.test(err.code ?? '')) return;
+  err.message += `. ${PREFIX}: the sandbox's CA is not trusted: set NODE_EXTRA_CA_CERTS or PIX_SANDBOX_CA to its ca.pem (\`eval "$(npx pix-sandbox env)"\` does; GET /_sandbox/ca.pem serves it)`;
 }
 
 function netConnect(...args: unknown[]): net.Socket {
@@ -186,7 +199,9 @@ function tlsConnect(...args: unknown[]): tls.TLSSocket {
   const [options, callback] = connectArgs(args);
   if (options.socket || options.path || !isServiceHost(options.host)) return (connectTls as (...a: unknown[]) => tls.TLSSocket)(...args);
   const socket = new Tunnel(options.host, Number(options.port ?? 443), options.allowHalfOpen === true);
-  return connectTls({ ...options, socket, servername: options.servername ?? options.host, ca: withSandboxCa(options.ca) }, callback);
+  const secured = connectTls({ ...options, socket, servername: options.servername ?? options.host, ca: withSandboxCa(options.ca) }, callback);
+  secured.prependListener('error', trustHint);
+  return secured;
 }
 
 // The doors: what undici (Node's own behind global fetch, and an app's from node_modules) and https.Agent call, by

@@ -7,7 +7,9 @@ import { getCookie } from 'hono/cookie';
 import type { Deps } from '../deps';
 import type { Principal } from '../domain/workshop';
 import { attendeeByToken, attendeeOf } from '../services/workshop';
-import { BROWSER_COOKIE } from './join';
+
+/** The cookie /join sets on the browser an attendee joined from; its value is a browser id the sandbox made. */
+export const BROWSER_COOKIE = 'pix_sandbox_attendee';
 
 export type AttendeeScope = Principal & { kind: 'attendee' };
 export interface PageAttendee {

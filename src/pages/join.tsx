@@ -15,8 +15,7 @@ import { baseOf, CODE_LENGTH, isRoomCode, joinWorkshop, NAME_MAX, returning } fr
 import type { Attendee } from '../domain/workshop';
 import type { Account } from '../domain/types';
 import { Layout, renderPage } from './layout';
-
-export const BROWSER_COOKIE = 'pix_sandbox_attendee';
+import { BROWSER_COOKIE } from './attendee';
 
 const page = { 200: { description: 'The join page', content: { 'text/html': { schema: z.string() } } } };
 const getRoute = createRoute({ method: 'get', path: '/join', operationId: 'showJoinPage', tags: ['Pages'], security: [], hide: true, summary: 'Join a workshop room', responses: page });

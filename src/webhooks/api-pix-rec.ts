@@ -10,7 +10,7 @@ import { COBR_EVENT, REC_EVENT } from '../domain/events';
 import { mainWallet } from '../domain/subaccounts';
 import { isoTime as iso } from '../lib/iso';
 import { recordBody } from './events';
-import { devolucaoEntry } from './api-pix';
+import { devolucaoEntry } from './devolucao';
 import { refundsOf } from '../domain/claims';
 
 export const historyView = <S extends string>(marks: StatusMark<S>[]) => marks.map((m) => ({ status: m.status, data: iso(m.data) }));

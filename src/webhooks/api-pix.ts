@@ -3,31 +3,16 @@
 // paid and again when one of its devoluções ends (DEVOLVIDO or NAO_REALIZADO), as the document's callback says. Built
 // here, below the faces, like the service's event envelopes: the face's answers and the notices share it.
 import type { Deps } from '../deps';
-import { brtDay, DEVOLUCAO_STATUS, dueAmounts, moneyText } from '../domain/api-pix';
+import { brtDay, dueAmounts, moneyText } from '../domain/api-pix';
 import type { Account, Transaction } from '../domain/types';
 import { recordBody } from './events';
+import { devolucaoEntry } from './devolucao';
 import { isoTime as iso } from '../lib/iso';
 import { valuesOf } from '../lib/objects';
 import { refundsOf } from '../domain/claims';
 import { API_PIX_EVENT } from '../domain/events';
 import { recordCobRNotice } from './api-pix-rec';
 
-
-/** A refund of the core as a devolução: its id is the one it was asked under, or its transaction id without dashes. */
-export function devolucaoEntry(refund: Transaction) {
-  const r = refund.refund!;
-  const status = DEVOLUCAO_STATUS[refund.status as keyof typeof DEVOLUCAO_STATUS];
-  return {
-    id: r.devolucaoId ?? refund.id.replaceAll('-', ''),
-    rtrId: r.pspRefundTransactionId,
-    valor: moneyText(refund.amount),
-    natureza: 'ORIGINAL',
-    ...(r.reason === undefined ? {} : { descricao: r.reason.slice(0, 140) }),
-    horario: { solicitacao: iso(refund.createdAt), ...(r.refundedAt === undefined ? {} : { liquidacao: iso(r.refundedAt) }) },
-    status,
-    ...(status === 'NAO_REALIZADO' ? { motivo: (r.failureReason ?? 'NAO_REALIZADO').slice(0, 140) } : {}),
-  };
-}
 
 /** The refunds of each payment of an account, oldest first, found in one pass (lists call this once). */
 export function refundsByPayment(account: Account): Map<string, Transaction[]> {

@@ -211,6 +211,20 @@ describe('with a sandbox, every way a Node app opens a connection reaches its fa
     expect(res.code, res.out).toBe(0);
     expect(res.out).toContain(`v1 200 ${DEFAULT.accountId}`);
   });
+
+  // Where the tunnel's trust comes from when NODE_EXTRA_CA_CERTS is not set: [case, variables, what the app prints].
+  const trust: [string, () => Record<string, string>, RegExp][] = [
+    ['the ca.pem of PIX_SANDBOX_HOME (a sandbox of this machine)', () => ({ PIX_SANDBOX_HOME: home }), /^v1 200 /m],
+    ['PIX_SANDBOX_CA', () => ({ PIX_SANDBOX_HOME: join(tmp.dir, 'empty-home'), PIX_SANDBOX_CA: join(home, 'ca.pem') }), /^v1 200 /m],
+    ['neither: the error says how to trust it', () => ({ PIX_SANDBOX_HOME: join(tmp.dir, 'empty-home') }), /the sandbox's CA is not trusted: set NODE_EXTRA_CA_CERTS or PIX_SANDBOX_CA/],
+  ];
+  test.each(trust)('with no NODE_EXTRA_CA_CERTS, the tunnel trusts %s', async (_case, vars, printed) => {
+    const file = app('trust-fetch.mjs', `const res = await fetch('https://api.pague.dev/v1/account', { headers: { 'x-api-key': ${JSON.stringify(DEFAULT.apiKey)} } }).catch((err) => ({ status: 'error', json: () => ({ id: String(err.cause?.message ?? err.message) }) }));
+console.log('v1', res.status, (await res.json()).id);`);
+    const { NODE_EXTRA_CA_CERTS: _unset, ...rest } = env;
+    const res = await run(process.execPath, ['--import', REGISTER, file], { ...rest, ...vars() });
+    expect(res.out).toMatch(printed);
+  });
 });
 
 // The app's client certificate, set as API Pix SDKs set it (an https.Agent's pfx and passphrase, or cert and key).

@@ -1,7 +1,7 @@
 // GET /pix/{e2eid}/devolucao/{id}: a devolução as it stands.
 import type { Deps } from '../../../deps';
 import { getDevolucao } from '../../../services/pix-received';
-import { devolucaoEntry } from '../../../webhooks/api-pix';
+import { devolucaoEntry } from '../../../webhooks/devolucao';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 

@@ -3,7 +3,7 @@
 import type { Deps } from '../../../deps';
 import { DEVOLUCAO_ID, textCents } from '../../../domain/api-pix';
 import { requestDevolucao } from '../../../services/pix-received';
-import { devolucaoEntry } from '../../../webhooks/api-pix';
+import { devolucaoEntry } from '../../../webhooks/devolucao';
 import type { ApiPixRouter } from '../env';
 import { scoped } from '../guard';
 import { body, DevolucaoBody, invalid } from '../schemas';
