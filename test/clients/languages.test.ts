@@ -6,7 +6,7 @@
 // bypassed the sandbox cannot pass. A missing toolchain, or no permission to unshare, skips with a message unless
 // RECIPES_REQUIRED=1.
 import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI, ROOT, tempDir } from '../foundation/process';
@@ -17,7 +17,6 @@ const APPS = join(ROOT, 'test', 'clients', 'apps');
 const BANK = 'pix.bank.example';
 const python = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 const tmp = tempDir();
-const home = join(tmp.dir, 'home');
 
 /** Why a probe fails, or undefined when it passes. */
 function fails(probe: readonly string[]): string | undefined {
@@ -55,43 +54,52 @@ const CLIENTS: [string, string[], string, string][] = [
   ['node:https', [process.execPath, '--version'], '', `${JSON.stringify(process.execPath)} node_https.mjs`],
 ];
 
-let sandbox: ChildProcess | undefined;
-let ready: { url: string; pid: number };
+interface Guarded {
+  home: string;
+  process: ChildProcess;
+  ready: { url: string; pid: number };
+}
+const sandboxes: Guarded[] = [];
 
-beforeAll(async () => {
-  if (guardMissing) return;
-  // unshare -n execs the CLI in a namespace of its own, whose loopback is brought up first; the apps join it (nsenter).
-  sandbox = spawn('unshare', ['-n', 'bash', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, CLI, '--port', '0', '--ready-json', '--service-host', `${BANK}=api-pix`], {
+/**
+ * The built CLI with `args` in a network namespace of its own (unshare -n), whose loopback is brought up first; the
+ * apps join it (nsenter). Its home is `home`.
+ */
+async function startGuarded(home: string, args: string[]): Promise<Guarded> {
+  const child = spawn('unshare', ['-n', 'bash', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, CLI, '--port', '0', '--ready-json', '--service-host', `${BANK}=api-pix`, ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PIX_SANDBOX_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const guarded: Guarded = { home, process: child, ready: undefined as never };
+  sandboxes.push(guarded);
   let out = '';
   let err = '';
-  sandbox.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  ready = await new Promise((resolve, reject) => {
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  guarded.ready = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line within 20 s: ${out}${err}`)), 20_000);
-    sandbox!.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       if (out.includes('\n')) {
         clearTimeout(timer);
         resolve(JSON.parse(out.split('\n')[0]!));
       }
     });
-    sandbox!.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}${err}`)));
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}${err}`)));
   });
-}, 30_000);
+  return guarded;
+}
 
 afterAll(() => {
-  sandbox?.kill('SIGTERM');
+  for (const s of sandboxes) s.process.kill('SIGTERM');
   tmp.cleanup();
 });
 
-/** Runs `script` in bash inside the sandbox's network namespace, `pix-sandbox` being the built CLI. */
-function inGuard(script: string, extra: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+/** Runs `script` in bash inside `sandbox`'s network namespace, `pix-sandbox` being the built CLI; `cwd` under the apps. */
+function inGuard(sandbox: Guarded, script: string, extra: Record<string, string> = {}, cwd = APPS): Promise<{ code: number; out: string }> {
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    PIX_SANDBOX_HOME: home,
+    PIX_SANDBOX_HOME: sandbox.home,
     GOFLAGS: '-mod=mod',
     GOPROXY: 'off',
     GOTOOLCHAIN: 'local',
@@ -100,15 +108,20 @@ function inGuard(script: string, extra: Record<string, string> = {}): Promise<{ 
   };
   const shell = `pix-sandbox() { ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"; }\n${script}`;
   return new Promise((resolve) => {
-    execFile('nsenter', [`--net=/proc/${ready.pid}/ns/net`, 'bash', '-c', shell], { env, cwd: APPS, timeout: 200_000 }, (error, stdout, stderr) =>
+    execFile('nsenter', [`--net=/proc/${sandbox.ready.pid}/ns/net`, 'bash', '-c', shell], { env, cwd, timeout: 200_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}\n${stderr}` }),
     );
   });
 }
 
 describe.skipIf(guardMissing)('unmodified apps after eval "$(pix-sandbox env)", off the network', () => {
+  let sandbox: Guarded;
+  beforeAll(async () => {
+    sandbox = await startGuarded(join(tmp.dir, 'home'), []);
+  }, 30_000);
+
   test('the guard holds: without the environment, the service\'s name is not reached', async () => {
-    const res = await inGuard('curl -sS --max-time 10 https://api.pague.dev/v1/account');
+    const res = await inGuard(sandbox, 'curl -sS --max-time 10 https://api.pague.dev/v1/account');
     expect(res.code, res.out).not.toBe(0);
     expect(res.out).toMatch(/Could not resolve host|Couldn't connect|Network is unreachable/);
   });
@@ -118,7 +131,7 @@ describe.skipIf(guardMissing)('unmodified apps after eval "$(pix-sandbox env)", 
     async ({ name, probe, install, command, txid }) => {
       if (skipped(name, fails(probe), install)) return;
       const config = { APP_API_KEY: DEFAULT.apiKey, APP_CLIENT_ID: DEFAULT.full.clientId, APP_CLIENT_SECRET: DEFAULT.full.clientSecret, APP_PIX_URL: `https://${BANK}`, APP_TXID: txid };
-      const res = await inGuard(`eval "$(pix-sandbox env)" && exec ${command}`, config);
+      const res = await inGuard(sandbox, `eval "$(pix-sandbox env)" && exec ${command}`, config);
       expect(res.code, res.out).toBe(0);
       // file_get_contents leaves the status unread (its header variable is the wrapper's, see docs): it says created.
       expect(res.out, res.out).toMatch(/^v1 (201|created) [0-9a-f-]{36}$/m);
@@ -127,4 +140,64 @@ describe.skipIf(guardMissing)('unmodified apps after eval "$(pix-sandbox env)", 
     },
     240_000,
   );
+});
+
+// The API Pix part under --https --mtls: each app of test/clients/apps/mtls presents the account's client certificate,
+// issued by the control API, as that language's users configure one: PEM files (curl --cert/--key, requests' and
+// httpx's cert, PHP's CURLOPT_SSLCERT/SSLKEY and Guzzle's cert/ssl_key, Go's tls.LoadX509KeyPair, Ruby's cert/key) or
+// the .p12 and its passphrase (Java's PKCS12 KeyStore, Node's https.Agent pfx), named by the app's own configuration.
+const MTLS_CLIENTS = ['curl', 'Python requests', 'Python httpx', "PHP's curl", 'PHP Guzzle', "Java's HttpClient", "Go's net/http", "Ruby's net/http", 'node:https'];
+
+describe.skipIf(guardMissing)('under --https --mtls, unmodified apps present the account\'s client certificate', () => {
+  const MTLS_APPS = join(APPS, 'mtls');
+  const certs = join(tmp.dir, 'certs');
+  let sandbox: Guarded;
+  let config: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await startGuarded(join(tmp.dir, 'mtls-home'), ['--https', '--mtls']);
+    // Issued as a user does, through the control API of the sandbox `env` names (NO_PROXY: straight to it).
+    const issued = await inGuard(sandbox, `eval "$(pix-sandbox env)" && curl -sS --fail-with-body -H 'content-type: application/json' -d '{"passphrase":"segredo"}' "$PIX_SANDBOX_URL/_sandbox/accounts/${DEFAULT.accountId}/client-certificates"`);
+    expect(issued.code, issued.out).toBe(0);
+    const body = JSON.parse(issued.out.split('\n')[0]!) as { certificate: string; key: string; p12: string; passphrase: string };
+    execFileSync('mkdir', ['-p', certs]);
+    writeFileSync(join(certs, 'client.pem'), body.certificate);
+    writeFileSync(join(certs, 'client-key.pem'), body.key);
+    writeFileSync(join(certs, 'client.p12'), Buffer.from(body.p12, 'base64'));
+    config = {
+      APP_CLIENT_ID: DEFAULT.full.clientId,
+      APP_CLIENT_SECRET: DEFAULT.full.clientSecret,
+      APP_PIX_URL: `https://${BANK}`,
+      APP_CLIENT_CERT: join(certs, 'client.pem'),
+      APP_CLIENT_KEY: join(certs, 'client-key.pem'),
+      APP_CLIENT_P12: join(certs, 'client.p12'),
+      APP_CLIENT_P12_PASSWORD: body.passphrase,
+    };
+  }, 60_000);
+
+  test.each(MTLS_CLIENTS.map((name, i) => ({ name, txid: `mtlsapp${String(i).padStart(2, '0')}`.padEnd(30, 'x') })))(
+    '$name takes a token and creates a cob with the certificate',
+    async ({ name, txid }) => {
+      const [, probe, install, command] = CLIENTS.find(([n]) => n === name)!;
+      if (skipped(name, fails(probe), install)) return;
+      const res = await inGuard(sandbox, `eval "$(pix-sandbox env)" && exec ${command}`, { ...config, APP_TXID: txid }, MTLS_APPS);
+      expect(res.code, res.out).toBe(0);
+      expect(res.out, res.out).toMatch(/^cob 201 ATIVA$/m);
+    },
+    240_000,
+  );
+
+  test('without the certificate, curl gets the 401 NaoAutenticado naming what to send, and no cob is made', async () => {
+    const txid = 'mtlsnocertificatexxxxxxxxxxxxx';
+    const { APP_CLIENT_CERT: _cert, APP_CLIENT_KEY: _key, ...bare } = config;
+    const refused = await inGuard(sandbox, 'eval "$(pix-sandbox env)" && exec bash curl.sh', { ...bare, APP_TXID: txid }, MTLS_APPS);
+    expect(refused.code, refused.out).not.toBe(0);
+    expect(refused.out).toMatch(/^cob 401 $/m);
+    const problem = JSON.parse(refused.out.split('\n').find((l) => l.startsWith('{'))!);
+    expect(problem).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/NaoAutenticado', status: 401 });
+    expect(problem.detail).toContain('presented none');
+    expect(problem.detail).toContain(`/_sandbox/accounts/{id}/client-certificates`);
+    // The same txid is created afresh with the certificate: the refused PUT made nothing.
+    const made = await inGuard(sandbox, 'eval "$(pix-sandbox env)" && exec bash curl.sh', { ...config, APP_TXID: txid }, MTLS_APPS);
+    expect(made.out, made.out).toMatch(/^cob 201 ATIVA$/m);
+  }, 60_000);
 });

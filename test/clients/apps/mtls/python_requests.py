@@ -1,0 +1,11 @@
+import os
+import requests
+
+session = requests.Session()
+session.cert = (os.environ["APP_CLIENT_CERT"], os.environ["APP_CLIENT_KEY"])  # the PSP's client certificate (PEM)
+pix = os.environ["APP_PIX_URL"]
+auth = (os.environ["APP_CLIENT_ID"], os.environ["APP_CLIENT_SECRET"])
+token = session.post(f"{pix}/oauth/token", data={"grant_type": "client_credentials"}, auth=auth, timeout=30).json()["access_token"]
+cob = {"calendario": {"expiracao": 3600}, "valor": {"original": "123.45"}, "chave": "8d2a6c1e-4b7f-4e3a-9c5d-1f0e2b3a4c5d"}
+res = session.put(f"{pix}/v2/cob/{os.environ['APP_TXID']}", json=cob, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+print("cob", res.status_code, res.json().get("status"))
