@@ -1,75 +1,120 @@
 // A PSP's own published API Pix SDK (Efí's sdk-node-apis-efi, axios inside), unmodified, configured as its users
-// configure it (sandbox mode, which hard-codes https://pix-h.api.efipay.com.br, and a .p12 certificate opened with an
-// empty passphrase), reaches the sandbox under --https --mtls through the proxy (HTTPS_PROXY): axios tunnels with
-// CONNECT and carries the agent's pfx into the tunnel's TLS, which the proxy asks for and checks. The app runs in its
-// own process with nothing but environment (test/fixtures/efi-app/app.cjs has no word of the sandbox).
+// configure it (sandbox mode, which hard-codes https://pix-h.api.efipay.com.br, and its certificate), reaches the
+// sandbox through each door `pix-sandbox env` opens for a Node app: the proxy (HTTPS_PROXY: axios tunnels with CONNECT
+// and carries the agent's certificate into the tunnel's TLS) and the register hook (NODE_OPTIONS: the hook opens the
+// tunnel under the SDK's own https.Agent). Under --https --mtls the proxy's TLS asks for the certificate and checks it,
+// so the SDK's .p12 (or PEM pair) is what lets it in. The app runs in its own process with nothing but the variables
+// `env` prints (test/fixtures/efi-app/app.cjs has no word of the sandbox).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, setGlobalDispatcher } from 'undici';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
 import { loadOrCreateCa } from '../../src/tls';
+import { CLI } from '../foundation/process';
 import { DEFAULT } from '../helpers/harness';
 import { KEYS } from '../helpers/api-pix';
 
 const APP = new URL('../fixtures/efi-app/app.cjs', import.meta.url).pathname;
+const EFI_HOST = 'pix-h.api.efipay.com.br';
 const home = mkdtempSync(join(tmpdir(), 'pix-sandbox-efi-'));
-let sb: Sandbox;
-let url: string;
-let ca: string;
+const sandboxes: Record<'plain' | 'mtls', { sb: Sandbox; url: string; env: Record<string, string> }> = {} as never;
+
+const run = (cmd: string, args: string[], env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) =>
+    execFile(cmd, args, { env, timeout: 30_000 }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })),
+  );
 
 beforeAll(async () => {
   const local = await loadOrCreateCa(home);
-  ca = local.certPath;
   // This process's fetch (the control calls) trusts the sandbox's CA too.
   setGlobalDispatcher(new Agent({ connect: { ca: local.cert } }));
-  sb = await createSandbox({ https: true, mtls: true, home, serviceHosts: { 'api.pague.dev': 'v1', 'api-gateway.pague.dev': 'v2', 'pix-h.api.efipay.com.br': 'api-pix' }, log: () => {} });
-  url = await sb.listen({ port: 0 });
-});
+  const serviceHosts = { 'api.pague.dev': 'v1', 'api-gateway.pague.dev': 'v2', [EFI_HOST]: 'api-pix' } as const;
+  for (const [kind, tls] of [['plain', {}], ['mtls', { https: true, mtls: true }]] as const) {
+    const sb = await createSandbox({ ...tls, home, serviceHosts, log: () => {} });
+    const url = await sb.listen({ port: 0 });
+    // What a user's shell gets from `eval "$(pix-sandbox env)"`, as JSON.
+    const printed = await run(process.execPath, [CLI, 'env', '--format', 'json', '--url', url], { PATH: process.env.PATH, HOME: process.env.HOME, PIX_SANDBOX_HOME: home });
+    expect(printed.code, printed.stderr).toBe(0);
+    sandboxes[kind] = { sb, url, env: JSON.parse(printed.stdout) };
+  }
+}, 60_000);
 afterAll(async () => {
-  await sb?.close();
+  for (const { sb } of Object.values(sandboxes)) await sb.close();
   rmSync(home, { recursive: true, force: true });
 });
 
-/** The app's answers, run with `p12` as its certificate and the proxy and CA in its environment. */
-function runApp(p12: Buffer): Promise<any> {
-  const file = join(home, `client-${Math.random().toString(36).slice(2)}.p12`);
-  writeFileSync(file, p12);
-  const env = {
-    PATH: process.env.PATH,
-    ...(process.env.NODE_PATH ? { NODE_PATH: process.env.NODE_PATH } : {}),
-    HTTPS_PROXY: url.replace('https:', 'http:'),
-    NODE_EXTRA_CA_CERTS: ca,
-    CLIENT_ID: DEFAULT.full.clientId,
-    CLIENT_SECRET: DEFAULT.full.clientSecret,
-    CERT_P12: file,
-    PIX_KEY: KEYS.evp,
-  };
-  return new Promise((resolve, reject) =>
-    execFile(process.execPath, [APP], { env, timeout: 30_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)))),
-  );
+type Door = 'proxy' | 'register hook';
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'];
+
+/** What `env` prints, for one door: the proxy without NODE_OPTIONS, or the hook without the proxy variables. */
+function doorEnv(printed: Record<string, string>, door: Door): Record<string, string> {
+  const drop = door === 'proxy' ? ['NODE_OPTIONS'] : PROXY_VARIABLES;
+  return Object.fromEntries(Object.entries(printed).filter(([name]) => !drop.includes(name)));
 }
 
-async function p12For(accountId: string): Promise<Buffer> {
+interface Certificate {
+  commonName: string;
+  certificate: string;
+  key: string;
+  p12: string;
+}
+
+/** A certificate of `accountId` from the control API, with the empty passphrase Efí's SDK opens its .p12 with. */
+async function issue(url: string, accountId: string): Promise<Certificate> {
   const res = await fetch(`${url}/_sandbox/accounts/${accountId}/client-certificates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ passphrase: '' }) });
   expect(res.status).toBe(201);
-  return Buffer.from(((await res.json()) as { p12: string }).p12, 'base64');
+  return (await res.json()) as Certificate;
 }
 
-test("with the account's .p12 it takes a token, creates a cob, reads it back and lists it", async () => {
-  const out = await runApp(await p12For(DEFAULT.accountId));
+type Form = 'a .p12 file' | 'PEM files (pemKey)' | 'a .p12 in base64 (cert_base64)';
+
+/** The SDK's certificate options for `form`, as its users set them (files in the home). */
+function certificateConfig(cert: Certificate, form: Form): Record<string, string> {
+  const file = (name: string, content: string | Buffer) => {
+    const path = join(home, `${cert.commonName}-${Math.random().toString(36).slice(2)}-${name}`);
+    writeFileSync(path, content);
+    return path;
+  };
+  const p12 = Buffer.from(cert.p12, 'base64');
+  if (form === 'a .p12 file') return { CERTIFICATE: file('client.p12', p12) };
+  if (form === 'PEM files (pemKey)') return { CERTIFICATE: file('client.pem', cert.certificate), PEM_KEY: file('client-key.pem', cert.key) };
+  return { CERTIFICATE: cert.p12, CERT_BASE64: 'true' };
+}
+
+/** The app's answers, run with the variables `env` printed for `door` and its certificate configuration. */
+async function runApp(kind: 'plain' | 'mtls', door: Door, certificate: Record<string, string>): Promise<any> {
+  const env = { PATH: process.env.PATH, ...doorEnv(sandboxes[kind].env, door), CLIENT_ID: DEFAULT.full.clientId, CLIENT_SECRET: DEFAULT.full.clientSecret, PIX_KEY: KEYS.evp, ...certificate };
+  const res = await run(process.execPath, [APP], env);
+  expect(res.code, res.stderr).toBe(0);
+  return JSON.parse(res.stdout);
+}
+
+function expectServed(out: any) {
   expect(out.error).toBeUndefined();
   expect(out.create).toMatchObject({ status: 'ATIVA', txid: expect.any(String) });
   expect(out.detail).toEqual({ status: 'ATIVA', txid: out.create.txid, original: '12.34' });
   expect(out.list.txids).toContain(out.create.txid);
-});
+  expect(out.qrcode).toEqual({ ok: true });
+}
 
-test("with another account's .p12 the calls are refused with the 401 naming it", async () => {
-  const other = await fetch(`${url}/_sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Outra' }) });
-  const { id } = (await other.json()) as { id: string };
-  const out = await runApp(await p12For(id));
-  expect(out.error).toContain('NaoAutenticado');
-  expect(out.error).toContain(id);
+describe.each<Door>(['proxy', 'register hook'])('through the %s', (door) => {
+  test("on an http:// sandbox (no client certificate asked), with the account's .p12 it takes a token, creates a cob, reads it, lists it and gets its QR", async () => {
+    expectServed(await runApp('plain', door, certificateConfig(await issue(sandboxes.plain.url, DEFAULT.accountId), 'a .p12 file')));
+  });
+
+  test.each<Form>(['a .p12 file', 'PEM files (pemKey)', 'a .p12 in base64 (cert_base64)'])("under --https --mtls, with the account's certificate as %s it is served", async (form) => {
+    expectServed(await runApp('mtls', door, certificateConfig(await issue(sandboxes.mtls.url, DEFAULT.accountId), form)));
+  });
+
+  test("under --https --mtls, with another account's .p12 the calls are refused with the 401 naming it", async () => {
+    const other = await fetch(`${sandboxes.mtls.url}/_sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Outra' }) });
+    const { id } = (await other.json()) as { id: string };
+    const out = await runApp('mtls', door, certificateConfig(await issue(sandboxes.mtls.url, id), 'a .p12 file'));
+    expect(out.error).toContain('NaoAutenticado');
+    expect(out.error).toContain(id);
+    expect(out.create).toBeUndefined();
+  });
 });
