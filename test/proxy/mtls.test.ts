@@ -2,7 +2,8 @@
 // the proxy to an API Pix name, and the service port (curl's --resolve plays the network alias; nothing is looked up).
 // Each asks for a client certificate and checks it against the local CA, so the face's guard answers the same: the
 // account's certificate (PEM or the .p12 the control API hands out) is served, and none, another account's, an expired
-// one or one of another CA is a 401 naming what to send, with nothing made.
+// one, one of another CA, a self-signed one or a server certificate of the local CA is a 401 naming what to send, with
+// nothing made.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/app';
-import { createCaMaterial, issueClientCertificate, loadOrCreateCa } from '../../src/tls';
+import { createCaMaterial, issueClientCertificate, issueServerCertificate, loadOrCreateCa } from '../../src/tls';
 import { DEFAULT } from '../helpers/harness';
 import { basic, cobBody } from '../helpers/api-pix';
 
@@ -85,6 +86,10 @@ beforeAll(async () => {
   certs.otherId = [other.body.id];
   certs.expired = pemFiles('expired', await issueClientCertificate(ca, { commonName: DEFAULT.accountId, days: -1 }));
   certs.foreign = pemFiles('foreign', await issueClientCertificate(await createCaMaterial(), { commonName: DEFAULT.accountId }));
+  // Signed by the local CA, but for a server (extended key usage serverAuth only), as a leaf a proxy hands out.
+  certs.server = pemFiles('server', await issueServerCertificate(ca, [DEFAULT.accountId.toLowerCase()]));
+  const selfSigned = await createCaMaterial({ commonName: DEFAULT.accountId });
+  certs.selfSigned = pemFiles('self-signed', selfSigned);
 });
 afterAll(async () => {
   await sb?.close();
@@ -109,6 +114,8 @@ describe.each<Door>(['own port', 'proxy', 'service port'])('through the %s', (do
     ["another account's certificate", 'other', 'was issued to account'],
     ['an expired certificate of the local CA', 'expired', 'expired on'],
     ['a certificate of another CA', 'foreign', "is not signed by this sandbox's local CA"],
+    ['a self-signed certificate', 'selfSigned', "is not signed by this sandbox's local CA"],
+    ['a server certificate of the local CA', 'server', 'is not for client authentication'],
   ])('%s is a 401 naming what to send, and nothing is made', async (_label, which, says) => {
     const txid = `refused${door.replace(/ /g, '')}${which}00000000000000`.slice(0, 30);
     const put = await curl(door, 'PUT', `/v2/cob/${txid}`, certs[which] ?? [], cobBody());

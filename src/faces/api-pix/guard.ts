@@ -29,7 +29,14 @@ function certifiedAccount(env: unknown): string | Problem {
     // A code such as CERT_HAS_EXPIRED (typed as an Error, set as its code).
     const code = socket!.authorizationError as unknown as string | undefined;
     const what = `The client certificate presented (CN=${typeof cn === 'string' ? cn : '?'})`;
-    const why = code === 'CERT_HAS_EXPIRED' ? `expired on ${cert.valid_to}` : code === 'CERT_NOT_YET_VALID' ? `is not valid before ${cert.valid_from}` : `is not signed by this sandbox's local CA (${code ?? 'not verified'})`;
+    const why =
+      code === 'CERT_HAS_EXPIRED'
+        ? `expired on ${cert.valid_to}`
+        : code === 'CERT_NOT_YET_VALID'
+          ? `is not valid before ${cert.valid_from}`
+          : code === 'INVALID_PURPOSE'
+            ? 'is not for client authentication (its extended key usage has no clientAuth: a server certificate, say)'
+            : `is not signed by this sandbox's local CA (${code ?? 'not verified'})`;
     return new Problem('NaoAutenticado', 401, `${what} ${why}. ${ISSUE}.`);
   }
   return typeof cn === 'string' ? cn : new Problem('NaoAutenticado', 401, `The client certificate presented names no account (no common name). ${ISSUE}.`);
