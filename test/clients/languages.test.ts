@@ -145,8 +145,9 @@ describe.skipIf(guardMissing)('unmodified apps after eval "$(pix-sandbox env)", 
 // The API Pix part under --https --mtls: each app of test/clients/apps/mtls presents the account's client certificate,
 // issued by the control API, as that language's users configure one: PEM files (curl --cert/--key, requests' and
 // httpx's cert, PHP's CURLOPT_SSLCERT/SSLKEY and Guzzle's cert/ssl_key, Go's tls.LoadX509KeyPair, Ruby's cert/key) or
-// the .p12 and its passphrase (Java's PKCS12 KeyStore, Node's https.Agent pfx), named by the app's own configuration.
-const MTLS_CLIENTS = ['curl', 'Python requests', 'Python httpx', "PHP's curl", 'PHP Guzzle', "Java's HttpClient", "Go's net/http", "Ruby's net/http", 'node:https'];
+// the .p12 and its passphrase (Java's PKCS12 KeyStore, Node's https.Agent pfx and fetch's undici dispatcher), named
+// by the app's own configuration.
+const MTLS_CLIENTS = ['curl', 'Python requests', 'Python httpx', "PHP's curl", 'PHP Guzzle', "Java's HttpClient", "Go's net/http", "Ruby's net/http", 'node:https', "Node's fetch"];
 
 describe.skipIf(guardMissing)('under --https --mtls, unmodified apps present the account\'s client certificate', () => {
   const MTLS_APPS = join(APPS, 'mtls');
