@@ -141,6 +141,33 @@ export const ERRATA = [
     },
   },
   {
+    id: 'rec-request-idrec',
+    bacen: 'RecSolicitada (the body of POST /rec): allOf: [RecBase, ...], RecBase: required: ["idRec", ...]',
+    correction: "The PSP assigns idRec (POST /rec answers it, and neither of the operation's examples sends one), so no request to create a recurrence validated; RecSolicitada is served with RecBase's schema inline, idRec not required there (the answers built on RecBase still require it).",
+    apply(doc) {
+      const parts = doc.components.schemas.RecSolicitada.allOf;
+      const at = parts.findIndex((part) => part.$ref === '#/components/schemas/RecBase');
+      if (at < 0) return 0;
+      const base = structuredClone(doc.components.schemas.RecBase);
+      base.required = base.required.filter((r) => r !== 'idRec');
+      parts[at] = base;
+      return 1;
+    },
+  },
+  {
+    id: 'rec-revisada-devedor',
+    bacen: 'RecRevisada (the body of PATCH /rec/{idRec}): vinculo.devedor: oneOf: [Pessoa Física {required: ["nome"]}, Pessoa Jurídica {required: ["nome"]}], the two branches alike',
+    correction: "Every devedor matches both branches and so fails the oneOf: no revision of the debtor's name (the operation's own example) validated; served as the one object, nome required.",
+    apply(doc) {
+      const part = doc.components.schemas.RecRevisada.allOf.find((p) => p.properties?.vinculo);
+      const devedor = part?.properties.vinculo.properties.devedor;
+      if (!devedor?.oneOf) return 0;
+      const { oneOf, ...rest } = devedor;
+      part.properties.vinculo.properties.devedor = { ...rest, ...oneOf[0], title: 'Devedor' };
+      return 1;
+    },
+  },
+  {
     id: 'pagador-rec-ispb',
     bacen: 'DadosPagadorRec: required: ["ispbParticipante"], beside properties: pagador',
     correction: "ispbParticipante is the payer's PSP, inside pagador; required at the recurrence's top level, no approved recurrence validated. Served without the top-level requirement.",

@@ -109,7 +109,7 @@ test("openapi-fetch on the document's server and token URL: every answer validat
   expect(made.response.status, JSON.stringify(made.error)).toBe(201);
   valid('CobVCompleta', made.data);
   expect(made.data.loc.txid).toBe(txid);
-  const cob = await client.PUT('/cob/{txid}', { params: { path: { txid: 'clientecob000000000000000000001' } }, body: { valor: { original: '10.00' }, chave: KEYS.evp, devedor: { cpf: '12345678909', nome: 'Fulano' } } });
+  const cob = await client.PUT('/cob/{txid}', { params: { path: { txid: 'clientecob000000000000000000001' } }, body: { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: KEYS.evp, devedor: { cpf: '12345678909', nome: 'Fulano' } } });
   valid('CobCompleta', cob.data);
   for (const [path, name] of [['/cob', 'CobsConsultadas'], ['/cobv', 'CobsVConsultadas'], ['/pix', 'PixConsultados']] as const) {
     const list = await client.GET(path, { params: { query: { inicio: '2026-03-01T00:00:00Z', fim: '2026-04-01T00:00:00Z' } } });

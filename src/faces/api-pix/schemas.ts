@@ -21,10 +21,17 @@ export const date = () => z.string({ error: 'must be a date YYYY-MM-DD' }).refin
 const cpf = z.string().regex(/^\d{11}$/, { error: 'must be 11 digits' }).refine(serviceDocument('devedor.cpf', 'cpf'), { error: 'must be a CPF: 11 digits, like 12345678909' });
 const cnpj = z.string().regex(/^[0-9A-Z]{14}$/, { error: 'must be 14 digits or uppercase letters' }).refine(serviceDocument('devedor.cnpj', 'cnpj'), { error: 'must be a CNPJ: 12 digits or uppercase letters and 2 digits, like 11222333000181' });
 const nome = z.string({ error: 'is required (at most 200 characters)' }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' });
-const oneDocument = (d: { cpf?: string; cnpj?: string }) => (d.cpf === undefined) !== (d.cnpj === undefined);
-const documentError = { error: 'must have either cpf or cnpj (not both), with nome', path: ['cpf'] };
+// The document's oneOf PessoaFisica/PessoaJuridica: exactly one of cpf and cnpj. With neither, both are named (the
+// client may have meant either); with both, cpf.
+const oneDocument = (d: { cpf?: string | undefined; cnpj?: string | undefined }, ctx: z.RefinementCtx) => {
+  if (d.cpf !== undefined && d.cnpj !== undefined) ctx.addIssue({ code: 'custom', path: ['cpf'], message: 'cannot be given with cnpj: send one of them' });
+  if (d.cpf === undefined && d.cnpj === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['cpf'], message: "is required unless cnpj is given: the payer's CPF, 11 digits" });
+    ctx.addIssue({ code: 'custom', path: ['cnpj'], message: "is required unless cpf is given: the payer's CNPJ, 14 digits or uppercase letters" });
+  }
+};
 
-export const Devedor = z.object({ cpf: cpf.optional(), cnpj: cnpj.optional(), nome }).refine(oneDocument, documentError);
+export const Devedor = z.object({ cpf: cpf.optional(), cnpj: cnpj.optional(), nome }).superRefine(oneDocument);
 const DevedorV = z
   .object({
     cpf: cpf.optional(),
@@ -36,7 +43,7 @@ const DevedorV = z
     uf: z.string().length(2, { error: 'must be 2 letters, like SP' }).optional(),
     cep: z.string().regex(/^\d{8}$/, { error: 'must be 8 digits' }).optional(),
   })
-  .refine(oneDocument, documentError);
+  .superRefine(oneDocument);
 
 const Loc = z.object({ id: z.number({ error: 'must be the id of a payload location (POST /loc)' }).int().positive() });
 const chave = z.string({ error: 'is required: a PIX key of the account' }).min(1).max(77, { error: 'must be at most 77 characters' });
@@ -55,7 +62,8 @@ const Calendario = z.object({ expiracao: z.number({ error: 'must be a whole numb
 const common = { loc: Loc.optional(), solicitacaoPagador: solicitacaoPagador.optional(), infoAdicionais: InfoAdicionais.optional() };
 const patchOnly = { chave: chave.optional(), status: z.enum(['REMOVIDA_PELO_USUARIO_RECEBEDOR'], { error: 'can only be REMOVIDA_PELO_USUARIO_RECEBEDOR' }).optional() };
 
-export const CobBody = z.object({ ...common, calendario: Calendario.optional(), devedor: Devedor.optional(), valor: CobValor, chave });
+// calendario is required by the document (CobSolicitada) even when it is empty: {} takes expiracao's default, 86400 s.
+export const CobBody = z.object({ ...common, calendario: z.object(Calendario.shape, { error: 'is required: {expiracao?} (an empty object takes the default, 86400 seconds)' }), devedor: Devedor.optional(), valor: CobValor, chave });
 export const CobPatchBody = z.object({ ...common, ...patchOnly, calendario: Calendario.optional(), devedor: Devedor.optional(), valor: CobValor.partial().optional() });
 
 const modality = (max: number) => z.number({ error: `must be a modalidade from 1 to ${max}` }).int().min(1, { error: `must be from 1 to ${max}` }).max(max, { error: `must be from 1 to ${max}` });
