@@ -14,6 +14,8 @@ const token = async () => {
   const res = await sb.app.request('/api-pix/oauth/token', { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
   return (await res.json()).access_token;
 };
+// What PUT /cobr requires beside the charge's own fields: the default world's receiver account, and no business-day move.
+const COBR_TERMS = { ajusteDiaUtil: false, recebedor: { conta: '11111111111141118111', agencia: '0001', tipoConta: 'PAGAMENTO' } };
 const setClock = (now) => call('PUT', '/_sandbox/clock', { now, frozen: true });
 
 const t0 = performance.now();
@@ -40,7 +42,7 @@ for (let m = 0; m < 12; m++) {
   await setClock(windowDay);
   pt = await token();
   for (const [i, idRec] of recs.entries()) {
-    await call('PUT', `/api-pix/v2/cobr/m${year}${mm}r${String(i).padStart(24, '0')}`, { idRec, calendario: { dataDeVencimento: due }, valor: { original: '19.90' } }, pt);
+    await call('PUT', `/api-pix/v2/cobr/m${year}${mm}r${String(i).padStart(24, '0')}`, { idRec, calendario: { dataDeVencimento: due }, valor: { original: '19.90' }, ...COBR_TERMS }, pt);
     created++;
   }
   await setClock(`${due}T23:00:00Z`);
@@ -103,7 +105,7 @@ async function faceCost(rounds = 30, n = 45) {
   const creates = {
     cob: async (r, i) => { const txid = `cob${String(r * n + i).padStart(26, '0')}`; await req('PUT', `/api-pix/v2/cob/${txid}`, cobBody, tok); made.cob.push(txid); },
     rec: async (r, i) => made.rec.push((await req('POST', '/api-pix/v2/rec', recBody(`r${r}-${i}`), tok)).idRec),
-    cobr: async (r, i) => { const txid = `cobr${String(r * n + i).padStart(26, '0')}`; await req('PUT', `/api-pix/v2/cobr/${txid}`, { idRec: approvedIds[r * n + i], calendario: { dataDeVencimento: '2026-02-02' }, valor: { original: '19.90' } }, tok); made.cobr.push(txid); },
+    cobr: async (r, i) => { const txid = `cobr${String(r * n + i).padStart(26, '0')}`; await req('PUT', `/api-pix/v2/cobr/${txid}`, { idRec: approvedIds[r * n + i], calendario: { dataDeVencimento: '2026-02-02' }, valor: { original: '19.90' }, ...COBR_TERMS }, tok); made.cobr.push(txid); },
   };
   const reads = {
     cob: (r, i) => req('GET', `/api-pix/v2/cob/${made.cob[(r * 7 + i) % made.cob.length]}`, undefined, tok),

@@ -46,7 +46,7 @@ function shapeOf(schema: Json | undefined, value: unknown): Shape {
 }
 
 /** Every required property of `value` under `schema`, as a path (calendario.expiracao, cobsv[0].txid). */
-export function requiredPaths(schema: Json | undefined, value: unknown, at = ''): string[] {
+function requiredPaths(schema: Json | undefined, value: unknown, at = ''): string[] {
   const shape = shapeOf(schema, value);
   if (Array.isArray(value)) return value.length > 0 && shape.items ? requiredPaths(shape.items, value[0], `${at}[0]`) : [];
   if (!isObject(value)) return [];
