@@ -188,6 +188,41 @@ describe('the service hosts through CONNECT', () => {
     expect(answer).toContain('HOST_NOT_ALLOWED');
   });
 
+  // What keeps a new connection through the proxy cheap (a client that opens one per request): each name's TLS end is
+  // made once, so a later tunnel resumes the session of an earlier one, and a full handshake shows the same leaf.
+  test.each(['api.pague.dev', 'api-gateway.pague.dev', 'pix.mybank.example'])("a second tunnel to %s resumes the first one's TLS session; a third, not resuming, gets the same leaf", async (name) => {
+    /** A tunnel to name:443, TLS in it (offering `session`), one request answered: what the client saw. */
+    const once = async (session?: Buffer) => {
+      const { socket } = await tunnel(`${name}:443`);
+      const tls = tlsConnect({ socket, servername: name, ca, session });
+      let next = session;
+      let leaf = '';
+      tls.on('session', (s: Buffer) => (next = s));
+      const answer = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        tls.setEncoding('latin1');
+        tls.on('secureConnect', () => {
+          leaf = tls.getPeerCertificate().fingerprint256;
+          tls.write(`GET / HTTP/1.1\r\nHost: ${name}\r\nConnection: close\r\n\r\n`);
+        });
+        tls.on('data', (d: string) => (text += d));
+        tls.on('end', () => resolve(text));
+        tls.on('error', reject);
+      });
+      return { answer, reused: tls.isSessionReused(), leaf, session: next };
+    };
+    const first = await once();
+    expect(first.answer).toMatch(/^HTTP\/1\.1 \d{3}/);
+    expect(first.reused).toBe(false);
+    expect(first.session, 'the server sent no session ticket').toBeInstanceOf(Buffer);
+    const second = await once(first.session);
+    expect(second.answer).toMatch(/^HTTP\/1\.1 \d{3}/);
+    expect(second.reused).toBe(true);
+    const third = await once();
+    expect(third.reused).toBe(false);
+    expect(third.leaf).toBe(first.leaf);
+  });
+
   test('inside a tunnel to api.pague.dev, a Host of another name is refused by the doors', async () => {
     const answer = await overTls('api.pague.dev', `GET /v1/account HTTP/1.1\r\nHost: evil.example\r\nX-API-Key: ${DEFAULT.apiKey}\r\nConnection: close\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 421/);
