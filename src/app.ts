@@ -1,7 +1,7 @@
 // createSandbox(options): builds the whole emulator in process (state, clock, tokens, scheduler, routes) and returns
 // the Hono app with a handle. It listens nowhere until `listen()` is called; the CLI is a thin wrapper over it.
 import { createWorkshopRoom } from './domain/workshop';
-import { newRoomCode } from './services/workshop';
+import { leaveRoom, newRoomCode } from './services/workshop';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -302,7 +302,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       if (opts.clock) startClock();
       resetState();
       // The attendees' tenants are gone with the rest: the room (open or not, its code) keeps no one whose tenant is gone.
-      const emptyRoom = () => void (deps.workshop.attendees = []);
+      const emptyRoom = () => leaveRoom(deps.workshop, 'reset');
       if (!store.afterCommit(emptyRoom)) emptyRoom();
     };
     // Part of the request's unit when called by POST /_sandbox/reset; a unit of its own when called in process.

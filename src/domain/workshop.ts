@@ -48,7 +48,14 @@ export interface WorkshopRoom {
   max: number;
   steps: readonly WorkshopStep[];
   attendees: Attendee[];
+  /**
+   * Why the attendees who left the room did (their tenant went with the workshop's end or a reset), by each secret they
+   * held (console and view tokens, join cookie), so their pages say so on a reload instead of asking for anything.
+   */
+  gone: Map<string, GoneReason>;
 }
+
+export type GoneReason = 'ended' | 'reset';
 
 /** Who is calling the control API: the presenter (the admin token, or anyone when none is set) or one attendee. */
 export type Principal = { kind: 'admin' } | { kind: 'attendee'; accountId: string; name: string; readOnly: boolean };
@@ -56,7 +63,7 @@ export type Principal = { kind: 'admin' } | { kind: 'attendee'; accountId: strin
 /** A room; `code` is the code of a room that starts open (a workshop running from the start). */
 export function createWorkshopRoom(options: { code?: string; max?: number; steps?: readonly WorkshopStep[] } = {}): WorkshopRoom {
   const open = options.code !== undefined;
-  return { started: open, open, code: options.code ?? null, max: options.max ?? DEFAULT_WORKSHOP_MAX, steps: options.steps ?? DEFAULT_STEPS, attendees: [] };
+  return { started: open, open, code: options.code ?? null, max: options.max ?? DEFAULT_WORKSHOP_MAX, steps: options.steps ?? DEFAULT_STEPS, attendees: [], gone: new Map() };
 }
 
 /** The step kinds a change of an attendee's tenant reaches (a change of a bus message's shape, structurally). */

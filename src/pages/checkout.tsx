@@ -36,7 +36,7 @@ export function checkoutPage({ charge, now, frozen, ownClock = false, tokenRequi
   const code = tx.charge!.pixCopyPaste;
   const expiresAt = tx.charge!.expiresAt;
   return (
-    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={[PAY_FORM_SCRIPT, '/assets/checkout.js']} needsToken={tokenRequired} phoneUrl={phoneUrl} attendee={attendee}>
+    <Layout title={`Pay ${brl(tx.amount)} to ${merchantName}`} scripts={[PAY_FORM_SCRIPT, '/assets/checkout.js']} follows needsToken={tokenRequired} phoneUrl={phoneUrl} attendee={attendee}>
       <div
         id="checkout"
         class="checkout"

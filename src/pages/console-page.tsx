@@ -7,13 +7,14 @@ import type { Principal } from '../domain/workshop';
 import { ConsoleBody, consoleHref } from './console';
 import type { ConsoleQuery } from '../wire/console-query';
 import { Layout, renderPage } from './layout';
-import { pageAttendee, type AttendeeScope } from './attendee';
+import { isGone, pageAttendee, type AttendeeScope } from './attendee';
+import { gonePage } from './gone';
 
 /** The console with `notes` above it (values of the URL that were ignored, a reset that took what it showed). */
 export function consolePage(c: Context, deps: Deps, asked: ConsoleQuery, notes: string[]) {
   // A workshop attendee (their link, or the browser they joined from) sees their tenant only (sandbox.md 5.2).
   const attendee = pageAttendee(c, deps);
-  if (attendee === 'unknown') return refusal(c, 401, 'This console link is not valid here: the workshop it was made for has ended, or it was mistyped. Join again from the join page, or ask the presenter.');
+  if (isGone(attendee)) return gonePage(c, deps, attendee);
   const scope = attendee?.scope;
   if (scope && asked.account !== undefined && asked.account !== scope.accountId) return refusal(c, 403, `This console link shows only ${scope.name}'s tenant; account ${asked.account} is not theirs.`);
   const needsToken = Boolean(deps.settings.adminToken) && !scope;
@@ -21,7 +22,7 @@ export function consolePage(c: Context, deps: Deps, asked: ConsoleQuery, notes: 
   const search = consoleHref(body.q, {}).slice(1);
   return renderPage(
     c,
-    <Layout title={scope ? `Console of ${scope.name}` : 'Console'} active="console" needsToken={needsToken} attendee={attendee} scripts={['/assets/console.js', '/assets/room.js']} phoneUrl={deps.settings.lanUrls?.[0]}>
+    <Layout title={scope ? `Console of ${scope.name}` : 'Console'} active="console" needsToken={needsToken} attendee={attendee} scripts={['/assets/console.js', '/assets/room.js']} follows phoneUrl={deps.settings.lanUrls?.[0]}>
       <h1 class="visually-hidden">{scope ? `Sandbox console of ${scope.name}` : 'Sandbox console'}</h1>
       {notes.length > 0 && (
         <div class="card" id="console-note" role="status">
@@ -38,7 +39,7 @@ export function consolePage(c: Context, deps: Deps, asked: ConsoleQuery, notes: 
 }
 
 /** A console link that reaches nothing here: said plainly, with the status of the control API's answer. */
-function refusal(c: Context, status: 401 | 403, message: string) {
+function refusal(c: Context, status: 403, message: string) {
   const page = (
     <Layout title="Console" active="console">
       <h1>Console</h1>

@@ -4,7 +4,7 @@
 // same tenant. Each address joins at a bounded rate. Names are text everywhere (JSX escapes them).
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import type { Env } from '../wire/env';
@@ -20,6 +20,16 @@ import { BROWSER_COOKIE } from './attendee';
 const page = { 200: { description: 'The join page', content: { 'text/html': { schema: z.string() } } } };
 const getRoute = createRoute({ method: 'get', path: '/join', operationId: 'showJoinPage', tags: ['Pages'], security: [], hide: true, summary: 'Join a workshop room', responses: page });
 const postRoute = createRoute({ method: 'post', path: '/join', operationId: 'joinWorkshop', tags: ['Pages'], security: [], hide: true, summary: 'Join a workshop room with a name', responses: page });
+const forgetRoute = createRoute({
+  method: 'post',
+  path: '/join/forget',
+  operationId: 'forgetJoinCookie',
+  tags: ['Pages'],
+  security: [],
+  hide: true,
+  summary: "Forget that this browser joined a workshop (its join cookie), so it opens the presenter's pages again",
+  responses: { 303: { description: 'To the console' } },
+});
 
 const WRONG_CODE = "That is not this room's code: type the one the presenter shows.";
 const WHERE_THE_CODE_IS = "It is in the join address on the presenter's screen (…/join?code=…) and under its QR code; or ask the presenter.";
@@ -28,7 +38,7 @@ const WHERE_THE_CODE_IS = "It is in the join address on the presenter's screen (
 function JoinForm({ message, name, code, codeKnown }: { message?: string; name?: string; code?: string; codeKnown: boolean }) {
   return (
     <Layout title="Join the workshop">
-      <main class="join">
+      <div class="join">
         <h1>Join the workshop</h1>
         {message ? (
           <p class="notice" role="alert" id="join-message">
@@ -53,7 +63,7 @@ function JoinForm({ message, name, code, codeKnown }: { message?: string; name?:
           <input id="join-name" name="name" required maxlength={NAME_MAX} autocomplete="nickname" value={name ?? ''} />
           <button type="submit">Join</button>
         </form>
-      </main>
+      </div>
     </Layout>
   );
 }
@@ -61,12 +71,12 @@ function JoinForm({ message, name, code, codeKnown }: { message?: string; name?:
 function Closed({ message }: { message: string }) {
   return (
     <Layout title="Join the workshop">
-      <main class="join">
+      <div class="join">
         <h1>Join the workshop</h1>
         <p class="notice" role="alert" id="join-message">
           {message}
         </p>
-      </main>
+      </div>
     </Layout>
   );
 }
@@ -96,7 +106,7 @@ function Credentials({ attendee, account, base }: { attendee: Attendee; account:
   ];
   return (
     <Layout title="Your sandbox">
-      <main class="join">
+      <div class="join">
         <h1>
           Welcome, <span id="attendee-name">{attendee.name}</span>
         </h1>
@@ -132,7 +142,7 @@ function Credentials({ attendee, account, base }: { attendee: Attendee; account:
             </pre>
           </section>
         ))}
-      </main>
+      </div>
     </Layout>
   );
 }
@@ -173,6 +183,11 @@ export function registerJoinPage(app: OpenAPIHono<Env>, deps: Deps) {
     if (isRoomCode(room, code)) return renderPage(c, <JoinForm code={code} codeKnown />) as never;
     // A wrong code in the address costs a token, as a POST's would: the page must not be a free way to try codes.
     return tooFast(c, { code, codeKnown: false }) ?? html(c, <JoinForm code={code} codeKnown={false} message={WRONG_CODE} />, 403);
+  });
+  // From the page of an attendee whose tenant is gone (pages/gone.tsx): only this browser's cookie changes.
+  app.openapi(forgetRoute, (c) => {
+    deleteCookie(c, BROWSER_COOKIE, { path: '/' });
+    return c.redirect('/', 303);
   });
   app.openapi(postRoute, async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);

@@ -1,6 +1,6 @@
-// The frame of every page: language, viewport, the one stylesheet, the nav, and the admin-token form (shown by
-// /assets/sandbox.js when SANDBOX_ADMIN_TOKEN is set and the browser has no token yet). Pages pass their content and
-// their scripts; nothing here reads state.
+// The frame of every page: language, viewport, the one stylesheet, the nav, the live state of a page that follows the
+// stream, and the admin-token form (shown by /assets/sandbox.js when SANDBOX_ADMIN_TOKEN is set and the browser has no
+// token yet), inside the one main landmark. Pages pass their content and their scripts; nothing here reads state.
 import type { Child } from 'hono/jsx';
 import type { Context } from 'hono';
 import type { PageAttendee } from './attendee';
@@ -24,10 +24,12 @@ export interface LayoutProps {
   phoneUrl?: string;
   /** A workshop attendee the page is for (pages/attendee.ts): the scripts send their token instead of asking for the admin token. */
   attendee?: PageAttendee | undefined;
+  /** The page follows the live stream: the header then says whether it is live (a page that does not shows no state). */
+  follows?: boolean;
   children?: Child;
 }
 
-export function Layout({ title, active, needsToken, scripts = [], phoneUrl, attendee, children }: LayoutProps) {
+export function Layout({ title, active, needsToken, scripts = [], phoneUrl, attendee, follows = false, children }: LayoutProps) {
   const attendeeToken = attendee?.token;
   return (
     <html lang="en">
@@ -70,25 +72,29 @@ export function Layout({ title, active, needsToken, scripts = [], phoneUrl, atte
                 Phones: <a href={phoneUrl}>{phoneUrl.replace(/^https?:\/\//, '')}</a>
               </span>
             ) : null}
-            <span id="conn" class="conn" data-state="connecting" role="status">
-              connecting…
-            </span>
+            {follows ? (
+              <span id="conn" class="conn" data-state="connecting" role="status">
+                connecting…
+              </span>
+            ) : null}
             <button type="button" id="projector-toggle" class="ghost" aria-pressed="false">
               Projector mode
             </button>
           </div>
         </header>
-        {needsToken && !attendeeToken && (
-          <form id="token-form" class="card token-form" hidden>
-            <h2>Admin token</h2>
-            <p>This sandbox runs with SANDBOX_ADMIN_TOKEN set. Enter its value once; this tab keeps it until it is closed.</p>
-            <label for="token-input">Token</label>
-            <input id="token-input" name="token" type="password" autocomplete="off" required />
-            <button type="submit">Use token</button>
-            <p class="error" role="alert" id="token-error"></p>
-          </form>
-        )}
-        <main id="main">{children}</main>
+        <main id="main">
+          {needsToken && !attendeeToken && (
+            <form id="token-form" class="card token-form" hidden aria-labelledby="token-form-h">
+              <h2 id="token-form-h">Admin token</h2>
+              <p>This sandbox runs with SANDBOX_ADMIN_TOKEN set. Enter its value once; this tab keeps it until it is closed.</p>
+              <label for="token-input">Token</label>
+              <input id="token-input" name="token" type="password" autocomplete="off" required />
+              <button type="submit">Use token</button>
+              <p class="error" role="alert" id="token-error"></p>
+            </form>
+          )}
+          {children}
+        </main>
       </body>
     </html>
   );

@@ -1,7 +1,8 @@
 // The payment link page (sandbox.md 12): GET /c/{slug} shows a link and pays it with any of its methods. PIX makes a
 // pending charge of the core and opens its checkout page (BR Code, QR, /pay); card and boleto are simulated and pay
-// at once. Plain forms, no script: the page works with a strict CSP and without JavaScript. The routes call the
-// payment-link verbs, the same ones POST /_sandbox/charges/{id}/pay calls.
+// at once. Plain forms: the page works without JavaScript; /assets/link.js only keeps it live where the page may follow
+// the link's account (its attendee's own link, or a sandbox without an admin token). The routes call the payment-link
+// verbs, the same ones POST /_sandbox/charges/{id}/pay calls.
 import { timingSafeEqual } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -17,7 +18,9 @@ import { Layout, renderPage } from './layout';
 import { inRequestUnit } from '../wire/request-unit';
 import { nowOf } from '../services/clocks';
 import { attendeeByToken } from '../services/workshop';
-import { pageAttendee, type PageAttendee } from './attendee';
+import { isGone, pageAttendee, type PageAttendee, type PageGone } from './attendee';
+import { goneBy } from '../services/workshop';
+import { gonePage } from './gone';
 import { payRefusal } from './checkout';
 
 const METHOD_LABEL: Record<PaymentMethod, string> = { pix: 'PIX', credit_card: 'Credit card (simulated)', boleto: 'Boleto (simulated)' };
@@ -28,9 +31,11 @@ function LinkPage({ account, link, now, paidId, tokenRequired, attendee }: { acc
   const status = linkStatusAt(link, now);
   const refusal = attendee && payRefusal(attendee, account.id);
   const open = status === 'active' && !refusal;
+  // The stream takes the attendee's token (their tenant only) or, without an admin token, none.
+  const follows = attendee ? attendee.scope.accountId === account.id : !tokenRequired;
   return (
-    <Layout title={`${link.name}: ${brl(link.amount)}`} attendee={attendee}>
-      <section class="card checkout-main" aria-labelledby="link-name" id="payment-link" data-link-id={link.id} data-status={status}>
+    <Layout title={`${link.name}: ${brl(link.amount)}`} attendee={attendee} follows={follows} scripts={follows ? ['/assets/link.js'] : []}>
+      <section class="card checkout-main" aria-labelledby="link-name" id="payment-link" data-link-id={link.id} data-account-id={account.id} data-status={status}>
         <p class="muted kicker">Payment link of {account.name}</p>
         <h1 id="link-name">{link.name}</h1>
         <p class="amount" id="amount">{brl(link.amount)}</p>
@@ -55,7 +60,7 @@ function LinkPage({ account, link, now, paidId, tokenRequired, attendee }: { acc
         </p>
       ) : null}
       {open ? (
-        <section class="card link-pay" aria-labelledby="pay-title">
+        <section class="card link-pay" aria-labelledby="pay-title" id="link-pay">
           <h2 id="pay-title">Pay</h2>
           {link.paymentMethods.map((method) => (
             <form method="post" action={`/c/${link.slug}/${method === 'pix' ? 'pix' : 'pay'}`} class="stack">
@@ -93,7 +98,8 @@ function located(deps: Deps, slug: string) {
 
 /**
  * Form posts carry the admin token (when the sandbox has one) in a field: a form cannot send X-Sandbox-Token. A
- * workshop attendee's page carries their console token instead (field attendee), which pays their own links only.
+ * workshop attendee's page carries their console token instead (field attendee), which pays their own links only;
+ * the routes answer a token nobody holds (goneOf) before they read the form.
  */
 async function form(deps: Deps, c: Context<Env>, account: Account) {
   const body = await c.req.parseBody();
@@ -101,8 +107,7 @@ async function form(deps: Deps, c: Context<Env>, account: Account) {
   const expected = deps.settings.adminToken;
   const attendee = field('attendee');
   if (attendee !== undefined) {
-    const found = attendeeByToken(deps.workshop, attendee);
-    if (!found) throw new SandboxError('UNAUTHORIZED', 'This console token is no attendee\'s of the workshop running here (the workshop may have ended): join again, or ask the presenter.');
+    const found = attendeeByToken(deps.workshop, attendee)!; // goneOf answered a token nobody holds
     const refusal = payRefusal({ scope: found.principal, token: attendee }, account.id);
     if (refusal) throw new SandboxError('OUTSIDE_ATTENDEE_TENANT', refusal, { accountId: found.principal.accountId });
   } else if (expected) {
@@ -116,6 +121,13 @@ async function form(deps: Deps, c: Context<Env>, account: Account) {
   return { method: method as PaymentMethod, ...(payerName ? { payerName } : {}) };
 }
 
+/** A form post of an attendee's page whose token opens nothing now: answered with the page that says so, nothing paid. */
+async function goneOf(deps: Deps, c: Context<Env>): Promise<PageGone | undefined> {
+  const token = (await c.req.parseBody()).attendee;
+  if (typeof token !== 'string' || attendeeByToken(deps.workshop, token)) return undefined;
+  return { gone: goneBy(deps.workshop, token) ?? 'unknown', by: 'link' };
+}
+
 /** The attendee's token of a form post, as the next page's ?attendee= (a browser without the join cookie keeps it). */
 async function carried(c: Context<Env>): Promise<string> {
   const token = (await c.req.parseBody()).attendee; // hono keeps the parsed body: read again, not twice
@@ -125,12 +137,16 @@ async function carried(c: Context<Env>): Promise<string> {
 export function registerLinkPages(app: OpenAPIHono<Env>, deps: Deps) {
   // Pages for people, not API operations: left out of /openapi.json like the console and /pay.
   app.get('/c/:slug', (c) => {
-    const { account, link } = located(deps, c.req.param('slug'));
+    // An attendee whose tenant is gone is told so first (their link went with it).
     const attendee = pageAttendee(c, deps);
-    return renderPage(c, <LinkPage account={account} link={link} now={nowOf(deps, account)} paidId={c.req.query('paid')} tokenRequired={Boolean(deps.settings.adminToken)} attendee={typeof attendee === 'object' ? attendee : undefined} />);
+    if (isGone(attendee)) return gonePage(c, deps, attendee);
+    const { account, link } = located(deps, c.req.param('slug'));
+    return renderPage(c, <LinkPage account={account} link={link} now={nowOf(deps, account)} paidId={c.req.query('paid')} tokenRequired={Boolean(deps.settings.adminToken)} attendee={attendee} />);
   });
   // PIX: a pending charge of the link, shown by its checkout page (BR Code, QR, the /pay flow).
   app.post('/c/:slug/pix', async (c) => {
+    const gone = await goneOf(deps, c);
+    if (gone) return gonePage(c, deps, gone);
     const { account, link } = located(deps, c.req.param('slug'));
     await form(deps, c, account);
     const tx = inRequestUnit(c, () => startLinkCharge(deps, account, link, 'pix'));
@@ -138,6 +154,8 @@ export function registerLinkPages(app: OpenAPIHono<Env>, deps: Deps) {
   });
   // Card and boleto: simulated, paid at once.
   app.post('/c/:slug/pay', async (c) => {
+    const gone = await goneOf(deps, c);
+    if (gone) return gonePage(c, deps, gone);
     const { account, link } = located(deps, c.req.param('slug'));
     const { method, ...payer } = await form(deps, c, account);
     const tx = inRequestUnit(c, () => payPaymentLink(deps, account, link.id, { paymentMethod: method, ...payer }));

@@ -49,10 +49,12 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
     const charge = locateCharge(deps, id);
     if (type === 'text/html') {
       // The checkout page's code is loaded at the first browser visit, not at start-up.
-      const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }, { pageAttendee }] = await Promise.all([import('./checkout'), import('./layout'), import('./attendee')]);
-      if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
-      // A workshop attendee (their link, or the browser they joined from) follows and pays with their own token.
+      const [{ checkoutPage, checkoutNotFoundPage }, { renderPage }, { pageAttendee, isGone }, { gonePage }] = await Promise.all([import('./checkout'), import('./layout'), import('./attendee'), import('./gone')]);
+      // A workshop attendee (their link, or the browser they joined from) follows and pays with their own token; one
+      // whose tenant is gone is told so (their charge went with it).
       const attendee = pageAttendee(c, deps);
+      if (isGone(attendee)) return gonePage(c, deps, attendee) as never;
+      if (!charge) return c.html(`<!doctype html>${String(checkoutNotFoundPage(id))}`, 404) as never;
       return renderPage(
         c,
         checkoutPage({
@@ -62,7 +64,7 @@ export function registerLocation(app: OpenAPIHono<Env>, deps: Deps) {
           ownClock: deps.clocks.owns(charge.account.id),
           tokenRequired: !!deps.settings.adminToken,
           phoneUrl: deps.settings.lanUrls?.[0],
-          attendee: typeof attendee === 'object' ? attendee : undefined,
+          attendee,
         }),
       ) as never;
     }

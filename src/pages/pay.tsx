@@ -92,7 +92,7 @@ function QrRecurrence() {
 
 export function payPage({ tokenRequired, phoneUrl, authorisations = [], attendee }: { tokenRequired: boolean; phoneUrl?: string; authorisations?: PendingAuthorisation[]; attendee?: PageAttendee | undefined }) {
   return (
-    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js', '/assets/pay-rec.js']} needsToken={tokenRequired} phoneUrl={phoneUrl} attendee={attendee}>
+    <Layout title="Pay a PIX code" active="pay" scripts={[JSQR_PATH, PAY_FORM_SCRIPT, '/assets/pay.js', '/assets/pay-rec.js']} follows needsToken={tokenRequired} phoneUrl={phoneUrl} attendee={attendee}>
       <div id="payer" class="payer">
         <h1>Pay a PIX code</h1>
         <p class="muted">Play the customer's bank: read a BR Code, see what it says and whether it is valid, and pay the charge it points at.</p>

@@ -20,11 +20,11 @@ const route = createRoute({
 export function registerPayerPage(app: OpenAPIHono<Env>, deps: Deps) {
   // The page's code is loaded at its first visit, not at start-up.
   app.openapi(route, async (c) => {
-    const [{ payPage }, { renderPage }, { pendingAuthorisations }, { pageAttendee }] = await Promise.all([import('./pay'), import('./layout'), import('../services/recs'), import('./attendee')]);
+    const [{ payPage }, { renderPage }, { pendingAuthorisations }, { pageAttendee, isGone }, { gonePage }] = await Promise.all([import('./pay'), import('./layout'), import('../services/recs'), import('./attendee'), import('./gone')]);
     // A workshop attendee (the browser they joined from) pays their own charges with their console token; other
-    // tenants' recurrences are not theirs to answer.
-    const attendee = pageAttendee(c, deps);
-    const own = typeof attendee === 'object' ? attendee : undefined;
+    // tenants' recurrences are not theirs to answer. One whose tenant is gone is told so.
+    const own = pageAttendee(c, deps);
+    if (isGone(own)) return gonePage(c, deps, own) as never;
     return renderPage(c, payPage({ tokenRequired: !!deps.settings.adminToken, phoneUrl: deps.settings.lanUrls?.[0], authorisations: own ? [] : pendingAuthorisations(deps), attendee: own })) as never;
   });
   // The QR decoder the page runs, from node_modules (a dependency of the sandbox): no CDN, works offline.

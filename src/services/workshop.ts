@@ -7,7 +7,7 @@ import type { Deps } from '../deps';
 import { SandboxError, validationError } from '../domain/errors';
 import type { Account } from '../domain/types';
 import { createAccount, deleteAccount, type AccountSpec } from './accounts';
-import { csvCell, triggersOf, type Attendee, type Principal, type WorkshopRoom } from '../domain/workshop';
+import { csvCell, triggersOf, type Attendee, type GoneReason, type Principal, type WorkshopRoom } from '../domain/workshop';
 
 export const NAME_MAX = 60;
 
@@ -167,7 +167,7 @@ export function endWorkshop(deps: Deps, room: WorkshopRoom): number {
       deleted++;
     }
   afterCommit(deps, () => {
-    room.attendees = [];
+    leaveRoom(room, 'ended');
     room.open = false;
     room.started = false;
     room.code = null; // the projector's QR of this workshop opens nothing any more
@@ -177,6 +177,27 @@ export function endWorkshop(deps: Deps, room: WorkshopRoom): number {
   deps.bus.publish({ kind: 'workshop', change: 'ended' });
   return deleted;
 }
+
+/** How many former attendees' secrets the room remembers: the oldest are forgotten first (their pages then say less). */
+export const GONE_KEPT = 3_000;
+
+/** Empties the room, remembering why each attendee left by the secrets they held (GoneReason). */
+export function leaveRoom(room: WorkshopRoom, why: GoneReason): void {
+  for (const a of room.attendees)
+    for (const held of [a.consoleToken, a.viewToken, a.browser]) {
+      if (!held) continue;
+      room.gone.delete(held); // set again: last in the order of forgetting
+      room.gone.set(held, why);
+    }
+  for (const oldest of room.gone.keys()) {
+    if (room.gone.size <= GONE_KEPT) break;
+    room.gone.delete(oldest);
+  }
+  room.attendees = [];
+}
+
+/** Why the attendee who held `secret` left the room, if one did (and the room still remembers it). */
+export const goneBy = (room: WorkshopRoom, secret: string | undefined): GoneReason | undefined => (secret ? room.gone.get(secret) : undefined);
 
 /** The stop functions of the rooms whose steps are being followed. */
 const following = new WeakMap<WorkshopRoom, () => void>();

@@ -100,12 +100,12 @@ describe("an attendee's console token", () => {
   });
 
   test.each([
-    ['a forged token', async (_r: Room) => 'forged-token-of-nobody'],
-    ['a token of a workshop that ended', async (r: Room) => {
+    ['a forged token', 401, 'not valid here', async (_r: Room) => 'forged-token-of-nobody'],
+    ['a token of a workshop that ended', 410, 'The workshop has ended', async (r: Room) => {
       expect((await r.h.control('DELETE', '/workshop')).status).toBe(200);
       return r.ana.consoleToken;
     }],
-  ])('%s is 401 on the control API, the stream and the console page', async (_what, tokenOf) => {
+  ])('%s is 401 on the control API and the stream; the console page says why (%i)', async (_what, pageStatus, words, tokenOf) => {
     const r = await room();
     const token = await tokenOf(r);
     const accounts = Object.keys(r.h.sb.deps.store.raw.accounts).length;
@@ -116,8 +116,8 @@ describe("an attendee's console token", () => {
     }
     expect((await r.h.api('GET', `/_sandbox/stream?token=${token}`)).status).toBe(401);
     const page = await r.h.sb.app.request(`/?attendee=${token}`);
-    expect(page.status).toBe(401);
-    expect(await page.text()).toContain('not valid here');
+    expect(page.status).toBe(pageStatus);
+    expect(await page.text()).toContain(words);
     expect(Object.keys(r.h.sb.deps.store.raw.accounts).length).toBe(accounts);
   });
 
@@ -215,13 +215,19 @@ describe('a name of up to 60 characters is text everywhere', () => {
   });
 });
 
-test("a console link whose tenant a reset took is refused plainly, and the browser's / is the whole console again", async () => {
+test("a console link whose tenant a reset took says so; the browser's / too, until it forgets it joined", async () => {
   const h = await startHarness({ workshop: true });
   const ana = await joinAs(h, 'Ana');
   expect((await h.control('POST', '/reset')).status).toBe(200);
-  const page = await h.sb.app.request(`/?attendee=${ana.consoleToken}`);
-  expect(page.status).toBe(401);
-  expect((await h.sb.app.request('/', { headers: { cookie: ana.cookie } })).status).toBe(200);
+  for (const page of [await h.sb.app.request(`/?attendee=${ana.consoleToken}`), await h.sb.app.request('/', { headers: { cookie: ana.cookie } })]) {
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain('<h1>The sandbox was reset</h1>');
+  }
+  // The presenter who tried joining from their own browser gets the whole console back.
+  const forget = await h.sb.app.request('/join/forget', { method: 'POST', headers: { cookie: ana.cookie } });
+  expect(forget.status).toBe(303);
+  expect(forget.headers.get('set-cookie')).toMatch(/^pix_sandbox_attendee=;.*Max-Age=0/);
+  expect((await h.sb.app.request('/')).status).toBe(200);
   // The reset took Ana off the room with her tenant: her token names no one now.
   expect((await withToken(h, ana.consoleToken, 'GET', `/accounts/${ana.accountId}`)).status).toBe(401);
   expect((await h.control('GET', '/workshop')).body.attendees).toEqual([]);

@@ -75,38 +75,32 @@
 
   /**
    * Says on an attendee's page that their tenant is gone ('ended': the workshop ended; 'reset': the sandbox was reset),
-   * in words at the top of the page, and what is left: reading the page, or joining again while the room takes joins.
+   * at the top of the page, in the words a reload of it answers (pages/gone.tsx: what happened, and joining again
+   * while the room takes joins), and that what the page shows stays to read.
    */
   function tellGone(why) {
     var el = document.getElementById('conn');
     document.body.dataset.live = 'false';
     document.body.dataset.gone = why;
     if (el) { el.dataset.state = 'ended'; el.textContent = why === 'reset' ? 'sandbox reset' : 'workshop ended'; }
-    var note = document.createElement('div');
-    note.className = 'card notice';
-    note.id = 'attendee-gone';
-    note.setAttribute('role', 'alert');
-    var head = document.createElement('p');
-    head.textContent = why === 'reset'
-      ? 'The sandbox was reset: your tenant, its credentials and its records were deleted, and this page no longer changes.'
-      : 'The workshop has ended: the presenter ended it, and your tenant, its credentials and its records were deleted with it.';
-    var left = document.createElement('p');
-    left.textContent = 'What this page shows stays here for you to read (its buttons no longer work).';
-    note.append(head, left);
     var main = document.getElementById('main');
-    main.prepend(note);
     main.querySelectorAll('button:not([data-copy]), input, select, textarea').forEach(function (b) { b.disabled = true; });
-    // Joining again: only when the room takes joins (GET /join answers its form, not "closed").
-    fetch('/join', { headers: { Accept: 'text/html' } }).then(function (res) {
-      var again = document.createElement('p');
-      if (res.ok) {
-        var a = document.createElement('a');
-        a.href = '/join';
-        a.textContent = 'Join the workshop again';
-        again.append(a, ' (with the room\'s code on the presenter\'s screen) for a new tenant.');
-      } else again.textContent = why === 'reset' ? 'Joining is closed now: ask the presenter to reopen it.' : 'Thank you for taking part.';
-      note.append(again);
-    }, function () { /* the sandbox is away: nothing more to offer */ });
+    var kept = document.createElement('p');
+    kept.textContent = 'What this page shows stays here for you to read (its buttons no longer work).';
+    fetch(location.href, { headers: { Accept: 'text/html' } }).then(function (res) { return res.text(); }).then(function (text) {
+      return new DOMParser().parseFromString(text, 'text/html').getElementById('attendee-gone');
+    }, function () { return null; }).then(function (note) {
+      if (!note) { // the sandbox went away meanwhile: the reason alone
+        note = document.createElement('div');
+        note.className = 'card notice';
+        note.id = 'attendee-gone';
+        note.setAttribute('role', 'alert');
+        note.append(Object.assign(document.createElement('p'), { textContent: why === 'reset' ? 'The sandbox was reset.' : 'The workshop has ended.' }));
+      }
+      note = document.adoptNode(note);
+      note.firstElementChild.after(kept);
+      main.prepend(note);
+    });
   }
 
   // Connection state, in the header of every page that follows the stream.
