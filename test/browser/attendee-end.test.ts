@@ -29,7 +29,9 @@ describe.skipIf(noBrowser('attendee-end.test.ts'))("an attendee's link page and 
     const text = (id: string) => page.locator(`#${id}`).innerText();
     const [apiKey, clientId, clientSecret, consoleHref] = [await text('api-key'), await text('client-id'), await text('client-secret'), await page.locator('#console-link').getAttribute('href')];
     const token = new URL(consoleHref!).searchParams.get('attendee')!;
-    const link = await call(site, 'POST', '/v1/charges', { name: 'Ana’s course', amount: 50, paymentMethods: ['pix', 'credit_card'] }, { 'x-api-key': apiKey });
+    const project = await call(site, 'POST', '/v1/projects', { name: 'Ana’s shop' }, { 'x-api-key': apiKey });
+    expect(project.status, project.text).toBe(201);
+    const link = await call(site, 'POST', '/v1/charges', { projectId: project.body.id, name: 'Ana’s course', amount: 50, paymentMethods: ['pix', 'credit_card'] }, { 'x-api-key': apiKey });
     expect(link.status, link.text).toBe(201);
     const auth = await call(site, 'POST', '/v2/auth', { client_id: clientId, client_secret: clientSecret });
     const charge = await call(site, 'POST', '/v2/pix', { amount: 12.5, description: 'Ana’s coffee' }, { authorization: `Bearer ${auth.body.access_token}` });
