@@ -50,7 +50,7 @@ function JoinForm({ message, name, code, codeKnown }: { message?: string; name?:
             Joining takes the room's code. {WHERE_THE_CODE_IS}
           </p>
         )}
-        <form method="post" action="/join">
+        <form method="post" action="/join" class="stack">
           {codeKnown ? (
             <input type="hidden" name="code" value={code ?? ''} />
           ) : (

@@ -91,8 +91,8 @@ export interface AxeViolation {
 
 const axeSource = () => readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Runs axe-core in the page; returns the critical and serious violations (empty when the page is clean). */
-export async function axe(page: Page): Promise<AxeViolation[]> {
+/** Runs axe-core in the page; returns the critical and serious violations, or with `impacts: 'all'` every one (empty when the page is clean). */
+export async function axe(page: Page, impacts: 'serious' | 'all' = 'serious'): Promise<AxeViolation[]> {
   // Evaluated through the DevTools protocol, not added as an inline <script>: the pages' CSP refuses inline scripts.
   await page.evaluate(axeSource());
   // The callback runs in the page; this project compiles without the DOM library, hence the `any` of globalThis.
@@ -101,7 +101,7 @@ export async function axe(page: Page): Promise<AxeViolation[]> {
     const r = await w.axe.run(w.document, { resultTypes: ['violations'] });
     return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => JSON.stringify(n.target)) }));
   });
-  return result.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  return impacts === 'all' ? result : result.filter((v) => v.impact === 'critical' || v.impact === 'serious');
 }
 
 /** True when the page scrolls sideways (content wider than the viewport). */

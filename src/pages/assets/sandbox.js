@@ -25,6 +25,9 @@
     var form = document.getElementById('token-form');
     if (!form) return;
     form.hidden = false;
+    // Nothing is followed until the token is given: the header says so rather than "connecting…".
+    var conn = document.getElementById('conn');
+    if (conn) { conn.dataset.state = 'not-followed'; conn.textContent = 'waiting for the admin token'; }
     document.getElementById('token-error').textContent = message || '';
     document.getElementById('token-input').focus();
   }
