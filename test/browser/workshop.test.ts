@@ -120,9 +120,10 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
     await presenter.click('#end-workshop-menu button.danger');
     await presenter.waitForSelector('#open-room-menu', { state: 'attached' });
     for (const a of attendees) expect(site.sb.deps.store.findAccount(a.accountId)).toBeUndefined();
-    // Their console link is refused from now on.
+    // Their console link opens nothing from now on, and says why.
     const after = await ana.page.goto(`${site.url}${new URL(ana.page.url()).pathname}${new URL(ana.page.url()).search}`);
-    expect(after?.status()).toBe(401);
+    expect(after?.status()).toBe(410);
+    expect(await ana.page.locator('h1').innerText()).toBe('The workshop has ended');
   }, 120_000);
 
   test('the join page and the presenter view are axe-clean at 390 px', async () => {
