@@ -4,7 +4,7 @@
 // reaches none of them (control/principal.ts).
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { controlErrors, controlSecurity, json, jsonBody } from '../wire/schemas';
+import { controlErrors, controlSecurity, json, jsonBody, optionalJsonBody } from '../wire/schemas';
 import type { Router } from '../wire/env';
 import { addAttendees, baseOf, endWorkshop, joinUrlOf, NAME_MAX, openWorkshop, roomCsv, setJoining, stepCounts } from '../services/workshop';
 import type { Attendee, WorkshopRoom } from '../domain/workshop';
@@ -17,6 +17,7 @@ const RoomSchema = z
   .object({
     started: z.boolean(),
     open: z.boolean(),
+    name: z.string().nullable().openapi({ description: "The room's name as the projector shows it (null when none was given)" }),
     max: z.number().int(),
     code: z.string().nullable().openapi({ description: "The room's code, which joining takes (null while no workshop runs)" }),
     joinUrl: z.string().openapi({ description: 'Where attendees join, the code in it (what the projector shows and its QR carries)' }),
@@ -41,6 +42,7 @@ export function roomView(deps: Deps, room: WorkshopRoom, requestOrigin: string) 
   return {
     started: room.started,
     open: room.open,
+    name: room.name,
     max: room.max,
     code: room.code,
     joinUrl: joinUrlOf(room, base),
@@ -71,6 +73,16 @@ function addedView({ attendee, account }: { attendee: Attendee; account: Account
 }
 
 const ADD_MAX = 10_000;
+
+// Every field may be left out: a bare POST opens a room without a name, for the --workshop-max cap, joining open.
+const OpenSchema = z
+  .object({
+    name: z.string({ error: `must be the room's name, 1 to ${NAME_MAX} characters` }).optional(),
+    max: z.number({ error: 'must be a whole number of attendees of at least 1 (for example 30)' }).int({ error: 'must be a whole number of attendees of at least 1 (for example 30)' }).min(1, { error: 'must be at least 1 attendee (for example 30)' }).max(ADD_MAX, { error: `must be at most ${ADD_MAX} attendees` }).optional(),
+    open: z.boolean({ error: 'must be true (joining opens now) or false (the room opens with joining closed)' }).optional(),
+  })
+  .strict()
+  .openapi('WorkshopOpen');
 const AddSchema = z
   .object({
     names: z.array(z.string(), { error: `must be a list of names (each 1 to ${NAME_MAX} characters)` }).min(1).max(ADD_MAX).optional(),
@@ -101,8 +113,18 @@ export function registerWorkshop(app: Router, deps: Deps) {
   const room = deps.workshop;
   const origin = (url: string) => new URL(url).origin;
   app.openapi(
-    createRoute({ method: 'post', path: '/workshop', operationId: 'openWorkshop', tags, security, summary: 'Open a workshop room: attendees join at /join', responses: { 200: json(RoomSchema, 'The room, open'), ...controlErrors } }),
-    (c) => c.json(roomView(deps, openWorkshop(deps, room), origin(c.req.url)), 200),
+    createRoute({
+      method: 'post',
+      path: '/workshop',
+      operationId: 'openWorkshop',
+      tags,
+      security,
+      summary: 'Open a workshop room (a name, a cap, joining open or not; all optional): attendees join at /join',
+      request: { body: optionalJsonBody(OpenSchema, { name: 'Pix workshop', max: 30, open: true }) },
+      responses: { 200: json(RoomSchema, 'The room'), ...controlErrors },
+    }),
+    // An optional body: a bare POST is not validated, and opens a room with the defaults.
+    (c) => c.json(roomView(deps, openWorkshop(deps, room, (c.req.valid('json') as z.output<typeof OpenSchema> | undefined) ?? {}), origin(c.req.url)), 200),
   );
   app.openapi(
     createRoute({ method: 'get', path: '/workshop', operationId: 'getWorkshop', tags, security, summary: 'The workshop room: whether joining is open, the attendees', responses: { 200: json(RoomSchema, 'The room'), ...controlErrors } }),

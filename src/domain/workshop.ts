@@ -45,6 +45,8 @@ export interface WorkshopRoom {
   open: boolean;
   /** The room's code, which /join takes (the projector's join URL and QR carry it); made when a workshop starts, null while none runs. */
   code: string | null;
+  /** What the presenter called the room (the projector's heading); null when they gave none, or none runs. */
+  name: string | null;
   max: number;
   steps: readonly WorkshopStep[];
   attendees: Attendee[];
@@ -63,7 +65,7 @@ export type Principal = { kind: 'admin' } | { kind: 'attendee'; accountId: strin
 /** A room; `code` is the code of a room that starts open (a workshop running from the start). */
 export function createWorkshopRoom(options: { code?: string; max?: number; steps?: readonly WorkshopStep[] } = {}): WorkshopRoom {
   const open = options.code !== undefined;
-  return { started: open, open, code: options.code ?? null, max: options.max ?? DEFAULT_WORKSHOP_MAX, steps: options.steps ?? DEFAULT_STEPS, attendees: [], gone: new Map() };
+  return { started: open, open, code: options.code ?? null, name: null, max: options.max ?? DEFAULT_WORKSHOP_MAX, steps: options.steps ?? DEFAULT_STEPS, attendees: [], gone: new Map() };
 }
 
 /** The step kinds a change of an attendee's tenant reaches (a change of a bus message's shape, structurally). */

@@ -58,7 +58,7 @@ function consoleSections(deps: Deps, q: ConsoleQuery, notes: string[], scope?: A
   } catch (err) {
     if (!(err instanceof SandboxError) || err.status >= 500) throw err;
     notes.push(`${err.message} Showing the account without filters.`);
-    const plain: ConsoleQuery = { account: q.account, page: 1, epage: 1, dpage: 1, attendee: q.attendee };
+    const plain: ConsoleQuery = { account: q.account, page: 1, epage: 1, dpage: 1, attendee: q.attendee, view: q.view };
     return { q: plain, html: String(<ConsoleBody deps={deps} q={plain} scope={scope} />) };
   }
 }

@@ -7,7 +7,8 @@
 // Times are rendered as UTC in <time datetime> and shown in the browser's time zone by /assets/sandbox.js.
 import { createContext, useContext, type Child } from 'hono/jsx';
 import type { AttendeeScope } from './attendee';
-import { RoomPanel } from './room';
+import { ConfirmBox, RoomPanel } from './room';
+import { Action, Field } from './controls';
 import type { Deps } from '../deps';
 import { toBrl } from '../domain/money';
 import { brl } from './format';
@@ -77,28 +78,6 @@ const stateOf = (tx: Transaction) => tx.withdrawal?.status ?? tx.status;
 const stateLabel = (tx: Transaction) => (expiredCharge(tx) ? 'cancelled (expired)' : stateOf(tx).replace('_', ' '));
 
 /** A form that the console script sends as JSON to `action` (a /_sandbox route); its outcome shows in its output, once. */
-function Action(props: { action: string; method?: string; label: string; name?: string; kind?: 'secondary' | 'danger'; then?: string; class?: string; children?: Child }) {
-  return (
-    <form class={`action ${props.class ?? ''}`} data-action={props.action} data-method={props.method ?? 'POST'} data-then={props.then}>
-      {props.children}
-      <button type="submit" class={props.kind} aria-label={props.name}>
-        {props.label}
-      </button>
-      <output class="outcome" role="status"></output>
-    </form>
-  );
-}
-
-function Field(props: { id: string; label: string; hint?: string; children: Child }) {
-  return (
-    <div class="field">
-      <label for={props.id}>{props.label}</label>
-      {props.children}
-      {props.hint ? <span class="hint">{props.hint}</span> : null}
-    </div>
-  );
-}
-
 function Pager(props: { list: ListPage<unknown>; href: (page: number) => string; label: string }) {
   const pages = Math.max(1, Math.ceil(props.list.total / props.list.limit));
   if (pages <= 1) return <p class="muted pager">{props.list.total} in all</p>;
@@ -286,6 +265,13 @@ function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
               </p>
             ) : null}
             <Action action="/_sandbox/reset" label="Yes, reset everything" name="Reset sandbox to its fixtures" kind="danger" class="stacked">
+              {deps.workshop.started && deps.workshop.attendees.length > 0 ? (
+                <ConfirmBox
+                  id="reset-room-confirm"
+                  text={`Yes: the ${deps.workshop.attendees.length === 1 ? 'attendee loses their tenant' : `${deps.workshop.attendees.length} attendees lose their tenants`}`}
+                  refusal="Tick the box above to reset with a workshop running: nothing was reset."
+                />
+              ) : null}
               <label class="check">
                 <input type="checkbox" name="clock" value="true" data-type="checkbox" id="reset-clock" /> Reset the clock too
               </label>
@@ -1046,6 +1032,13 @@ export function ConsoleBody({ deps, q, scope }: { deps: Deps; q: ConsoleQuery; s
   const accounts = Object.values(deps.store.state.accounts);
   if (accounts.length === 0) return <p class="card">No accounts. Reset the sandbox (POST /_sandbox/reset) to load the fixtures, or create one with POST /_sandbox/accounts.</p>;
   const account = (q.account !== undefined ? deps.store.findAccount(q.account) : undefined) ?? accounts[0]!;
+  // The room view (/?view=room): the workshop room alone, for the projector.
+  if (q.view === 'room')
+    return (
+      <div data-account={account.id} class="room-view">
+        <RoomPanel deps={deps} view="room" />
+      </div>
+    );
   return (
     <div data-account={account.id}>
       <div class="account-bar">

@@ -60,13 +60,40 @@ export function checkName(raw: unknown): string {
   return name;
 }
 
-/** Opens joining; a workshop that was not running starts with a new code (one already running keeps its own). */
-export function openWorkshop(deps: Deps, room: WorkshopRoom): WorkshopRoom {
-  if (!room.started) room.code = newRoomCode();
+/** What opening a room may set: its name, how many attendees it takes, and whether joining opens now (it does unless `open` is false). */
+export interface RoomOpening {
+  name?: string;
+  max?: number;
+  open?: boolean;
+}
+
+/**
+ * Opens a room: a workshop that was not running starts with a new code (one already running keeps its code and its
+ * attendees, and takes the name and cap given). A bad name or a cap below the attendees already in: an error, and
+ * nothing changes.
+ */
+export function openWorkshop(deps: Deps, room: WorkshopRoom, opening: RoomOpening = {}): WorkshopRoom {
+  const name = opening.name === undefined ? undefined : roomName(opening.name);
+  if (opening.max !== undefined && opening.max < room.attendees.length)
+    throw validationError([{ field: 'max', message: `must be at least ${room.attendees.length}, the attendees already in this room (got ${opening.max})` }]);
+  if (!room.started) {
+    room.code = newRoomCode();
+    room.name = null;
+  }
+  if (name !== undefined) room.name = name;
+  if (opening.max !== undefined) room.max = opening.max;
   room.started = true;
-  room.open = true;
-  deps.bus.publish({ kind: 'workshop', change: 'open' });
+  room.open = opening.open ?? true;
+  deps.bus.publish({ kind: 'workshop', change: room.open ? 'open' : 'closed' });
   return room;
+}
+
+/** A room's name as the form takes it: trimmed, 1 to 60 characters. */
+function roomName(raw: string): string {
+  const name = raw.trim();
+  if (name.length < 1 || [...name].length > NAME_MAX)
+    throw validationError([{ field: 'name', message: `must be 1 to ${NAME_MAX} characters (what the projector shows, like "Pix workshop"), got ${name.length === 0 ? 'none' : `${[...name].length}`}; leave it out for a room without a name` }]);
+  return name;
 }
 
 export function setJoining(deps: Deps, room: WorkshopRoom, open: boolean): WorkshopRoom {
@@ -171,6 +198,7 @@ export function endWorkshop(deps: Deps, room: WorkshopRoom): number {
     room.open = false;
     room.started = false;
     room.code = null; // the projector's QR of this workshop opens nothing any more
+    room.name = null;
     following.get(room)?.();
     following.delete(room);
   });

@@ -18,6 +18,8 @@ export interface ConsoleQuery {
   rorder?: 'failures';
   /** A workshop attendee's console or view token (pages/attendee.ts), kept in the console's links. */
   attendee?: string;
+  /** 'room': the workshop room alone, for the projector (the presenter's). */
+  view?: 'room';
 }
 
 const TYPES = TRANSACTION_TYPES;
@@ -35,10 +37,11 @@ export const ConsoleQuerySchema = z.object({
   epage: intQuery('epage', 1, Number.MAX_SAFE_INTEGER, 1),
   dpage: intQuery('dpage', 1, Number.MAX_SAFE_INTEGER, 1),
   rorder: z.enum(['', 'failures'], { error: "must be 'failures' (or empty for newest first)" }).optional(),
+  view: z.enum(['', 'room'], { error: "must be 'room' (the workshop room alone) or empty for the whole console" }).optional(),
   attendee: z.string().optional().openapi({ description: "A workshop attendee's console link token, kept in the console's links (the control API reads the caller from X-Sandbox-Token)" }),
 });
 
 /** Empty filters from a GET form (`type=`) mean "any". */
 export function consoleQuery(raw: z.infer<typeof ConsoleQuerySchema>): ConsoleQuery {
-  return { ...raw, account: raw.account || undefined, wallet: raw.wallet || undefined, type: raw.type || undefined, status: raw.status || undefined, rorder: raw.rorder || undefined, attendee: raw.attendee || undefined };
+  return { ...raw, account: raw.account || undefined, wallet: raw.wallet || undefined, type: raw.type || undefined, status: raw.status || undefined, rorder: raw.rorder || undefined, attendee: raw.attendee || undefined, view: raw.view || undefined };
 }

@@ -193,16 +193,20 @@
     var form = e.target.closest('form[data-action]');
     if (!form) return;
     e.preventDefault();
+    var out = form.querySelector('output');
+    // An irreversible action's box not ticked: said on the page, nothing sent (pages/room.tsx ConfirmBox).
+    var unticked = form.querySelector('input[data-confirm]:not(:checked)');
+    if (unticked) { say(out, unticked.dataset.confirm, 'error'); unticked.focus(); return; }
     var body = {};
     var params = [];
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name || el.dataset.send === 'no') return;
-      if (el.value === '' && el.dataset.type !== 'null' && el.dataset.type !== 'nullable' && el.dataset.type !== 'checkbox') return; // empty optional fields are not sent
+      // Empty optional fields are not sent; a 'text' field is (an empty name is for the route to refuse in words).
+      if (el.value === '' && !/^(null|nullable|checkbox|text)$/.test(el.dataset.type || '')) return;
       if (el.dataset.in === 'query') params.push(encodeURIComponent(el.name) + '=' + encodeURIComponent(el.value));
       else put(body, el.name, valueOf(el));
     });
     var url = form.dataset.action + (params.length ? '?' + params.join('&') : '');
-    var out = form.querySelector('output');
     var button = form.querySelector('button[type=submit]');
     var then = form.dataset.then;
     var open = then === 'checkout' && form.elements.open ? form.elements.open.value : 'no';

