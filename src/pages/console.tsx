@@ -264,7 +264,7 @@ function ClockSection({ deps, account }: { deps: Deps; account: Account }) {
                 {deps.workshop.open ? ', and they can join again with the code' : '; they can join again once joining is reopened'}.
               </p>
             ) : null}
-            <Action action="/_sandbox/reset" label="Yes, reset everything" name="Reset sandbox to its fixtures" kind="danger" class="stacked">
+            <Action action="/_sandbox/reset" label="Yes, reset everything" kind="danger" class="stacked">
               {deps.workshop.started && deps.workshop.attendees.length > 0 ? (
                 <ConfirmBox
                   id="reset-room-confirm"

@@ -254,12 +254,12 @@ describe.skipIf(noBrowser('presenter.test.ts'))('the console for a presenter', (
     await api('POST', '/_sandbox/clock/advance', { seconds: 3600 });
     const { page } = await open(1366);
     await page.waitForSelector(row(charge.id));
-    expect(await page.isVisible('button[aria-label="Reset sandbox to its fixtures"]')).toBe(false);
+    expect(await page.isVisible('#reset-menu button.danger')).toBe(false);
     await page.click('#reset-menu summary');
     await expect(page.locator('#reset-menu .menu-body p').textContent()).resolves.toContain('cannot be undone');
     expect(await page.locator(row(charge.id)).count(), 'opening the confirmation reset nothing').toBe(1);
     await page.check('#reset-clock');
-    await page.click('button[aria-label="Reset sandbox to its fixtures"]');
+    await page.click('#reset-menu button.danger');
     await page.waitForSelector(row(charge.id), { state: 'detached' });
     await page.waitForSelector('#clock-now[datetime="2026-03-10T12:00:00.000Z"]');
     expect((await api('GET', '/_sandbox/clock')).now).toBe('2026-03-10T12:00:00.000Z');

@@ -88,4 +88,69 @@ describe.skipIf(noBrowser('room-view.test.ts'))('the room run from the console',
     await api('POST', `/_sandbox/accounts/${last.accountId}/withdrawals`, { pixKeyType: 'email', pixKey: 'fulano@example.com', holderName: 'Fulano de Tal', holderDocumentType: 'cpf', holderDocument: '12345678909', amount: 5 });
     await page.waitForSelector(`#room-grid li[data-attendee="${last.accountId}"][data-steps="withdrawal"]`);
   });
+
+  test('a room opened from the console form: bad input said in words with nothing opened, then the join address, code and a big QR, with how phones reach a loopback sandbox', async () => {
+    site = await startSite();
+    const page = await open('/', { projector: true });
+    await page.click('#open-room-menu > summary');
+    const submit = () => page.click('#open-room-menu button[type=submit]');
+    const refusal = page.locator('#open-room-menu output.error');
+    await page.fill('#room-name', 'Pix na prática');
+    await page.fill('#room-max', '0');
+    await submit();
+    await expect(refusal.innerText()).resolves.toMatch(/max must be at least 1 attendee/);
+    await page.fill('#room-max', '40');
+    await page.fill('#room-name', '  ');
+    await submit();
+    await expect(refusal.innerText()).resolves.toMatch(/name must be 1 to 60 characters/);
+    expect((await room()).started, 'nothing opened').toBe(false);
+    await shot(page, 'open-room-refused-1366x768-projector');
+    expect(await axe(page, { any: true })).toEqual([]);
+    await page.fill('#room-name', 'Pix na prática');
+    await page.uncheck('#room-open');
+    await submit();
+    await page.waitForSelector('#room-h >> text=Workshop room: Pix na prática');
+    expect(await room()).toMatchObject({ started: true, open: false, name: 'Pix na prática', max: 40 });
+    const code = (await room()).code as string;
+    await expect(page.locator('#room-state').innerText()).resolves.toMatch(/joining closed\s+0 of 40 joined/);
+    // The join address carries the code, the code shows on its own, the QR is big while few have joined.
+    await expect(page.locator('#join-url').innerText()).resolves.toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+/join\\?code=${code}$`));
+    await expect(page.locator('.room-code').innerText()).resolves.toBe(code);
+    const qr = (await page.locator('.room-qr').boundingBox())!;
+    expect(qr.width).toBeGreaterThanOrEqual(240);
+    await expect(page.locator('#room-loopback').innerText()).resolves.toMatch(new RegExp(`--host 0\\.0\\.0\\.0, then they join at \\S+:\\d+/join\\?code=${code}`));
+    await shot(page, 'room-opened-1366x768-projector');
+    expect(await axe(page, { any: true })).toEqual([]);
+  });
+
+  test('closing joining, ending and resetting each say first what happens to the attendees; an irreversible one not ticked is refused in words, nothing changed', async () => {
+    site = await startSite();
+    await api('POST', '/_sandbox/workshop', { name: 'Pix na prática' });
+    await api('POST', '/_sandbox/workshop/attendees', { count: 27 });
+    const page = await open('/');
+    await page.click('#close-joining-menu > summary');
+    await expect(page.locator('#close-joining-menu .menu-body p').innerText()).resolves.toMatch(/No one new can join.*The 27 attendees in the room keep their tenants/);
+    await page.click('#close-joining-menu button[type=submit]');
+    await page.waitForSelector('#room-state >> text=joining closed');
+    expect((await room()).open).toBe(false);
+
+    // Reset with a room running: the confirmation names the room's attendees and asks for a tick.
+    await page.click('#reset-menu > summary');
+    await expect(page.locator('#reset-room').innerText()).resolves.toMatch(/its 27 attendees lose their tenants and leave the room/);
+    await page.click('#reset-menu button.danger');
+    await expect(page.locator('#reset-menu output.error').innerText()).resolves.toBe('Tick the box above to reset with a workshop running: nothing was reset.');
+    expect((await room()).attendees).toHaveLength(27);
+
+    await page.click('#end-workshop-menu > summary');
+    await expect(page.locator('#end-workshop-what').innerText()).resolves.toMatch(/^End the workshop: the 27 attendees' tenants are deleted .* their tokens and credentials stop working; their open pages say the workshop ended and keep what they show to read/);
+    await page.click('#end-workshop-menu button.danger');
+    await expect(page.locator('#end-workshop-menu output.error').innerText()).resolves.toBe('Tick the box above to end the workshop: nothing was ended.');
+    expect((await room()).attendees, 'nothing ended').toHaveLength(27);
+    await shot(page, 'end-refused-1366x768');
+    expect(await axe(page, { any: true })).toEqual([]);
+    await page.check('#end-confirm');
+    await page.click('#end-workshop-menu button.danger');
+    await page.waitForSelector('#open-room-menu', { state: 'attached' });
+    expect(await room()).toMatchObject({ started: false, attendees: [] });
+  });
 });

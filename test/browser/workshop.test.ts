@@ -57,7 +57,7 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
     const names = ['Ana', 'Bruno', '<b>Chloé</b> "=1+1"'];
     const attendees = [];
     for (const name of names) attendees.push(await join(joinUrl, name));
-    for (const a of attendees) await presenter.waitForSelector(`#room tr[data-attendee="${a.accountId}"]`);
+    for (const a of attendees) await presenter.waitForSelector(`#room li[data-attendee="${a.accountId}"]`);
 
     for (const a of attendees) {
       // Their app: a token and a charge with the credentials the join page showed, from their browser.
@@ -85,7 +85,7 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
     }
 
     // The Room panel: each attendee reached token, charge and payment; the counts say 3.
-    for (const a of attendees) await presenter.waitForSelector(`#room tr[data-attendee="${a.accountId}"][data-steps~="payment"][data-steps~="token"][data-steps~="charge"]`);
+    for (const a of attendees) await presenter.waitForSelector(`#room li[data-attendee="${a.accountId}"][data-steps~="payment"][data-steps~="token"][data-steps~="charge"]`);
     await presenter.waitForSelector('#room-counts li[data-step="payment"] strong:text-is("3")');
     expect(await presenter.locator('#room .room-name').allTextContents()).toEqual(names);
     expect(await axe(presenter), 'axe on the presenter console at 1366 px').toEqual([]);
@@ -108,7 +108,7 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
     await shot(ana.page, 'attendee-console-390');
 
     // The presenter opens an attendee's console read-only: no actions to press.
-    const [view] = await Promise.all([presenter.context().waitForEvent('page'), presenter.locator(`#room tr[data-attendee="${attendees[2]!.accountId}"] a`).click()]);
+    const [view] = await Promise.all([presenter.context().waitForEvent('page'), presenter.locator(`#room li[data-attendee="${attendees[2]!.accountId}"] a`).click()]);
     await view.waitForSelector('#transactions');
     expect(await view.locator('#attendee-tenant').innerText()).toContain('(read-only)');
     expect(await view.locator('form[data-action]:visible').count()).toBe(0);
@@ -117,6 +117,7 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
     // Ending asks first, then removes the three tenants; the room panel goes.
     await presenter.click('#end-workshop-menu > summary');
     await shot(presenter, 'presenter-end-confirm-1366');
+    await presenter.check('#end-confirm');
     await presenter.click('#end-workshop-menu button.danger');
     await presenter.waitForSelector('#open-room-menu', { state: 'attached' });
     for (const a of attendees) expect(site.sb.deps.store.findAccount(a.accountId)).toBeUndefined();
@@ -141,13 +142,13 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
     await shot(page, 'attendee-credentials-390');
     const presenter = await context(390);
     await presenter.goto(site.url);
-    await presenter.waitForSelector('#room tr[data-attendee]');
+    await presenter.waitForSelector('#room li[data-attendee]');
     await shot(presenter, 'presenter-room-390');
     expect(await axe(presenter), 'presenter at 390').toEqual([]);
-    // The room panel fits the phone's width: its table scrolls inside its own box, nothing else of it sticks out.
+    // The room panel fits the phone's width: nothing of it sticks out.
     const wide = await presenter.evaluate(() => {
       const d = (globalThis as any).document;
-      return [...d.querySelectorAll('#room, #room *')].filter((el: any) => !el.closest('.table-wrap') && el.getBoundingClientRect().right > d.documentElement.clientWidth + 1).map((el: any) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`);
+      return [...d.querySelectorAll('#room, #room *')].filter((el: any) => el.getBoundingClientRect().right > d.documentElement.clientWidth + 1).map((el: any) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`);
     });
     expect(wide).toEqual([]);
   }, 60_000);

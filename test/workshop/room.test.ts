@@ -94,3 +94,45 @@ test('the Room panel: join URL, counts, attendees with read-only links; closing,
   expect(twice.status).toBe(409);
   expect(twice.body.details?.code).toBe('WORKSHOP_NOT_STARTED');
 });
+
+test('opening a room takes a name, a cap and whether joining opens; a bare POST opens one with the defaults', async () => {
+  const h = await startHarness();
+  const opened = await h.control('POST', '/workshop', { name: '  Pix na prática ', max: 30, open: false });
+  expect(opened.status, opened.text).toBe(200);
+  expect(opened.body).toMatchObject({ started: true, open: false, name: 'Pix na prática', max: 30 });
+  const html = await (await h.sb.app.request('/')).text();
+  expect(html).toContain('Pix na prática');
+  expect(html).toContain('joining closed');
+  // On a running room: it keeps its code and takes the new cap; joining opens (a bare POST).
+  const again = await h.control('POST', '/workshop');
+  expect(again.body).toMatchObject({ open: true, name: 'Pix na prática', max: 30, code: opened.body.code });
+  await h.control('DELETE', '/workshop');
+  const bare = await h.control('POST', '/workshop');
+  expect(bare.body).toMatchObject({ open: true, name: null, max: 30 });
+});
+
+test.each([
+  ['a cap of 0', { max: 0 }, 'max', /at least 1 attendee/],
+  ['a cap that is not a whole number', { max: 2.5 }, 'max', /whole number of attendees/],
+  ['a cap over 10,000', { max: 10_001 }, 'max', /at most 10000/],
+  ['an empty name', { name: '   ' }, 'name', /1 to 60 characters .*got none/],
+  ['a name of 61 characters', { name: 'x'.repeat(61) }, 'name', /got 61/],
+  ['open that is not a boolean', { open: 'yes' }, 'open', /true .* or false/],
+  ['a field the route does not take', { capacity: 30 }, '', /capacity/],
+])('opening a room with %s is a 400 that says what to send, and nothing opens', async (_what, body, field, message) => {
+  const h = await startHarness();
+  const res = await h.control('POST', '/workshop', body);
+  expect(res.status, res.text).toBe(400);
+  expect(res.body.message).toMatch(message);
+  if (field) expect(res.body.message).toContain(field);
+  expect((await h.control('GET', '/workshop')).body).toMatchObject({ started: false, open: false, code: null, name: null, max: 200 });
+});
+
+test('a running room cannot be capped below the attendees already in it; nothing changes', async () => {
+  const h = await startHarness({ workshop: true });
+  await h.control('POST', '/workshop/attendees', { count: 3 });
+  const res = await h.control('POST', '/workshop', { max: 2, name: 'Smaller' });
+  expect(res.status).toBe(400);
+  expect(res.body.message).toMatch(/at least 3, the attendees already in this room/);
+  expect((await h.control('GET', '/workshop')).body).toMatchObject({ max: 200, name: null, open: true });
+});

@@ -32,7 +32,15 @@
   function swap(current, next, fresh) {
     current.querySelectorAll('details[open][id]').forEach(function (d) {
       var same = next.querySelector('#' + CSS.escape(d.id));
-      if (same) same.open = true;
+      if (!same) return;
+      same.open = true;
+      // What was typed or ticked in an open menu (a refused form's fields) stays as it was.
+      d.querySelectorAll('input[id], select[id]').forEach(function (el) {
+        var twin = same.querySelector('#' + CSS.escape(el.id));
+        if (!twin) return;
+        if (el.type === 'checkbox') twin.checked = el.checked;
+        else twin.value = el.value;
+      });
     });
     // Keep an outcome shown next to its button until the next action.
     current.querySelectorAll('form[data-action] output, output.kept').forEach(function (o) {
@@ -174,6 +182,7 @@
     if (/\/institutions\//.test(action)) return data.name + ' is ' + String(data.status).replace(/_/g, ' ') + '.';
     if (/\/webhooks\//.test(action)) return data.url ? 'Points at ' + data.url + '.' : 'Points nowhere.';
     if (/\/clock/.test(action)) return '';
+    if (/\/workshop$/.test(action)) return data && data.ended ? 'The workshop ended: ' + data.deleted + ' tenants deleted.' : data && data.open ? 'Joining is open.' : 'Joining is closed.';
     return 'Done.';
   }
 
