@@ -92,7 +92,7 @@ export function openWorkshop(deps: Deps, room: WorkshopRoom, opening: RoomOpenin
 function roomName(raw: string): string {
   const name = raw.trim();
   if (name.length < 1 || [...name].length > NAME_MAX)
-    throw validationError([{ field: 'name', message: `must be 1 to ${NAME_MAX} characters (what the projector shows, like "Pix workshop"), got ${name.length === 0 ? 'none' : `${[...name].length}`}; leave it out for a room without a name` }]);
+    throw validationError([{ field: 'name', message: `must be 1 to ${NAME_MAX} characters (what the projector shows, like "Pix workshop"), got ${name.length === 0 ? 'none' : `${[...name].length}`}` }]);
   return name;
 }
 
