@@ -201,6 +201,9 @@ await build({
   sourcemap: true,
   plugins: [noZodLocales, fixturesChecked],
 });
+// Its CommonJS twin, dist/register.cjs (pix-sandbox/register under `require`), from the same source: what
+// `pix-sandbox env` puts in NODE_OPTIONS as --require, which spares every Node start the ES module loader.
+await build({ ...common, format: 'cjs', entryPoints: { register: 'src/register.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, sourcemap: true });
 for (const file of readdirSync('dist')) {
   if (file.endsWith('.js') && /\b__require\("|\b__(dirname|filename)\b/.test(readFileSync(join('dist', file), 'utf8')))
     throw new Error(`dist/${file} calls require() or reads __dirname (a bundled CommonJS dependency): give the bundle build the require banner back`);

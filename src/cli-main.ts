@@ -123,9 +123,8 @@ function trustLines(ca: string): string[] {
     `    Node      NODE_EXTRA_CA_CERTS=${ca}`,
     `    curl      curl --cacert ${ca} ...`,
     `    Python    REQUESTS_CA_BUNDLE=${ca} (requests), SSL_CERT_FILE=${ca} (httpx, urllib)`,
-    `    PHP       curl_setopt($ch, CURLOPT_CAINFO, '${ca}'); Guzzle: new Client(['verify' => '${ca}'])`,
-    `    Java      keytool -importcert -noprompt -alias pix-sandbox -file ${ca} -keystore pix-sandbox.p12 -storepass changeit`,
-    `              then -Djavax.net.ssl.trustStore=pix-sandbox.p12 -Djavax.net.ssl.trustStorePassword=changeit`,
+    `    PHP       eval "$(npx pix-sandbox env)": its PHP_INI_SCAN_DIR ini sets curl.cainfo and openssl.cafile`,
+    `    Java      eval "$(npx pix-sandbox env)": its JAVA_TOOL_OPTIONS name a trust store holding the CA`,
   ];
 }
 

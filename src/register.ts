@@ -1,19 +1,24 @@
-// `node --import pix-sandbox/register app.js` (or NODE_OPTIONS=--import=pix-sandbox/register), with PIX_SANDBOX_URL
-// (sandbox.md 13): this process's connections to the service's hosts go to the sandbox at that URL, in another
-// process; every other connection is untouched. Invariants:
-// - nothing happens at load but patching three functions: no call, no exit, no undici; a missing or bad
-//   PIX_SANDBOX_URL, or a sandbox that does not answer, fails only a connection to a service host, naming it;
+// The register hook (sandbox.md 13), with PIX_SANDBOX_URL: this process's connections to the service's hosts go to the
+// sandbox at that URL, in another process; every other connection is untouched. Two builds of this one file:
+// dist/register.cjs for `--require` (what `pix-sandbox env` puts in NODE_OPTIONS: a preload that runs before an ES
+// module app too, and spares the start the ES module loader) and dist/register.js for `--import pix-sandbox/register`.
+// Invariants:
+// - nothing happens at load but patching three functions: no call, no exit, no undici, no module beyond Node's net
+//   and tls (bench:register); a missing or bad PIX_SANDBOX_URL, or a sandbox that does not answer, fails only a
+//   connection to a service host, naming it;
 // - one mechanism: a connection to a service host:port is opened as a CONNECT tunnel through the sandbox's listener
 //   (plain CONNECT is taken there also under --https), so TLS runs end to end with the proxy's leaf for that name and
-//   the app's own TLS options (its client certificate: cert, key, pfx, passphrase) go with it as the app set them.
-// Built alone into dist/register.js (scripts/build.mjs): it imports Node's built-ins only.
+//   the app's own TLS options (its client certificate: cert, key, pfx, passphrase) go with it as the app set them;
+// - a tunnel never reaches a real host: its CONNECT says it is the hook's, and the proxy refuses it for a name it does
+//   not serve.
+// Built alone (scripts/build.mjs): it imports Node's built-ins only, and no `import.meta` (the CommonJS build has none).
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import { DEFAULT_SERVICE_HOSTS, parseServiceHosts, type Face } from './proxy/hosts';
+import { DEFAULT_SERVICE_HOSTS, HOOK_HEADER, parseServiceHosts, type Face } from './proxy/hosts';
 import { sandboxHome } from './tls/home';
 
 const PREFIX = 'pix-sandbox/register';
@@ -30,18 +35,27 @@ function sandboxAddress() {
   } catch {
     /* said below */
   }
-  if (!given) sandbox = `PIX_SANDBOX_URL is not set, and this process's calls to the service's hosts go to the sandbox it names. ${START}, or drop --import pix-sandbox/register.`;
+  const hosts = serviceHosts();
+  if (!given) sandbox = `PIX_SANDBOX_URL is not set, and this process's calls to the service's hosts go to the sandbox it names. ${START}, or drop pix-sandbox/register from NODE_OPTIONS.`;
   else if (url?.protocol !== 'http:' && url?.protocol !== 'https:') sandbox = `PIX_SANDBOX_URL='${given}' is not an http:// or https:// URL. Set it to the sandbox's base URL, like http://127.0.0.1:4747: ${START}.`;
-  else if ('error' in parsedHosts) sandbox = `SANDBOX_SERVICE_HOSTS: ${parsedHosts.error}. Set it as the sandbox's env prints it (eval "$(npx pix-sandbox env)").`;
+  else if ('error' in hosts) sandbox = `SANDBOX_SERVICE_HOSTS: ${hosts.error}. Set it as the sandbox's env prints it (eval "$(npx pix-sandbox env)").`;
   else sandbox = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)), origin: url.origin };
   return sandbox;
 }
 
-const serviceItems = () => (process.env.SANDBOX_SERVICE_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-// A bad SANDBOX_SERVICE_HOSTS still names the service's own hosts: a connection to one fails with its error.
-const parsedHosts = parseServiceHosts(serviceItems());
-const hosts: Readonly<Record<string, Face>> = 'error' in parsedHosts ? DEFAULT_SERVICE_HOSTS : parsedHosts.hosts;
-const isServiceHost = (host: unknown): host is string => typeof host === 'string' && Object.hasOwn(hosts, host.toLowerCase().replace(/\.$/, ''));
+/** SANDBOX_SERVICE_HOSTS, read at the first connection (nothing at start). */
+let parsed: ReturnType<typeof parseServiceHosts> | undefined;
+function serviceHosts() {
+  parsed ??= parseServiceHosts((process.env.SANDBOX_SERVICE_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  return parsed;
+}
+function isServiceHost(host: unknown): host is string {
+  if (typeof host !== 'string') return false;
+  const given = serviceHosts();
+  // A bad SANDBOX_SERVICE_HOSTS still names the service's own hosts: a connection to one fails with its error.
+  const hosts: Readonly<Record<string, Face>> = 'error' in given ? DEFAULT_SERVICE_HOSTS : given.hosts;
+  return Object.hasOwn(hosts, host.toLowerCase().replace(/\.$/, ''));
+}
 
 const connectNet = net.connect;
 const connectTls = tls.connect;
@@ -67,7 +81,7 @@ class Tunnel extends Duplex {
       return;
     }
     const socket = (this.#socket = connectNet({ host: to.host, port: to.port, allowHalfOpen: true }));
-    socket.write(`CONNECT ${this.#target} HTTP/1.1\r\nhost: ${this.#target}\r\n\r\n`);
+    socket.write(`CONNECT ${this.#target} HTTP/1.1\r\nhost: ${this.#target}\r\n${HOOK_HEADER}: 1\r\n\r\n`);
     socket.on('data', (chunk: Buffer) => {
       if (this.#answer) return this.#readAnswer(chunk, to.origin);
       if (!this.push(chunk)) socket.pause();
@@ -93,7 +107,7 @@ class Tunnel extends Duplex {
     }
     const status = answer.subarray(0, answer.indexOf('\r\n')).toString('latin1');
     if (!/^HTTP\/1\.[01] 200\b/.test(status)) {
-      const body = answer.subarray(end + 4).toString('utf8').slice(0, 500);
+      const body = refusal(answer.subarray(end + 4).toString('utf8'));
       return this.destroy(new Error(`${PREFIX}: PIX_SANDBOX_URL=${origin} refused the tunnel to ${this.#target} (${status}${body ? `: ${body}` : ''}). It must be a pix-sandbox serving ${this.#target.replace(/:\d+$/, '')}: start it with --service-host for that name, or set PIX_SANDBOX_URL to one that does.`));
     }
     this.#answer = null;
@@ -154,6 +168,17 @@ class Tunnel extends Duplex {
   }
 }
 
+/** What a refused CONNECT's body says: the message of the sandbox's error envelope, else the start of the text. */
+function refusal(body: string): string {
+  try {
+    const { message } = JSON.parse(body) as { message?: unknown };
+    if (typeof message === 'string') return message;
+  } catch {
+    /* not the envelope (or not all of it yet): said as it came */
+  }
+  return body.slice(0, 500);
+}
+
 /** [options, callback] of any of net.connect's and tls.connect's signatures, as Node reads them. */
 function connectArgs(args: unknown[]): [Record<string, any>, (() => void) | undefined] {
   const [options, callback] = (net as unknown as { _normalizeArgs(a: unknown[]): [Record<string, any>, (() => void)?] })._normalizeArgs(args);
@@ -204,16 +229,26 @@ function tlsConnect(...args: unknown[]): tls.TLSSocket {
   return secured;
 }
 
-// The doors: what undici (Node's own behind global fetch, and an app's from node_modules) and https.Agent call, by
-// property, at each connection (so on Node 20.20 with its undici 6.24, and undici 6.29: test/proxy/register.test.ts).
-net.connect = net.createConnection = netConnect as typeof net.connect;
-tls.connect = tlsConnect as typeof tls.connect;
-// A second door for node:http: its Agent takes net.createConnection itself when node:http loads. Loaded later, it takes
-// the patched one; loaded already (a preload before this one), its Agent is patched here. Not loading node:http
-// for it is start time saved.
-if ((process as unknown as { moduleLoadList: string[] }).moduleLoadList.includes('NativeModule _http_agent')) {
-  const { Agent } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
-  if (Agent.prototype.createConnection === connectNet) Agent.prototype.createConnection = netConnect as typeof Agent.prototype.createConnection;
+/** Marks node:net once one build of the hook has patched it: the other (NODE_OPTIONS' --require and an --import
+ * pix-sandbox/register given by hand) leaves it as it is, so a connection is re-addressed once. */
+const INSTALLED = Symbol.for('pix-sandbox/register');
+if (!Object.hasOwn(net, INSTALLED)) install();
+
+function install() {
+  Object.defineProperty(net, INSTALLED, { value: true });
+  // The doors: what undici (Node's own behind global fetch, and an app's from node_modules) and https.Agent call, by
+  // property, at each connection (so on Node 20.20 with its undici 6.24, and undici 6.29: test/proxy/register.test.ts).
+  net.connect = net.createConnection = netConnect as typeof net.connect;
+  tls.connect = tlsConnect as typeof tls.connect;
+  // A second door for node:http: its Agent takes net.createConnection itself when node:http loads. Loaded later, it
+  // takes the patched one; loaded already (a preload before this one), its Agent is patched here. Not loading
+  // node:http for it is start time saved.
+  if ((process as unknown as { moduleLoadList: string[] }).moduleLoadList.includes('NativeModule _http_agent')) {
+    // Any absolute path anchors a require of a built-in; this file's own URL is not one under both builds.
+    const { Agent } = createRequire(process.execPath)('node:http') as typeof import('node:http');
+    if (Agent.prototype.createConnection === connectNet) Agent.prototype.createConnection = netConnect as typeof Agent.prototype.createConnection;
+  }
+  // `import { connect } from 'node:tls'` in the app sees the patched functions too: under --import, this module's own
+  // import made node:tls's ES module exports before the patch (under --require, the app's first import makes them).
+  syncBuiltinESMExports();
 }
-// `import { connect } from 'node:tls'` in the app sees the patched functions too.
-syncBuiltinESMExports();

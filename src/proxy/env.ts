@@ -41,10 +41,15 @@ export interface SandboxFacts {
   caPem: string;
 }
 
-/** The register hook as NODE_OPTIONS names it: this package's own file (found whether installed or run by npx). */
-function registerSpecifier(): string {
-  const own = new URL('./register.js', import.meta.url);
-  return existsSync(fileURLToPath(own)) ? own.href : 'pix-sandbox/register';
+/**
+ * The register hook as NODE_OPTIONS loads it: `--require` of this package's own CommonJS build by path (found whether
+ * installed or run by npx), a preload that runs before an ES module app too and spares each start the ES module
+ * loader that `--import` costs (bench:register). NODE_OPTIONS splits on spaces outside double quotes.
+ */
+function registerOption(): string {
+  const own = fileURLToPath(new URL('./register.cjs', import.meta.url));
+  if (!existsSync(own)) return '--require=pix-sandbox/register';
+  return `--require=${/[\s"\\]/.test(own) ? `"${own.replace(/["\\]/g, '\\$&')}"` : own}`;
 }
 
 /** The default world's v1 API key (fixtures/default.json beside dist/, or beside src/ when run from source). */
@@ -208,7 +213,7 @@ export async function envVariables(opts: { url: string; home: string; facts: San
     REQUESTS_CA_BUNDLE: files.bundle,
     CURL_CA_BUNDLE: files.bundle,
     NODE_EXTRA_CA_CERTS: files.ca,
-    NODE_OPTIONS: `--import=${registerSpecifier()}`,
+    NODE_OPTIONS: registerOption(),
     PIX_SANDBOX_URL: opts.url,
     SANDBOX_SERVICE_HOSTS: Object.entries(opts.facts.serviceHosts).map(([name, face]) => `${name}=${face}`).join(','),
     // A leading separator keeps PHP's own scan directory (its extensions' ini files, curl's among them).

@@ -12,6 +12,12 @@ export const FACE_BASE: Readonly<Record<Face, string>> = { v1: '/v1', v2: '/v2',
 /** The service's own names: the official Node SDK's v1 base and the v2 gateway. */
 export const DEFAULT_SERVICE_HOSTS: Readonly<Record<string, Face>> = Object.freeze({ 'api.pague.dev': 'v1', 'api-gateway.pague.dev': 'v2' });
 
+/**
+ * The header on the register hook's CONNECT (src/register.ts): a hooked process must never reach a real host through
+ * the sandbox, so the proxy refuses such a tunnel to a name it does not serve.
+ */
+export const HOOK_HEADER = 'x-pix-sandbox-hook';
+
 const NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** `NAME=v1|v2|api-pix` items (--service-host, SANDBOX_SERVICE_HOSTS) on top of the defaults; an error names the bad item. */

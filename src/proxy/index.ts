@@ -7,7 +7,8 @@
 //   against the local CA, as the own port does under --mtls; each name's TLS end is made once and resumes sessions.
 // - Plain http:// requests in absolute form to a service host: the same, without TLS.
 // - Any other name: tunnelled (or forwarded, for plain http) for loopback clients only, refused 403 naming the host
-//   for any other client, so the sandbox is never an open relay.
+//   for any other client, so the sandbox is never an open relay; and refused 403 to the register hook's CONNECT
+//   (HOOK_HEADER), whose process must never reach a real host through the sandbox.
 // Every refusal is an answer in the service's error envelope (or, inside a TLS tunnel, an alert and a log line) and
 // touches nothing else: the listener keeps serving. Every tunnel ends (lib/half-open.ts): before its hello it is held
 // for the idle limit at most and ended when its client half-closes; once served, node:http's limits apply as on the
@@ -18,7 +19,7 @@ import type { Duplex } from 'node:stream';
 import { createServer as createTlsServer, type Server as TlsServer, type TLSSocket } from 'node:tls';
 import { isLoopback } from '../wire/middleware/doors';
 import { issueServerCertificate, loadOrCreateCa } from '../tls';
-import { facePath, type Face } from './hosts';
+import { FACES, HOOK_HEADER, facePath, type Face } from './hosts';
 import { readHello } from './hello';
 import { markProxied } from './marks';
 import { connectionEnds, holdUntilHandedOver } from '../lib/half-open';
@@ -77,6 +78,9 @@ function answer(res: ServerResponse, status: number, code: string, message: stri
 
 const notRelay = (host: string) =>
   `This sandbox proxies the service's hosts only; '${host}' is passed through for clients on this machine alone, and this client is not one (the sandbox is not an open relay). Call ${host} without the proxy: add it to NO_PROXY.`;
+
+const notServed = (host: string, served: string[]) =>
+  `This sandbox does not serve '${host}' (it serves ${served.join(', ')}), and a process under the register hook never reaches a real host through it. Start the sandbox with --service-host ${host}=FACE (FACE one of ${FACES.join(', ')}), or take '${host}' out of the process's SANDBOX_SERVICE_HOSTS (eval "$(npx pix-sandbox env)" sets it to the names the sandbox serves).`;
 
 export function createProxy(options: ProxyOptions): ProxyHandlers {
   const { serviceHosts, log, idleMs } = options;
@@ -249,6 +253,10 @@ export function createProxy(options: ProxyOptions): ProxyHandlers {
       if (serviceHosts[host]) {
         socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         return openTunnel(socket, head, host, target, held);
+      }
+      if (req.headers[HOOK_HEADER]) {
+        log(`proxy: refused the register hook's CONNECT ${target}: not a service host of this sandbox`);
+        return answerSocket(socket, 403, 'NOT_A_SERVICE_HOST', notServed(host, Object.keys(serviceHosts)));
       }
       if (!isLoopback(socket.remoteAddress ?? '')) {
         log(`proxy: refused CONNECT ${target} from ${socket.remoteAddress}: not a service host, and not a client on this machine`);

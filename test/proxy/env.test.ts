@@ -70,7 +70,7 @@ describe('pix-sandbox env', () => {
       SANDBOX_SERVICE_HOSTS: 'api.pague.dev=v1,api-gateway.pague.dev=v2,pix.bank.example=api-pix',
       PHP_INI_SCAN_DIR: `:${join(dir, 'php')}`,
     });
-    expect(vars.NODE_OPTIONS).toMatch(/^--import=file:\/\/.*\/dist\/register\.js$/);
+    expect(vars.NODE_OPTIONS).toBe(`--require=${join(dirname(CLI), 'register.cjs')}`); // no space in the path here: unquoted
     expect(vars.JAVA_TOOL_OPTIONS).toBe(
       `-Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${cli.port} -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${cli.port} -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1] ` +
         `-Djavax.net.ssl.trustStore=${join(dir, 'truststore.jks')} -Djavax.net.ssl.trustStorePassword=changeit -Djavax.net.ssl.trustStoreType=JKS`,

@@ -272,7 +272,7 @@ describe('other names', () => {
     socket.on('data', (d: Buffer) => (written += d.toString('latin1')));
     const host = target.replace(/^http:\/\//, '').replace(/[:/].*$/, '');
     if (method === 'CONNECT') {
-      proxy.connect({ url: target, socket } as unknown as IncomingMessage, socket, Buffer.alloc(0));
+      proxy.connect({ url: target, headers: {}, socket } as unknown as IncomingMessage, socket, Buffer.alloc(0));
       await new Promise((r) => setImmediate(r));
       expect(written).toMatch(/^HTTP\/1\.1 403/);
       expect(written).toContain(`'${host}'`);

@@ -1,4 +1,5 @@
-// The register hook (sandbox.md 13) as a client app's suite uses it: the built dist/register.js loaded into unmodified
+// The register hook (sandbox.md 13) as a client app's suite uses it: the built hook, in both of its forms (dist/register.cjs
+// by --require, as `pix-sandbox env` puts it in NODE_OPTIONS, and dist/register.js by --import), loaded into unmodified
 // Node apps (their source names no sandbox) that call the service's production URLs, with the built CLI on a real
 // port. With no sandbox the hook changes nothing but the calls to service hosts, which fail naming PIX_SANDBOX_URL;
 // with one, every way a Node app opens a connection reaches the sandbox's faces, client certificate included.
@@ -6,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TLSSocket, createSecureContext } from 'node:tls';
@@ -16,6 +17,14 @@ import { DEFAULT } from '../helpers/harness';
 import { issueServerCertificate, loadOrCreateCa } from '../../src/tls';
 
 const REGISTER = join(CLI, '..', 'register.js');
+const REGISTER_CJS = join(CLI, '..', 'register.cjs');
+/** The two ways a process loads the hook: [the flag, the file]. */
+const FORMS: [string, string][] = [
+  ['--require', REGISTER_CJS],
+  ['--import', REGISTER],
+];
+/** Each of `rows` under each form: [form flag, form file, ...row]. */
+const underEachForm = <T extends unknown[]>(rows: T[]) => FORMS.flatMap(([flag, file]) => rows.map((row) => [flag, file, ...row] as [string, string, ...T]));
 const tmp = tempDir();
 const apps = join(tmp.dir, 'apps');
 mkdirSync(apps);
@@ -63,12 +72,12 @@ describe('with no sandbox answering, the hook changes nothing but the calls to s
     ['a bad SANDBOX_SERVICE_HOSTS', () => ({ PIX_SANDBOX_URL: downUrl, SANDBOX_SERVICE_HOSTS: 'pix.bank.example' }), () => 'SANDBOX_SERVICE_HOSTS: --service-host takes NAME=FACE'],
   ];
 
-  test.each(cases)('%s: `node -e` runs and exits 0', async (_name, extra) => {
-    const res = await run(process.execPath, ['--import', REGISTER, '-e', 'console.log(1)'], bareEnv(extra()));
+  test.each(underEachForm(cases))('%s, %s: %s: `node -e` runs and exits 0', async (flag, hook, _name, extra) => {
+    const res = await run(process.execPath, [flag, hook, '-e', 'console.log(1)'], bareEnv(extra()));
     expect(res).toEqual({ code: 0, out: '1\n\n' });
   });
 
-  test.each(cases)('%s: a fetch to https://api.pague.dev fails naming PIX_SANDBOX_URL and how to start the sandbox; other hosts answer', async (_name, extra, message) => {
+  test.each(underEachForm(cases))('%s, %s: %s: a fetch to https://api.pague.dev fails naming PIX_SANDBOX_URL and how to start the sandbox; other hosts answer', async (flag, hook, _name, extra, message) => {
     const file = app(
       'down.mjs',
       `const other = await fetch(process.argv[2]);
@@ -80,15 +89,18 @@ try {
 }
 `,
     );
-    const res = await run(process.execPath, ['--import', REGISTER, file, otherUrl], bareEnv(extra()));
+    const res = await run(process.execPath, [flag, hook, file, otherUrl], bareEnv(extra()));
     expect(res.code, res.out).toBe(0);
     expect(res.out).toContain('other 200 other host');
     expect(res.out).toContain(`failed: pix-sandbox/register: ${message()}`);
     expect(res.out).toContain('npx pix-sandbox');
   });
 
-  test("npm and the sandbox's own CLI run in a shell whose NODE_OPTIONS loads the hook", async () => {
-    const env = bareEnv({ NODE_OPTIONS: `--import=${pathToFileURL(REGISTER).href}`, PIX_SANDBOX_URL: downUrl });
+  test.each([
+    ['--require', REGISTER_CJS],
+    ['--import', pathToFileURL(REGISTER).href],
+  ])("npm and the sandbox's own CLI run in a shell whose NODE_OPTIONS loads the hook (%s)", async (flag, hook) => {
+    const env = bareEnv({ NODE_OPTIONS: `${flag}=${hook}`, PIX_SANDBOX_URL: downUrl });
     const npm = await run('npm', ['--version'], env);
     expect(npm.code, npm.out).toBe(0);
     expect(npm.out).toMatch(/^\d+\.\d+\.\d+\n/);
@@ -196,9 +208,9 @@ describe('with a sandbox, every way a Node app opens a connection reaches its fa
   }, 30_000);
   afterAll(() => cli?.stop());
 
-  test.each(CLIENTS)('%s', async (name, client) => {
+  test.each(underEachForm(CLIENTS))('%s %s: %s', async (flag, hook, name, client) => {
     const file = app(`${name.replace(/\W+/g, '-')}.mjs`, `${client}\n${FOOTER}`);
-    const res = await run(process.execPath, ['--import', REGISTER, file], env);
+    const res = await run(process.execPath, [flag, hook, file], env);
     expect(res.code, res.out).toBe(0);
     expect(res.out).toContain(`v1 200 ${DEFAULT.accountId}`);
     expect(res.out).toContain('v2 200 string');
@@ -210,6 +222,64 @@ describe('with a sandbox, every way a Node app opens a connection reaches its fa
     const res = await run('bash', ['-c', `eval "$(node ${JSON.stringify(CLI)} env --url ${cli.url})" && SANDBOX_SERVICE_HOSTS=pix.bank.example=api-pix node ${JSON.stringify(file)}`], bareEnv({ PIX_SANDBOX_HOME: home }));
     expect(res.code, res.out).toBe(0);
     expect(res.out).toContain(`v1 200 ${DEFAULT.accountId}`);
+  });
+
+  test('both forms in one process (NODE_OPTIONS from env, and --import given by hand) reach the sandbox', async () => {
+    const file = app('both-forms.mjs', `${CLIENTS[0]![1]}\n${FOOTER}`);
+    const res = await run(process.execPath, ['--import', REGISTER, file], { ...env, NODE_OPTIONS: `--require=${REGISTER_CJS}` });
+    expect(res.code, res.out).toBe(0);
+    expect(res.out).toContain('api-pix 200 string');
+  });
+
+  // A name in the hook's SANDBOX_SERVICE_HOSTS that the sandbox does not serve: never passed through to the real host.
+  test.each(FORMS)('%s: a service host the sandbox does not serve is refused, naming it and --service-host', async (flag, hook) => {
+    const file = app(
+      'not-served.mjs',
+      `try {
+  const res = await fetch('https://pix.other.example/v2/cob');
+  console.log('answered', res.status);
+} catch (err) {
+  console.log('failed:', err.cause?.message ?? err.message);
+}`,
+    );
+    const res = await run(process.execPath, [flag, hook, file], { ...env, SANDBOX_SERVICE_HOSTS: 'pix.bank.example=api-pix,pix.other.example=api-pix' });
+    expect(res.code, res.out).toBe(0);
+    expect(res.out).toContain(`failed: pix-sandbox/register: PIX_SANDBOX_URL=${cli.url} refused the tunnel to pix.other.example:443 (HTTP/1.1 403 Forbidden: `);
+    expect(res.out).toContain("HTTP/1.1 403 Forbidden: This sandbox does not serve 'pix.other.example'");
+    expect(res.out).toContain('--service-host pix.other.example=FACE');
+  });
+
+  // At the proxy: [who sends CONNECT to a host the sandbox does not serve, the header, the status line's start]
+  const tunnels: [string, Record<string, string>, string][] = [
+    ["the register hook (its header)", { 'x-pix-sandbox-hook': '1' }, 'HTTP/1.1 403 Forbidden'],
+    ['any other client on this machine', {}, 'HTTP/1.1 200 '],
+  ];
+  test.each(tunnels)('CONNECT to a host the sandbox does not serve, from %s', async (_who, headers, status) => {
+    const other = createHttpServer((_req, res) => res.end('other host')).listen(0, '127.0.0.1');
+    await new Promise((ok) => other.once('listening', ok));
+    const target = `127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const answer = await new Promise<string>((ok, fail) => {
+        const socket = netConnect(cli.port, '127.0.0.1', () => {
+          socket.write(`CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+        });
+        let text = '';
+        socket.setEncoding('latin1').on('data', (d: string) => {
+          text += d;
+          if (text.includes('\r\n\r\n')) setImmediate(() => (socket.destroy(), ok(text)));
+        });
+        socket.on('error', fail);
+      });
+      expect(answer.startsWith(status), answer).toBe(true);
+      if (status.includes('403')) {
+        const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+        expect(body).toMatchObject({ statusCode: 403, details: { code: 'NOT_A_SERVICE_HOST' } });
+        expect(body.message).toContain(`does not serve '127.0.0.1'`);
+        expect(body.message).toContain('--service-host 127.0.0.1=FACE');
+      }
+    } finally {
+      await new Promise((done) => other.close(done));
+    }
   });
 
   // Where the tunnel's trust comes from when NODE_EXTRA_CA_CERTS is not set: [case, variables, what the app prints].

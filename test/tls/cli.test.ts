@@ -49,9 +49,9 @@ test('--https makes the local CA in PIX_SANDBOX_HOME, serves TLS trusted through
   expect(trust('curl')).toContain(`--cacert ${caPath}`);
   expect(trust('Python')).toContain(`REQUESTS_CA_BUNDLE=${caPath}`);
   expect(trust('Python')).toContain(`SSL_CERT_FILE=${caPath}`);
-  expect(trust('PHP')).toContain(`CURLOPT_CAINFO, '${caPath}'`);
-  expect(trust('PHP')).toContain(`'verify' => '${caPath}'`);
-  expect(trust('Java')).toContain(`keytool -importcert -noprompt -alias pix-sandbox -file ${caPath}`);
+  // PHP and Java read no variable for it: env writes what they need (an ini directory, a trust store).
+  expect(trust('PHP')).toContain('eval "$(npx pix-sandbox env)": its PHP_INI_SCAN_DIR ini sets curl.cainfo');
+  expect(trust('Java')).toContain('eval "$(npx pix-sandbox env)": its JAVA_TOOL_OPTIONS name a trust store');
   const key = readFileSync(join(h.dir, 'ca-key.pem'), 'utf8');
   const keyBody = key.split('\n')[1]!;
   expect(out + cli.stderr()).not.toContain(keyBody);
