@@ -107,8 +107,10 @@ class Tunnel extends Duplex {
     }
     const status = answer.subarray(0, answer.indexOf('\r\n')).toString('latin1');
     if (!/^HTTP\/1\.[01] 200\b/.test(status)) {
-      const body = refusal(answer.subarray(end + 4).toString('utf8'));
-      return this.destroy(new Error(`${PREFIX}: PIX_SANDBOX_URL=${origin} refused the tunnel to ${this.#target} (${status}${body ? `: ${body}` : ''}). It must be a pix-sandbox serving ${this.#target.replace(/:\d+$/, '')}: start it with --service-host for that name, or set PIX_SANDBOX_URL to one that does.`));
+      const body = answer.subarray(end + 4).toString('utf8');
+      const said = envelopeMessage(body); // a pix-sandbox says why, and what to do
+      const why = said ?? `${body ? `${body.slice(0, 500)}. ` : ''}It must be a pix-sandbox serving ${this.#target.replace(/:\d+$/, '')}: start it with --service-host for that name, or set PIX_SANDBOX_URL to one that does.`;
+      return this.destroy(new Error(`${PREFIX}: PIX_SANDBOX_URL=${origin} refused the tunnel to ${this.#target} (${status}): ${why}`));
     }
     this.#answer = null;
     this.connecting = false;
@@ -168,15 +170,14 @@ class Tunnel extends Duplex {
   }
 }
 
-/** What a refused CONNECT's body says: the message of the sandbox's error envelope, else the start of the text. */
-function refusal(body: string): string {
+/** The message of the sandbox's error envelope in a refused CONNECT's body; undefined for any other body. */
+function envelopeMessage(body: string): string | undefined {
   try {
     const { message } = JSON.parse(body) as { message?: unknown };
-    if (typeof message === 'string') return message;
+    return typeof message === 'string' ? message : undefined;
   } catch {
-    /* not the envelope (or not all of it yet): said as it came */
+    return undefined; // not the envelope (or not all of it in this chunk): said as it came
   }
-  return body.slice(0, 500);
 }
 
 /** [options, callback] of any of net.connect's and tls.connect's signatures, as Node reads them. */

@@ -98,6 +98,7 @@ describe.concurrent('the packed package', () => {
       'dist/index.d.ts',
       'dist/index.js',
       'dist/qr-worker.js',
+      'dist/register.cjs',
       'dist/register.js',
       'dist/send-worker.js',
       'dist/testing.d.ts',
