@@ -11,7 +11,7 @@ import { createClock } from './lib/clock';
 import { createIds } from './lib/ids';
 import { createBus } from './lib/bus';
 import { openStore } from './store/store';
-import { BYTES_PER_RECORD, recordsHeld } from './services/capacity';
+import { BYTES_PER_RECORD, fullNote } from './services/capacity';
 import { currentUnit } from './store/unit';
 import { createScheduler } from './services/scheduler';
 import { noteHolder, type HolderKind } from './services/holders';
@@ -280,9 +280,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   registerRecJobs(deps);
   registerCobRJobs(deps);
   if (!loaded) await store.atomically('system', () => loadFixtures(deps, fixtures, options.webhookUrl)).durable;
-  const room = recordsHeld(deps);
-  if (room.full)
-    log(`pix-sandbox: ${options.dataFile ?? 'the state'} holds ${room.held} records (stored transactions) weighing ${room.bytes} bytes, at or past the limit of ${room.limit} (--max-records; ${room.maxBytes} bytes): creates answer 507 STORAGE_FULL until tenants are deleted (DELETE /_sandbox/accounts/{id}) or the sandbox is reset; reads, deletes, payments and control actions keep working.`);
+  const full = fullNote(deps);
+  if (full) log(`pix-sandbox: ${options.dataFile ?? 'the state'}: ${full}`);
 
   if (retainTransactionsMs !== undefined && retainTransactionsMs < DAY_MS)
     log(`pix-sandbox: --retain-transactions ${formatDuration(retainTransactionsMs)} is shorter than a charge's default life (a day): pending charges are kept until they are paid, expire or are cancelled, and go once settled for ${formatDuration(retainTransactionsMs)}.`);

@@ -9,7 +9,8 @@ import { isLoopback } from './wire/middleware/doors';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { proxyUrlOf, removeReadyFile, writeReadyFile } from './proxy/ready-file';
-import { recordsHeld } from './services/capacity';
+import { fullNote, mb, recordsHeld } from './services/capacity';
+import { endWithParent, heapToAskFor, runWithHeap } from './cli-heap';
 
 async function main() {
   const config = readCliConfig(process.argv.slice(2), process.env);
@@ -43,6 +44,10 @@ async function main() {
     }
     return;
   }
+  // A big data file (or budget) wants a bigger heap than this process has: the sandbox runs in a child that has it.
+  const heap = heapToAskFor(config.options, config.heapChosen);
+  if (heap !== undefined) return runWithHeap(heap);
+  endWithParent();
   // Each route group is loaded at the first request under its paths: the first answer does not wait for the rest.
   const sandbox = await createSandbox({ ...config.options, lazyRoutes: true });
   // Before listening: a supervisor may send SIGTERM as soon as it reads the banner or the first health answer (which
@@ -79,7 +84,7 @@ async function main() {
     ...(sandbox.serviceUrl ? [serviceLine(sandbox.serviceUrl, Object.keys(config.options.serviceHosts ?? {}), sandbox.ca?.path ?? join(home, 'ca.pem'))] : []),
     ...(sandbox.serviceError ? [`  service TLS not served: ${sandbox.serviceError}`] : []),
     `  state       ${config.options.dataFile ? `file ${config.options.dataFile} (${sandbox.resumed ? 'resumed from it' : 'new'})` : 'memory (use --data FILE to keep it)'}`,
-    recordsLine(recordsHeld(sandbox.deps), config.options.maxRecords !== undefined || config.options.maxBytes !== undefined),
+    recordsLine(recordsHeld(sandbox.deps), config.options.maxRecords !== undefined || config.options.maxBytes !== undefined, fullNote(sandbox.deps)),
   ];
   const retention = retentionSummary(sandbox.deps.retention.report());
   if (retention) lines.push(`  retention   ${retention}`);
@@ -140,15 +145,8 @@ function serviceLine(serviceUrl: string, names: string[], ca: string): string {
   return `  service TLS port ${port} serves ${urls} by the name each client asks for; resolve the names to this sandbox (compose: network aliases) and trust ${ca}`;
 }
 
-/** The banner's records line: records and bytes held against the budget, and what happens at it. */
-function recordsLine(room: { held: number; limit: number; bytes: number; maxBytes: number; full: boolean }, given: boolean): string {
+/** The banner's records line: records and bytes held against the budget, and when it is full why and what raises it. */
+function recordsLine(room: { held: number; limit: number; bytes: number; maxBytes: number }, given: boolean, full: string | null): string {
   const limit = `${room.limit} (${mb(room.bytes)} of ${mb(room.maxBytes)}${given ? '' : ', from the heap limit; --max-records N to choose'})`;
-  return room.full
-    ? `  records     ${room.held} held, at or past the limit of ${limit}: creates answer 507 STORAGE_FULL until tenants are deleted or the sandbox is reset`
-    : `  records     ${room.held} held of ${limit}`;
-}
-
-/** Bytes in MB (of 1024 × 1024), one decimal. */
-function mb(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(1)} MB`;
+  return full ? `  records     FULL: ${full}` : `  records     ${room.held} held of ${limit}`;
 }

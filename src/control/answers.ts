@@ -193,6 +193,7 @@ export const HealthSchema = z
     bytesHeld: z.number().int().openapi({ description: 'What the records held weigh: 2048 bytes each, and what their metadata and infoAdicionais add (docs/data.md)' }),
     maxBytes: z.number().int().openapi({ description: 'The budget in bytes (--max-bytes, or --max-records × 2048, or from the heap limit): a create whose record would pass it answers 507 STORAGE_FULL' }),
     storageFull: z.boolean().openapi({ description: 'Whether not even a record without metadata fits (bytesHeld + 2048 > maxBytes): creates answer 507 STORAGE_FULL; reads, deletes, payments and control actions go on' }),
+    storageNote: z.string().nullable().openapi({ description: 'When storageFull: why the records held are all read but no new one is made, where the limit comes from (--max-records, --max-bytes or the heap limit) and what to restart with to raise it; null while there is room' }),
     retention: z
       .object({
         retain: z.string().nullable().openapi({ description: '--retain: tenants made through the control API untouched this long are deleted; null: off (a tenant may still have its own)', example: '7d' }),

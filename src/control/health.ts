@@ -1,7 +1,7 @@
 // GET /_sandbox/health's answer, in a module of its own (no schema library): the CLI answers it before the control
 // API's routes are loaded (route-groups.ts), so a harness waiting for the sandbox does not wait for them.
 import type { Deps } from '../deps';
-import { oldestRecordMs, recordsHeld } from '../services/capacity';
+import { fullNote, oldestRecordMs, recordsHeld } from '../services/capacity';
 
 export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: number }) {
   return {
@@ -24,5 +24,5 @@ export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: nu
 function recordsOf(deps: Deps) {
   const { held, limit, bytes, maxBytes, full } = recordsHeld(deps);
   const oldest = oldestRecordMs(deps);
-  return { records: held, oldestRecordAt: oldest === null ? null : new Date(oldest).toISOString(), maxRecords: limit, bytesHeld: bytes, maxBytes, storageFull: full };
+  return { records: held, oldestRecordAt: oldest === null ? null : new Date(oldest).toISOString(), maxRecords: limit, bytesHeld: bytes, maxBytes, storageFull: full, storageNote: full ? fullNote(deps) : null };
 }

@@ -31,6 +31,27 @@ export function maxBytes(deps: Deps): number {
   return given ?? (records ?? (derived ??= defaultMaxRecords())) * BYTES_PER_RECORD;
 }
 
+/**
+ * Bytes of a data file a record takes at the least (a charge made through POST /v2/pix and nothing else: about 660,
+ * docs/benchmarks.md): how many records a file may hold, guessed from its size before it is read.
+ */
+export const FILE_BYTES_PER_RECORD = 600;
+/** Share of the machine's memory the CLI gives the heap at most when it sizes it to the data. */
+export const MEMORY_SHARE = 0.75;
+
+/**
+ * The heap limit in bytes a CLI start wants (docs/data.md): room for the budget it is given (--max-bytes, or
+ * --max-records at BYTES_PER_RECORD), else for twice the records its data file may hold (FILE_BYTES_PER_RECORD), as
+ * HEAP_SHARE of the limit, and at most MEMORY_SHARE of the machine's memory; undefined when the limit it has is that
+ * much already. A heap filled past half of its limit is marked over and over while a big file's records arrive, and
+ * the default budget is HEAP_SHARE of whatever limit the process has, so the two stay together.
+ */
+export function heapWanted(a: { fileBytes: number; maxBytes?: number; heapLimit: number; totalMemory: number }): number | undefined {
+  const budget = a.maxBytes ?? 2 * Math.ceil(a.fileBytes / FILE_BYTES_PER_RECORD) * BYTES_PER_RECORD;
+  const wanted = Math.min(Math.ceil(budget / HEAP_SHARE), Math.floor(a.totalMemory * MEMORY_SHARE));
+  return wanted > a.heapLimit ? wanted : undefined;
+}
+
 /** The budget as records of BYTES_PER_RECORD (--max-records when given). */
 export const maxRecords = (deps: Deps): number => deps.settings.maxRecords ?? Math.floor(maxBytes(deps) / BYTES_PER_RECORD);
 
@@ -76,6 +97,30 @@ function firstRecord(transactions: Record<string, { createdAt?: number }>): { cr
   }
   firsts.delete(transactions);
   return undefined;
+}
+
+/**
+ * Why a sandbox past its budget still reads everything it holds but makes no new records, where the limit comes from
+ * and what raises it: for the banner, the start's log and health (`storageNote`); null while there is room.
+ */
+export function fullNote(deps: Deps): string | null {
+  const room = recordsHeld(deps);
+  if (!room.full) return null;
+  const { maxBytes: givenBytes, maxRecords: givenRecords } = deps.settings;
+  const heap = v8().getHeapStatistics().heap_size_limit;
+  const source =
+    givenBytes !== undefined ? `--max-bytes ${givenBytes}` : givenRecords !== undefined ? `--max-records ${givenRecords}` : `the heap limit: ${HEAP_SHARE * 100}% of ${mb(heap)} at ${BYTES_PER_RECORD} bytes a record`;
+  const more = Math.ceil(Math.max(2 * room.held, room.limit + 1000) / 1000) * 1000;
+  return (
+    `${room.held} records held (${mb(room.bytes)}) are past the limit of ${room.limit} (${mb(room.maxBytes)}), which comes from ${source}. ` +
+    `All of them were read and answer reads, payments, refunds and deletes; a create answers 507 STORAGE_FULL, because a record made past the limit would have no heap reserved for it. ` +
+    `To grow it, restart with --max-records ${more} (the CLI then gives Node the heap it needs, up to ${MEMORY_SHARE * 100}% of this machine's memory; NODE_OPTIONS=--max-old-space-size=MB chooses it yourself), or delete tenants (DELETE /_sandbox/accounts/{id}).`
+  );
+}
+
+/** Bytes in MB (of 1024 × 1024), one decimal. */
+export function mb(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MB`;
 }
 
 /**

@@ -102,6 +102,8 @@ export interface Health {
   bytesHeld: number;
   maxBytes: number;
   storageFull: boolean;
+  /** When storageFull: why the records are read but not grown, where the limit comes from and what raises it. */
+  storageNote: string | null;
 }
 export interface FaultRule {
   method?: string;
