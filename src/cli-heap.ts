@@ -6,10 +6,9 @@
 import { statSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { builtin } from './lib/builtin';
-import { BYTES_PER_RECORD, heapWanted } from './services/capacity';
+import { BYTES_PER_RECORD, heapLimit, heapWanted } from './services/capacity';
 import type { SandboxOptions } from './config';
 
-const v8 = builtin<typeof import('node:v8')>('node:v8');
 const childProcess = builtin<typeof import('node:child_process')>('node:child_process');
 
 /**
@@ -25,7 +24,7 @@ export function heapToAskFor(options: SandboxOptions, heapChosen: boolean): numb
     /* a new file: nothing to hold yet */
   }
   const maxBytes = options.maxBytes ?? (options.maxRecords !== undefined ? options.maxRecords * BYTES_PER_RECORD : undefined);
-  const wanted = heapWanted({ fileBytes, ...(maxBytes !== undefined ? { maxBytes } : {}), heapLimit: v8().getHeapStatistics().heap_size_limit, totalMemory: totalmem() });
+  const wanted = heapWanted({ fileBytes, ...(maxBytes !== undefined ? { maxBytes } : {}), heapLimit: heapLimit(), totalMemory: totalmem() });
   return wanted === undefined ? undefined : Math.floor(wanted / 1048576);
 }
 

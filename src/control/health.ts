@@ -1,7 +1,7 @@
 // GET /_sandbox/health's answer, in a module of its own (no schema library): the CLI answers it before the control
 // API's routes are loaded (route-groups.ts), so a harness waiting for the sandbox does not wait for them.
 import type { Deps } from '../deps';
-import { fullNote, oldestRecordMs, recordsHeld } from '../services/capacity';
+import { fullNote, heapLimit, oldestRecordMs, recordsHeld } from '../services/capacity';
 
 export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: number }) {
   return {
@@ -14,6 +14,7 @@ export function healthAnswer(deps: Deps, hooks: { version: string; startedAt: nu
     persistent: deps.store.persistent,
     pendingJobs: deps.scheduler.pendingCount(),
     rssBytes: process.memoryUsage().rss,
+    heapLimitBytes: heapLimit(),
     ...recordsOf(deps),
     /** What retention keeps and last did (services/retention.ts). */
     retention: deps.retention.report(),

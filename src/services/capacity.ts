@@ -16,8 +16,11 @@ export const HEAP_SHARE = 0.75;
 
 const v8 = builtin<typeof import('node:v8')>('node:v8');
 
+/** This process's heap limit in bytes (Node's default, --max-old-space-size, or the one the CLI sized to the data). */
+export const heapLimit = (): number => v8().getHeapStatistics().heap_size_limit;
+
 /** The default of --max-records: HEAP_SHARE of this process's heap limit, BYTES_PER_RECORD a record, in thousands. */
-export function defaultMaxRecords(heapLimitBytes = v8().getHeapStatistics().heap_size_limit): number {
+export function defaultMaxRecords(heapLimitBytes = heapLimit()): number {
   return Math.max(1000, Math.floor((heapLimitBytes * HEAP_SHARE) / BYTES_PER_RECORD / 1000) * 1000);
 }
 
@@ -107,7 +110,7 @@ export function fullNote(deps: Deps): string | null {
   const room = recordsHeld(deps);
   if (!room.full) return null;
   const { maxBytes: givenBytes, maxRecords: givenRecords } = deps.settings;
-  const heap = v8().getHeapStatistics().heap_size_limit;
+  const heap = heapLimit();
   const source =
     givenBytes !== undefined ? `--max-bytes ${givenBytes}` : givenRecords !== undefined ? `--max-records ${givenRecords}` : `the heap limit: ${HEAP_SHARE * 100}% of ${mb(heap)} at ${BYTES_PER_RECORD} bytes a record`;
   const more = Math.ceil(Math.max(2 * room.held, room.limit + 1000) / 1000) * 1000;
@@ -135,7 +138,7 @@ export function roomForRecords(deps: Deps, weight = BYTES_PER_RECORD): void {
   const heavy = weight > BYTES_PER_RECORD ? ` This one would weigh ${weight} bytes, ${weight - BYTES_PER_RECORD} of them for its metadata or infoAdicionais: a smaller one may still fit.` : '';
   throw new SandboxError(
     'STORAGE_FULL',
-    `This sandbox holds ${held} records (stored transactions) weighing ${room.bytes} bytes, and a new one would pass its budget (${budget}), so it makes no new ones.${heavy} Make room: delete tenants you no longer need (DELETE /_sandbox/accounts/{id}) or reset it (POST /_sandbox/reset); or restart it with a higher --max-records (each record takes about ${BYTES_PER_RECORD} bytes of heap: raise Node's heap with NODE_OPTIONS=--max-old-space-size=MB to hold more). Reads, deletes, payments and control actions keep working.`,
+    `This sandbox holds ${held} records (stored transactions) weighing ${room.bytes} bytes, and a new one would pass its budget (${budget}), so it makes no new ones.${heavy} Make room: delete tenants you no longer need (DELETE /_sandbox/accounts/{id}) or reset it (POST /_sandbox/reset); or restart it with a higher --max-records (each record is reckoned at ${BYTES_PER_RECORD} bytes of heap, and the CLI gives Node the heap that budget needs, up to ${MEMORY_SHARE * 100}% of the machine's memory). Reads, deletes, payments and control actions keep working.`,
     { limit, records: held, bytes: room.bytes, maxBytes: room.maxBytes, weight },
   );
 }

@@ -93,6 +93,8 @@ export interface Health {
   persistent: boolean;
   pendingJobs: number;
   rssBytes: number;
+  /** The heap limit the budget is reckoned from (sized to the data file by the CLI when it needs more than the default). */
+  heapLimitBytes: number;
   /** Records held (stored transactions), against maxRecords; storageFull: creates answer 507 STORAGE_FULL. */
   records: number;
   /** When the oldest record held was made; null when none is held. */
