@@ -46,8 +46,8 @@ export const MEMORY_SHARE = 0.75;
  * The heap limit in bytes a CLI start wants (docs/data.md): room for the budget it is given (--max-bytes, or
  * --max-records at BYTES_PER_RECORD), else for twice the records its data file may hold (FILE_BYTES_PER_RECORD), as
  * HEAP_SHARE of the limit, and at most MEMORY_SHARE of the machine's memory; undefined when the limit it has is that
- * much already. A heap filled past half of its limit is marked over and over while a big file's records arrive, and
- * the default budget is HEAP_SHARE of whatever limit the process has, so the two stay together.
+ * much already. The default budget is HEAP_SHARE of whatever limit the process has, so a file bigger than the default
+ * heap allows starts with room to grow.
  */
 export function heapWanted(a: { fileBytes: number; maxBytes?: number; heapLimit: number; totalMemory: number }): number | undefined {
   const budget = a.maxBytes ?? 2 * Math.ceil(a.fileBytes / FILE_BYTES_PER_RECORD) * BYTES_PER_RECORD;
