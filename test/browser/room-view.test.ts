@@ -116,8 +116,10 @@ describe.skipIf(noBrowser('room-view.test.ts'))('the room run from the console',
     // The join address carries the code, the code shows on its own, the QR is big while few have joined.
     await expect(page.locator('#join-url').innerText()).resolves.toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+/join\\?code=${code}$`));
     await expect(page.locator('.room-code').innerText()).resolves.toBe(code);
-    const qr = (await page.locator('.room-qr').boundingBox())!;
-    expect(qr.width).toBeGreaterThanOrEqual(240);
+    // Measured in the page: the panel is swapped live, so a box read from outside may meet the element just replaced.
+    const qrWidth = (): number => (globalThis as any).document.querySelector('.room-qr')?.getBoundingClientRect().width ?? 0;
+    await page.waitForFunction(qrWidth, undefined, { timeout: 5000 }).catch(() => {});
+    expect(await page.evaluate(qrWidth)).toBeGreaterThanOrEqual(240);
     await expect(page.locator('#room-loopback').innerText()).resolves.toMatch(new RegExp(`--host 0\\.0\\.0\\.0, then they join at \\S+:\\d+/join\\?code=${code}`));
     await shot(page, 'room-opened-1366x768-projector');
     expect(await axe(page, 'all')).toEqual([]);
