@@ -55,7 +55,7 @@ export function routeGroups(deps: Deps, hooks: ControlHooks, document: () => Pro
         };
       },
     },
-    { name: 'join', paths: ['/join'], load: async () => { const { registerJoinPage } = await import('./pages/join'); return (app) => registerJoinPage(app, deps); } },
+    { name: 'join', paths: ['/join', '/join/forget'], load: async () => { const { registerJoinPage } = await import('./pages/join'); return (app) => registerJoinPage(app, deps); } },
     {
       name: 'pages',
       paths: ['/', '/assets/*', '/pay', '/c/*'],

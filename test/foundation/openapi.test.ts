@@ -9,7 +9,7 @@ import { startHarness } from '../helpers/harness';
 // Paths that are not API operations: the documents themselves, the token verification keys and the pages for people
 // (console, payer page, their assets); and the fallbacks
 // behind the one-path-per-action control routes, which only answer 400 naming the actions there are.
-const NOT_API = new Set(['/openapi.json', '/docs', '/docs/assets/:file', '/.well-known/jwks.json', '/', '/pay', '/join', '/assets/:file', '/assets/vendor/jsqr.js', '/_sandbox/console', '/_sandbox/transactions/:id/*', '/_sandbox/balance-blocks/:id/*', '/c/:slug', '/c/:slug/pix', '/c/:slug/pay']);
+const NOT_API = new Set(['/openapi.json', '/docs', '/docs/assets/:file', '/.well-known/jwks.json', '/', '/pay', '/join', '/join/forget', '/assets/:file', '/assets/vendor/jsqr.js', '/_sandbox/console', '/_sandbox/transactions/:id/*', '/_sandbox/balance-blocks/:id/*', '/c/:slug', '/c/:slug/pix', '/c/:slug/pay']);
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
