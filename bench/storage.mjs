@@ -93,11 +93,11 @@ export async function postPixOn(dir, file, extra, port, duration) {
   return { result, stats: JSON.parse(/stats (.*)/.exec(await stop(child))[1]) };
 }
 
-export async function restartMs(file, port) {
+export async function restartMs(file, port, nodeFlags = []) {
   const copy = `${file}.restart.json`;
   copyFileSync(file, copy);
   const t0 = performance.now();
-  const child = start(['dist/cli.js', '--port', String(port), '--data', copy]);
+  const child = start(['dist/cli.js', '--port', String(port), '--data', copy], nodeFlags);
   await answering(`http://127.0.0.1:${port}/_sandbox/health`, child);
   const ms = performance.now() - t0;
   await stop(child);
@@ -106,8 +106,8 @@ export async function restartMs(file, port) {
   return ms;
 }
 
-export async function rssAfterGc(args, port) {
-  const child = start(['bench/storage-server.mjs', String(port), ...args], ['--expose-gc']);
+export async function rssAfterGc(args, port, nodeFlags = []) {
+  const child = start(['bench/storage-server.mjs', String(port), ...args], ['--expose-gc', ...nodeFlags]);
   await answering(`http://127.0.0.1:${port}/_sandbox/health`, child);
   await delay(300); // storage-server ran a GC before listening
   const rss = (await (await fetch(`http://127.0.0.1:${port}/_sandbox/health`)).json()).rssBytes;

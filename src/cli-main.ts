@@ -10,7 +10,6 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { proxyUrlOf, removeReadyFile, writeReadyFile } from './proxy/ready-file';
 import { fullNote, mb, recordsHeld } from './services/capacity';
-import { endWithParent, heapToAskFor, runWithHeap } from './cli-heap';
 
 async function main() {
   const config = readCliConfig(process.argv.slice(2), process.env);
@@ -44,10 +43,6 @@ async function main() {
     }
     return;
   }
-  // A big data file (or budget) wants a bigger heap than this process has: the sandbox runs in a child that has it.
-  const heap = heapToAskFor(config.options, config.heapChosen);
-  if (heap !== undefined) return runWithHeap(heap);
-  endWithParent();
   // Each route group is loaded at the first request under its paths: the first answer does not wait for the rest.
   const sandbox = await createSandbox({ ...config.options, lazyRoutes: true });
   // Before listening: a supervisor may send SIGTERM as soon as it reads the banner or the first health answer (which

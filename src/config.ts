@@ -154,8 +154,6 @@ export interface CliConfig {
   port: number;
   /** --ready-json: one JSON line with the addresses on stdout once listening; the banner goes to stderr. */
   readyJson: boolean;
-  /** --max-old-space-size in NODE_OPTIONS: the user chose the heap, and the CLI does not size it to the data. */
-  heapChosen: boolean;
   options: SandboxOptions;
 }
 
@@ -347,8 +345,7 @@ export function readCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     return { error: '--cert, --key and --tls-name only apply with --https (SANDBOX_HTTPS=1): add --https.' };
   if (!options.https && options.mtls) return { error: '--mtls (SANDBOX_MTLS=1) needs --https (SANDBOX_HTTPS=1): client certificates are asked in the TLS handshake.' };
   const readyJson = values['ready-json'] ?? env.SANDBOX_READY_JSON === '1';
-  const heapChosen = /--max-old-space-size/.test(env.NODE_OPTIONS ?? '');
-  return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, readyJson, heapChosen, options: Object.freeze(options) });
+  return Object.freeze({ host: values.host ?? env.HOST ?? '127.0.0.1', port, readyJson, options: Object.freeze(options) });
 }
 
 /** `500_000`, `64MB`, `2GB` (units of 1024) as bytes; null when it is not such a size. */

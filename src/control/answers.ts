@@ -187,7 +187,7 @@ export const HealthSchema = z
     persistent: z.boolean(),
     pendingJobs: z.number().int().openapi({ description: "Jobs waiting in the state: automatic payments, webhook attempts and retries, follow-ups of magic values, payment links' expiries. A pending charge's expiry is not one: the charge itself dates it." }),
     rssBytes: z.number().int(),
-    heapLimitBytes: z.number().int().openapi({ description: "This process's heap limit: Node's default, NODE_OPTIONS=--max-old-space-size, or the one the CLI gives a start whose data file or --max-records needs more (at most three quarters of the machine's memory); the default maxRecords is three quarters of it at 2048 bytes a record" }),
+    heapLimitBytes: z.number().int().openapi({ description: "This process's heap limit: Node's default, or NODE_OPTIONS=--max-old-space-size; the default maxRecords is three quarters of it at 2048 bytes a record" }),
     records: z.number().int().openapi({ description: 'Records held: every account\'s stored transactions (charges, payments, refunds and fees, withdrawals, adjustments)' }),
     oldestRecordAt: dateTime().nullable().openapi({ description: 'When the oldest record held was made (on its tenant\'s clock); null when none is held' }),
     maxRecords: z.number().int().openapi({ description: 'The budget as records of 2048 bytes (--max-records; by default from the heap limit): maxBytes / 2048' }),

@@ -16,7 +16,7 @@ export const HEAP_SHARE = 0.75;
 
 const v8 = builtin<typeof import('node:v8')>('node:v8');
 
-/** This process's heap limit in bytes (Node's default, --max-old-space-size, or the one the CLI sized to the data). */
+/** This process's heap limit in bytes (Node's default, or NODE_OPTIONS=--max-old-space-size). */
 export const heapLimit = (): number => v8().getHeapStatistics().heap_size_limit;
 
 /** The default of --max-records: HEAP_SHARE of this process's heap limit, BYTES_PER_RECORD a record, in thousands. */
@@ -32,27 +32,6 @@ let derived: number | undefined;
 export function maxBytes(deps: Deps): number {
   const { maxBytes: given, maxRecords: records } = deps.settings;
   return given ?? (records ?? (derived ??= defaultMaxRecords())) * BYTES_PER_RECORD;
-}
-
-/**
- * Bytes of a data file a record takes at the least (a charge made through POST /v2/pix and nothing else: about 660,
- * docs/benchmarks.md): how many records a file may hold, guessed from its size before it is read.
- */
-export const FILE_BYTES_PER_RECORD = 600;
-/** Share of the machine's memory the CLI gives the heap at most when it sizes it to the data. */
-export const MEMORY_SHARE = 0.75;
-
-/**
- * The heap limit in bytes a CLI start wants (docs/data.md): room for the budget it is given (--max-bytes, or
- * --max-records at BYTES_PER_RECORD), else for twice the records its data file may hold (FILE_BYTES_PER_RECORD), as
- * HEAP_SHARE of the limit, and at most MEMORY_SHARE of the machine's memory; undefined when the limit it has is that
- * much already. The default budget is HEAP_SHARE of whatever limit the process has, so a file bigger than the default
- * heap allows starts with room to grow.
- */
-export function heapWanted(a: { fileBytes: number; maxBytes?: number; heapLimit: number; totalMemory: number }): number | undefined {
-  const budget = a.maxBytes ?? 2 * Math.ceil(a.fileBytes / FILE_BYTES_PER_RECORD) * BYTES_PER_RECORD;
-  const wanted = Math.min(Math.ceil(budget / HEAP_SHARE), Math.floor(a.totalMemory * MEMORY_SHARE));
-  return wanted > a.heapLimit ? wanted : undefined;
 }
 
 /** The budget as records of BYTES_PER_RECORD (--max-records when given). */
@@ -117,7 +96,7 @@ export function fullNote(deps: Deps): string | null {
   return (
     `${room.held} records held (${mb(room.bytes)}) are past the limit of ${room.limit} (${mb(room.maxBytes)}), which comes from ${source}. ` +
     `All of them were read and answer reads, payments, refunds and deletes; a create answers 507 STORAGE_FULL, because a record made past the limit would have no heap reserved for it. ` +
-    `To grow it, restart with --max-records ${more} (the CLI then gives Node the heap it needs, up to ${MEMORY_SHARE * 100}% of this machine's memory; NODE_OPTIONS=--max-old-space-size=MB chooses it yourself), or delete tenants (DELETE /_sandbox/accounts/{id}).`
+    `To grow it, restart with --max-records ${more} and a heap that holds them (NODE_OPTIONS=--max-old-space-size=${Math.ceil((more * BYTES_PER_RECORD) / HEAP_SHARE / 1048576)}), or delete tenants (DELETE /_sandbox/accounts/{id}).`
   );
 }
 
@@ -138,7 +117,7 @@ export function roomForRecords(deps: Deps, weight = BYTES_PER_RECORD): void {
   const heavy = weight > BYTES_PER_RECORD ? ` This one would weigh ${weight} bytes, ${weight - BYTES_PER_RECORD} of them for its metadata or infoAdicionais: a smaller one may still fit.` : '';
   throw new SandboxError(
     'STORAGE_FULL',
-    `This sandbox holds ${held} records (stored transactions) weighing ${room.bytes} bytes, and a new one would pass its budget (${budget}), so it makes no new ones.${heavy} Make room: delete tenants you no longer need (DELETE /_sandbox/accounts/{id}) or reset it (POST /_sandbox/reset); or restart it with a higher --max-records (each record is reckoned at ${BYTES_PER_RECORD} bytes of heap, and the CLI gives Node the heap that budget needs, up to ${MEMORY_SHARE * 100}% of the machine's memory). Reads, deletes, payments and control actions keep working.`,
+    `This sandbox holds ${held} records (stored transactions) weighing ${room.bytes} bytes, and a new one would pass its budget (${budget}), so it makes no new ones.${heavy} Make room: delete tenants you no longer need (DELETE /_sandbox/accounts/{id}) or reset it (POST /_sandbox/reset); or restart it with a higher --max-records (each record is reckoned at ${BYTES_PER_RECORD} bytes of heap: give Node the heap for it with NODE_OPTIONS=--max-old-space-size=MB). Reads, deletes, payments and control actions keep working.`,
     { limit, records: held, bytes: room.bytes, maxBytes: room.maxBytes, weight },
   );
 }

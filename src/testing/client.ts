@@ -93,7 +93,7 @@ export interface Health {
   persistent: boolean;
   pendingJobs: number;
   rssBytes: number;
-  /** The heap limit the budget is reckoned from (sized to the data file by the CLI when it needs more than the default). */
+  /** The heap limit the default budget is reckoned from (Node's default, or NODE_OPTIONS=--max-old-space-size). */
   heapLimitBytes: number;
   /** Records held (stored transactions), against maxRecords; storageFull: creates answer 507 STORAGE_FULL. */
   records: number;

@@ -14,9 +14,10 @@ import { credentialOf, filledPath, operationsOf, servedDocuments } from '../help
 const NOT_COMPARED = ['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'x-trace-id'];
 /**
  * Body fields that differ per request or per sandbox: the trace id (in every error envelope), the wall time and duration
- * of a request log entry, and an access token (signed with each sandbox's own key; ES256 signatures differ anyway).
+ * of a request log entry, an access token (signed with each sandbox's own key; ES256 signatures differ anyway), and
+ * health's process figures (both sandboxes share this process, whose memory moves between the two requests).
  */
-const PER_REQUEST = new Set(['traceId', 'wallAt', 'durationMs', 'access_token']);
+const PER_REQUEST = new Set(['traceId', 'wallAt', 'durationMs', 'access_token', 'rssBytes', 'uptimeSeconds']);
 
 const headersOf = (res: ApiResponse) => Object.fromEntries([...res.headers].filter(([name]) => !NOT_COMPARED.includes(name)));
 /**
