@@ -143,6 +143,7 @@ for (const [kind, make] of Object.entries(KINDS)) {
 const end = descriptors();
 health.postMessage('stop');
 const samples = await new Promise((resolve) => health.once('message', resolve));
+await health.terminate(); // its keep-alive agent would hold the process open after the results
 /** The health answers asked within [from, to): how many, how many failed, the slowest. */
 const probeOf = (from, to) => {
   const within = samples.filter(([at]) => at >= from && at < to);
