@@ -52,13 +52,16 @@ function checkCode(room: WorkshopRoom, given: unknown): void {
   throw new SandboxError('WORKSHOP_CODE_WRONG', normalCode(given) ? `That is not this room's code: ${where}.` : `Joining takes the room's code: ${where}.`);
 }
 
-/** A name as the join form takes it: trimmed, 1 to 60 characters; what to send instead otherwise. */
-export function checkName(raw: unknown): string {
+/** A name as the forms take it: trimmed, 1 to 60 characters; else a 400 on `name` with `hint` (what to send instead). */
+function trimmedName(raw: unknown, hint: string): string {
   const name = typeof raw === 'string' ? raw.trim() : '';
   if (name.length < 1 || [...name].length > NAME_MAX)
-    throw validationError([{ field: 'name', message: `must be 1 to ${NAME_MAX} characters (a first name is enough), got ${name.length === 0 ? 'none' : `${[...name].length}`}` }]);
+    throw validationError([{ field: 'name', message: `must be 1 to ${NAME_MAX} characters (${hint}), got ${name.length === 0 ? 'none' : `${[...name].length}`}` }]);
   return name;
 }
+
+/** An attendee's name as the join form takes it. */
+export const checkName = (raw: unknown): string => trimmedName(raw, 'a first name is enough');
 
 /** What opening a room may set: its name, how many attendees it takes, and whether joining opens now (it does unless `open` is false). */
 export interface RoomOpening {
@@ -88,13 +91,8 @@ export function openWorkshop(deps: Deps, room: WorkshopRoom, opening: RoomOpenin
   return room;
 }
 
-/** A room's name as the form takes it: trimmed, 1 to 60 characters. */
-function roomName(raw: string): string {
-  const name = raw.trim();
-  if (name.length < 1 || [...name].length > NAME_MAX)
-    throw validationError([{ field: 'name', message: `must be 1 to ${NAME_MAX} characters (what the projector shows, like "Pix workshop"), got ${name.length === 0 ? 'none' : `${[...name].length}`}` }]);
-  return name;
-}
+/** A room's name as the open form takes it. */
+const roomName = (raw: string): string => trimmedName(raw, 'what the projector shows, like "Pix workshop"');
 
 export function setJoining(deps: Deps, room: WorkshopRoom, open: boolean): WorkshopRoom {
   if (!room.started) throw new SandboxError('WORKSHOP_NOT_STARTED', 'No workshop is running: start one with POST /_sandbox/workshop (or --workshop) first.');
