@@ -15,6 +15,13 @@ export async function call(site: Site, method: string, path: string, body?: unkn
   return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
 }
 
+/** `call` that must succeed (a 2xx, else the test fails with the answer): its body. */
+export async function callOk(site: Site, method: string, path: string, body?: unknown) {
+  const res = await call(site, method, path, body);
+  expect(res.status, res.text).toBeLessThan(300);
+  return res.body;
+}
+
 export interface Charge {
   id: string;
   pixCopyPaste: string;

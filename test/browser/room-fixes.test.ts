@@ -3,8 +3,8 @@
 // axe-clean and never scrolls sideways. SHOTS=/some/dir saves a screenshot of each page checked there.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, browserForFile, noBrowser, startSite, type Site } from './support';
-import { call, createCharge } from './customer';
+import { axe, browserForFile, noBrowser, openLivePage, startSite, type Site } from './support';
+import { callOk, createCharge } from './customer';
 import { DEFAULT } from '../helpers/harness';
 import { brlAmount } from '../../src/lib/brl';
 
@@ -19,21 +19,9 @@ describe.skipIf(noBrowser('room-fixes.test.ts'))('what a workshop room saw go wr
   afterEach(async () => {
     await site?.close();
   });
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await call(site, method, path, body);
-    expect(res.status, res.text).toBeLessThan(300);
-    return res.body;
-  };
+  const api = (method: string, path: string, body?: unknown) => callOk(site, method, path, body);
 
-  async function open(size: { width: number; height: number }, path: string, opts: { projector?: boolean } = {}): Promise<Page> {
-    const context = await b.rig.browser.newContext({ viewport: size, timezoneId: 'America/Sao_Paulo' });
-    b.closers.push(() => context.close());
-    if (opts.projector) await context.addInitScript(() => (globalThis as any).localStorage.setItem('pix-sandbox-projector', '1'));
-    const page = await context.newPage();
-    await page.goto(site.url + path);
-    await page.waitForSelector('body[data-live="true"]');
-    return page;
-  }
+  const open = (size: { width: number; height: number }, path: string, opts: { projector?: boolean } = {}) => openLivePage(b, site.url + path, size, opts);
 
   /** Saves a screenshot when SHOTS names a directory (to look at the page, not to compare pixels). */
   async function shot(page: Page, name: string, fullPage = true) {

@@ -6,8 +6,8 @@
 // SHOTS=/some/dir saves a screenshot of each view checked.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, browserForFile, noBrowser, startSite, type Site } from './support';
-import { call } from './customer';
+import { axe, browserForFile, noBrowser, openLivePage, startSite, type Site } from './support';
+import { call, callOk } from './customer';
 
 const PROJECTOR = { width: 1366, height: 768 };
 
@@ -17,22 +17,10 @@ describe.skipIf(noBrowser('room-view.test.ts'))('the room run from the console',
   afterEach(async () => {
     await site?.close();
   });
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await call(site, method, path, body);
-    expect(res.status, res.text).toBeLessThan(300);
-    return res.body;
-  };
+  const api = (method: string, path: string, body?: unknown) => callOk(site, method, path, body);
   const room = () => api('GET', '/_sandbox/workshop');
 
-  async function open(path: string, opts: { projector?: boolean } = {}): Promise<Page> {
-    const context = await b.rig.browser.newContext({ viewport: PROJECTOR, timezoneId: 'America/Sao_Paulo' });
-    b.closers.push(() => context.close());
-    if (opts.projector) await context.addInitScript(() => (globalThis as any).localStorage.setItem('pix-sandbox-projector', '1'));
-    const page = await context.newPage();
-    await page.goto(site.url + path);
-    await page.waitForSelector('body[data-live="true"]');
-    return page;
-  }
+  const open = (path: string, opts: { projector?: boolean } = {}) => openLivePage(b, site.url + path, PROJECTOR, opts);
   async function shot(page: Page, name: string) {
     if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/${name}.png` });
   }

@@ -82,6 +82,20 @@ export async function openPage(browser: Browser, width: number, height = 900): P
   return { context, page };
 }
 
+/**
+ * A page of a fresh context (closed after the test) at `size`, in São Paulo time, on `url` once it follows the live
+ * stream; `projector` turns the console's projector mode on before the page loads.
+ */
+export async function openLivePage(b: ReturnType<typeof browserForFile>, url: string, size: { width: number; height: number }, opts: { projector?: boolean } = {}): Promise<Page> {
+  const context = await b.rig.browser.newContext({ viewport: size, timezoneId: 'America/Sao_Paulo' });
+  b.closers.push(() => context.close());
+  if (opts.projector) await context.addInitScript(() => (globalThis as any).localStorage.setItem('pix-sandbox-projector', '1'));
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('body[data-live="true"]');
+  return page;
+}
+
 export interface AxeViolation {
   id: string;
   impact: string | null;
