@@ -20,7 +20,7 @@ const BATCH = 64 << 10;
  * 'transactions']), while the entry is new: what it does to the entry (strings made to share one copy) costs the garbage
  * collector nothing, where a pass over the whole state once read would rewrite a million old objects.
  */
-export type EntryHook = (path: readonly string[], key: string, value: unknown) => void;
+export type EntryHook = (path: readonly string[], key: string, value: unknown, collection: object) => void;
 
 /** Where a value's text went wrong, with its byte offset in the file. */
 export class PieceError extends Error {
@@ -113,29 +113,29 @@ class Source {
   private newline = -1;
 
   /**
-   * The entries of a collection that stand whole on the lines from here (as this version writes them, one a line),
-   * parsed at once: `"key":value,` lines inside an object (`list` false) or `value,` lines inside an array, added to
-   * `into`. First up to BATCH bytes of whole lines at a time while `mode.batch` holds (it is dropped for the rest of
-   * the collection when such a batch does not parse, as the last one before the collection's end does), else one line.
-   * Returns false, having taken nothing, when the rest of the line is not such entries (another layout, the last entry
-   * before the collection's end, a line that runs past this chunk): the caller reads the entry byte by byte.
+   * The entries of an array collection that stand whole on the lines from here (as this version writes them, one a
+   * line: `value,`), parsed at once and added to `into`. First up to BATCH bytes of whole lines at a time while
+   * `mode.batch` holds (it is dropped for the rest of the collection when such a batch does not parse, as the last one
+   * before the collection's end does), else one line. Returns false, having taken nothing, when the rest of the line is
+   * not such entries (another layout, the last entry before the collection's end, a line that runs past this chunk):
+   * the caller reads the entry byte by byte.
    */
-  wholeLines(into: Record<string, unknown> | unknown[], list: boolean, mode: { batch: boolean }, path: readonly string[], hook?: EntryHook): boolean {
+  wholeLines(into: unknown[], mode: { batch: boolean }, path: readonly string[], hook?: EntryHook): boolean {
     const { buf, end, pos } = this;
     if (mode.batch) {
       const cut = buf.lastIndexOf(NEWLINE, Math.min(end - 1, pos + BATCH));
-      if (cut > pos && this.parseLines(into, list, cut, path, hook)) return true;
+      if (cut > pos && this.parseLines(into, cut, path, hook)) return true;
       mode.batch = false;
     }
     if (this.newline <= pos) {
       const nl = buf.indexOf(NEWLINE, pos);
       this.newline = nl >= 0 && nl < end ? nl : end;
     }
-    return this.newline < end && this.parseLines(into, list, this.newline, path, hook);
+    return this.newline < end && this.parseLines(into, this.newline, path, hook);
   }
 
-  /** Parses the entries from pos to the newline at `nl` as the members of one object or array; false if they are not. */
-  private parseLines(into: Record<string, unknown> | unknown[], list: boolean, nl: number, path: readonly string[], hook?: EntryHook): boolean {
+  /** Parses the entries from pos to the newline at `nl` as the members of one array; false if they are not. */
+  private parseLines(into: unknown[], nl: number, path: readonly string[], hook?: EntryHook): boolean {
     const { buf, pos } = this;
     let last = nl;
     while (last > pos && SPACE[buf[last - 1]!] === 1) last--;
@@ -145,33 +145,70 @@ class Source {
     // moment: the text is made once, not once and again with the brackets around it.
     const before = buf[pos - 1]!;
     const after = buf[last]!;
-    buf[pos - 1] = list ? 0x5b : 0x7b;
-    buf[last] = list ? 0x5d : 0x7d;
+    buf[pos - 1] = 0x5b;
+    buf[last] = 0x5d;
     const text = buf.toString('utf8', pos - 1, last + 1);
     buf[pos - 1] = before;
     buf[last] = after;
-    let parsed: unknown;
+    let parsed: unknown[];
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(text) as unknown[];
     } catch {
       return false;
     }
     // The lines end the entries they hold (before a comma, or white space before the next byte): the caller reads on.
     this.pos = last;
-    if (list) {
-      const target = into as unknown[];
-      for (const value of parsed as unknown[]) {
-        hook?.(path, String(target.length), value);
-        target.push(value);
-      }
-    } else {
-      for (const key of Object.keys(parsed as object)) {
-        const value = (parsed as Record<string, unknown>)[key];
-        hook?.(path, key, value);
-        put(into as Record<string, unknown>, key, value);
-      }
+    for (const value of parsed) {
+      hook?.(path, String(into.length), value, into);
+      into.push(value);
     }
     return true;
+  }
+
+  /**
+   * The members of an object collection that stand one a line from here (`"key":value,`, as this version writes
+   * them), up to the last newline of this chunk: each line's key and value are read on their own and added to `into`.
+   * Stops before the first line that is not such a member (another layout, the collection's end, a value that does not
+   * parse alone), where the caller reads on byte by byte; false when it took nothing. A line is taken only when its
+   * value parses whole, so what is taken is what JSON.parse would make of those members. Members are not parsed many
+   * to one object: JSON.parse gives such an object a hidden class for each new key, and V8 keeps a growing list of
+   * them until its next full collection, which made a million charges take twice their time.
+   */
+  wholeMembers(into: Record<string, unknown>, path: readonly string[], hook?: EntryHook): boolean {
+    const { buf, end } = this;
+    const stop = buf.lastIndexOf(NEWLINE, end - 1);
+    let pos = this.pos;
+    let taken = false;
+    while (pos < stop && buf[pos] === QUOTE) {
+      const keyEnd = closingQuote(buf, pos + 1, stop);
+      if (keyEnd < 0) break;
+      let colon = keyEnd + 1;
+      while (SPACE[buf[colon]!] === 1) colon++;
+      if (buf[colon] !== 0x3a) break;
+      const nl = buf.indexOf(NEWLINE, colon);
+      if (nl < 0 || nl > stop) break;
+      let last = nl;
+      while (SPACE[buf[last - 1]!] === 1) last--;
+      const comma = buf[last - 1] === 0x2c;
+      if (comma) last--;
+      let key: string;
+      let value: unknown;
+      try {
+        value = JSON.parse(buf.toString('utf8', colon + 1, last));
+        key = plainKey(buf, pos + 1, keyEnd) ? buf.toString('utf8', pos + 1, keyEnd) : (JSON.parse(buf.toString('utf8', pos, keyEnd + 1)) as string);
+      } catch {
+        break;
+      }
+      hook?.(path, key, value, into);
+      put(into, key, value);
+      taken = true;
+      // The last member taken ends before its comma (the caller takes it, or the collection's end).
+      this.pos = last;
+      if (!comma) break;
+      pos = nl + 1;
+      while (pos < stop && SPACE[buf[pos]!] === 1) pos++;
+    }
+    return taken;
   }
 
   /** One whole JSON value from here (after white space), parsed on its own. */
@@ -259,6 +296,22 @@ class Source {
   }
 }
 
+/** Where the string whose text begins at `from` ends (its closing quote), before `stop`; -1 if it runs on. */
+function closingQuote(buf: Buffer, from: number, stop: number): number {
+  for (let i = from; i < stop; i++) {
+    const c = buf[i]!;
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH) i++;
+  }
+  return -1;
+}
+
+/** Whether a string's text (between its quotes) is its value as it stands: no escapes and no control characters. */
+function plainKey(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (buf[i]! < 0x20 || buf[i] === BACKSLASH) return false;
+  return true;
+}
+
 /** The levels of a snapshot that are walked here rather than parsed in one piece. */
 type Level = 'top' | 'accounts' | 'account' | 'collection';
 
@@ -287,10 +340,10 @@ function walk(src: Source, level: Level, path: readonly string[], hook: EntryHoo
     }
     const mode = { batch: true };
     do {
-      if (level === 'collection' && src.peek() !== 0x5d && src.wholeLines(list, true, mode, path, hook)) continue;
+      if (level === 'collection' && src.peek() !== 0x5d && src.wholeLines(list, mode, path, hook)) continue;
       const key = String(list.length);
       const value = entry(src, below(level, key), path, key, hook);
-      if (level === 'collection') hook?.(path, key, value);
+      if (level === 'collection') hook?.(path, key, value, list);
       list.push(value);
     } while (src.more(0x5d));
     return list;
@@ -301,14 +354,13 @@ function walk(src: Source, level: Level, path: readonly string[], hook: EntryHoo
     src.take(0x7d, "'}'");
     return record;
   }
-  const mode = { batch: true };
   do {
-    if (level === 'collection' && src.peek() === QUOTE && src.wholeLines(record, false, mode, path, hook)) continue;
+    if (level === 'collection' && src.peek() === QUOTE && src.wholeMembers(record, path, hook)) continue;
     if (src.peek() !== QUOTE) throw src.unexpected(src.peek(), 'a key (a string)');
     const key = src.value() as string;
     src.take(0x3a, "':'");
     const value = entry(src, below(level, key), path, key, hook);
-    if (level === 'collection') hook?.(path, key, value);
+    if (level === 'collection') hook?.(path, key, value, record);
     put(record, key, value);
   } while (src.more(0x7d));
   return record;

@@ -23,12 +23,25 @@ function fileWith(text: string) {
   return file;
 }
 
-/** JSON with each entry of each collection on a line of its own, as the sandbox writes a big collection. */
-function oneEntryALine(state: Record<string, unknown>): string {
+/** An entry of a collection on a line of its own (`key` null in an array), as the sandbox writes it. */
+const ownLine = (key: string | null, value: unknown, _i: number) => `\n${key === null ? '' : `${JSON.stringify(key)}:`}${JSON.stringify(value)}`;
+
+/**
+ * Entries laid out as they may be by hand around ones on lines of their own: CRLF and spaces, a value across lines, two
+ * on a line, blank lines. The reader takes whole lines at once only where they are entries alone.
+ */
+const mixedLines = (key: string | null, value: unknown, i: number) => {
+  const k = key === null ? '' : JSON.stringify(key);
+  const colon = key === null ? '' : i % 5 === 0 ? ' : ' : ':';
+  return [`\n${k}${colon}${JSON.stringify(value)}`, `\r\n  ${k}${colon}${JSON.stringify(value)} `, `\n${k}${colon}${JSON.stringify(value, null, 1)}`, `${k}${colon}${JSON.stringify(value)}`, `\n\n${k}${colon}${JSON.stringify(value)}\n`][i % 5]!;
+};
+
+/** JSON with each entry of each collection laid out by `entry` (on a line of its own, as the sandbox writes a big collection). */
+function oneEntryALine(state: Record<string, unknown>, entry = ownLine): string {
   const collection = (value: unknown) => {
     if (value === null || typeof value !== 'object') return JSON.stringify(value);
-    if (Array.isArray(value)) return `[${value.map((v) => `\n${JSON.stringify(v)}`).join(',')}]`;
-    return `{${Object.entries(value).map(([k, v]) => `\n${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
+    if (Array.isArray(value)) return `[${value.map((v, i) => entry(null, v, i)).join(',')}]`;
+    return `{${Object.entries(value).map(([k, v], i) => entry(k, v, i)).join(',')}}`;
   };
   const account = (a: Record<string, unknown>) => `{${Object.entries(a).map(([k, v]) => `${JSON.stringify(k)}:${collection(v)}`).join(',')}}`;
   const accounts = state.accounts as Record<string, Record<string, unknown>>;
@@ -41,7 +54,8 @@ function oneEntryALine(state: Record<string, unknown>): string {
 const LAYOUTS: Record<string, (v: Record<string, unknown>) => string> = {
   'one line (earlier versions)': (v) => JSON.stringify(v),
   'indented by hand': (v) => JSON.stringify(v, null, 2),
-  'one entry a line (this version)': oneEntryALine,
+  'one entry a line (this version)': (v) => oneEntryALine(v),
+  'entries a line among others laid out by hand': (v) => oneEntryALine(v, mixedLines),
 };
 
 // Keys and strings with what a chunk boundary can cut: escapes, multi-byte characters, quotes, newlines, __proto__.
@@ -110,7 +124,7 @@ describe('a snapshot read in pieces is what JSON.parse makes of the whole file',
 });
 
 describe('text that is not JSON is refused with the byte where it went wrong', () => {
-  const whole = oneEntryALine({ version: 2, clock: { offsetMs: 0 }, jobs: {}, accounts: { a: { transactions: { t1: { id: 't1', amount: 5 }, t2: { id: 't2', amount: 7 } } } } });
+  const whole = oneEntryALine({ version: 2, clock: { offsetMs: 0 }, jobs: {}, accounts: { a: { transactions: { t1: { id: 't1', amount: 5 }, t2: { id: 't2', amount: 7 }, t3: { id: 't3', amount: 9 } } } } });
   const cutAt = whole.indexOf('"amount":7');
   test.each([
     ['cut short in the middle of an entry', whole.slice(0, cutAt), /^it ends at byte \d+ in the middle of the value that begins at byte \d+: the file was cut short$/],
@@ -119,6 +133,8 @@ describe('text that is not JSON is refused with the byte where it went wrong', (
     ['a bad token inside an entry', whole.replace('"amount":7', '"amount":seven'), /in the value that begins at byte \d+$/],
     ['text after the state', `${whole} {}`, /^more text follows the state at byte \d+ \('\{'\)$/],
     ['a key that is not a string', whole.replace('"t2":', 't2:'), /^a key \(a string\) expected at byte \d+, found 't'$/],
+    ['a key with a control character as it stands', whole.replace('"t2":', '"t\t2":'), /^Bad control character in string literal .* in the value that begins at byte \d+$/],
+    ['two members without a comma between them', whole.replace('"t2":', '"t1b":1\n"t2":'), /^',' or '\}' expected at byte \d+, found '"'$/],
   ])('%s', (_name, written, message) => {
     for (const chunk of [5, 4 << 20]) {
       let error: unknown = null;
