@@ -9,6 +9,7 @@ import { builtin } from '../lib/builtin';
 import { SandboxError } from '../domain/errors';
 import type { Deps } from '../deps';
 import { BYTES_PER_RECORD, entryWeight } from '../store/weight';
+import { firstRecord } from '../store/first-records';
 
 export { BYTES_PER_RECORD } from '../store/weight';
 /** Share of the heap limit the records may fill: the rest is for requests, the request log, folds' garbage and what is not counted. */
@@ -51,11 +52,8 @@ export function recordsHeld(deps: Deps): { held: number; limit: number; bytes: n
 }
 
 /**
- * When the oldest record held was made (ms on its tenant's clock), or null when none is held. An account's transactions
- * are kept in the order they were made, so this reads the first of each account. Finding that first record lists
- * every key of a collection V8 keeps as a dictionary (for..in with a break still does: 4 s at 1M records on a loaded
- * machine, in the first GET /_sandbox/health after a restart), so each account's first record is remembered and only
- * looked for again once it is no longer there.
+ * When the oldest record held was made (ms on its tenant's clock), or null when none is held: the first record of each
+ * account (../store/first-records.ts).
  */
 export function oldestRecordMs(deps: Deps): number | null {
   let oldest: number | null = null;
@@ -65,20 +63,6 @@ export function oldestRecordMs(deps: Deps): number | null {
     if (at !== undefined && (oldest === null || at < oldest)) oldest = at;
   }
   return oldest;
-}
-
-/** Each transactions collection's first record, with its key. */
-const firsts = new WeakMap<object, { key: string; record: { createdAt?: number } }>();
-function firstRecord(transactions: Record<string, { createdAt?: number }>): { createdAt?: number } | undefined {
-  const known = firsts.get(transactions);
-  if (known && transactions[known.key] === known.record) return known.record;
-  for (const key in transactions) {
-    const record = transactions[key]!;
-    firsts.set(transactions, { key, record });
-    return record;
-  }
-  firsts.delete(transactions);
-  return undefined;
 }
 
 /**

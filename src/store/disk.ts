@@ -19,6 +19,7 @@ import { STATE_VERSION, type State, upgrade } from './state';
 import { loadStateChecks, shapeProblem, stateChecks } from './checks';
 import { applyOp, type Path } from './unit';
 import { type EntryHook, fileLines, PieceError, readSnapshotFile } from './pieces';
+import { noteFirstRecord } from './first-records';
 
 /** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
 export const JOURNAL_FORMAT = 2;
@@ -216,18 +217,25 @@ export function loadDataFile(file: string): Loaded | null {
       throw new Error(`The data file ${file} is missing but its journal ${journalOf(file)} exists; it was left untouched. Restore the data file, or move the journal away to start afresh.`);
     return null;
   }
-  const { state, r, bytes, snapshotBytes } = youngGenerationKept(() => readFiles(file, Infinity));
+  const { state, r, bytes, snapshotBytes } = youngGenerationFor(statSync(file).size, () => readFiles(file, Infinity));
   return { state, seq: r.seq, journalBytes: bytes, snapshotBytes, warnings: r.warnings };
 }
 
+/** Snapshots from this size on are read with V8's young generation free to grow (youngGenerationFor). */
+const YOUNG_GROWS_FROM = 256 << 20;
+
 /**
- * Runs `fn` (reading a state) with V8's young generation kept at the size it has. Every object of a state being
- * parsed survives its first scavenges, and V8 answers that by doubling the young generation up to its maximum (two
- * 16 MiB semi-spaces), which it then keeps while the sandbox runs: about 230 bytes of RSS per stored charge at 100k,
- * for nothing (the state goes to the old generation). The objects are promoted sooner instead, at no extra cost; the
- * default growth factor (2) is back as soon as the state is read, for the requests.
+ * Runs `fn` (reading a snapshot of `bytes` bytes) with V8's young generation sized for it. Every object of a state being
+ * parsed survives its first scavenges, and V8 answers that by doubling the young generation up to its maximum (two 16
+ * MiB semi-spaces), which it then keeps while the sandbox runs. Below YOUNG_GROWS_FROM it is kept at the size it has
+ * (objects are promoted sooner, at no extra cost), since those 32 MiB would be about 180 bytes of RSS per stored charge
+ * at 100k, for nothing. From there on it may grow: each scavenge also walks the list of every page the old generation
+ * has, so with a young generation kept small the scavenges' cost grows with the square of the file (a 1M-charge file
+ * took twice as long), while 32 MiB are a few percent of such a state. The default growth factor (2) is back
+ * as soon as the state is read, for the requests.
  */
-function youngGenerationKept<T>(fn: () => T): T {
+function youngGenerationFor<T>(bytes: number, fn: () => T): T {
+  if (bytes >= YOUNG_GROWS_FROM) return fn();
   v8().setFlagsFromString('--semi-space-growth-factor=1');
   try {
     return fn();
@@ -242,7 +250,13 @@ function youngGenerationKept<T>(fn: () => T): T {
  */
 function readFiles(file: string, until: number, checkShape = true) {
   const share = stringSharer();
-  const snapshot = readSnapshot(file, checkShape, (path, key, value) => isTransactions(path) && share(key, value));
+  let last: object | null = null;
+  const snapshot = readSnapshot(file, checkShape, (path, key, value, collection) => {
+    if (!isTransactions(path)) return;
+    share(key, value);
+    // A collection's entries are read one after another: the first one seen is its first.
+    if (collection !== last) noteFirstRecord((last = collection), key, value);
+  });
   const state = snapshot.state as State & { journalSeq?: number; journalFormat?: number };
   const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [], share };
   delete state.journalSeq;
