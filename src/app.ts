@@ -478,7 +478,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }
       // --host 0.0.0.0: the addresses a phone on the same network opens (the banner and the pages name them); none in a
       // container, whose own addresses are not the LAN's.
-      deps.settings.lanUrls = options.container ? [] : lanUrls(host, Number(new URL(server.url).port), options.https ? 'https' : 'http');
+      const port = Number(new URL(server.url).port);
+      const scheme = options.https ? 'https' : 'http';
+      deps.settings.lanUrls = options.container ? [] : lanUrls(host, port, scheme);
+      deps.settings.lanUrlIfOpen = options.container ? undefined : lanUrls('0.0.0.0', port, scheme)[0];
       deps.settings.ownUrl = server.url;
       warnSelfFixtures(deps);
       scheduler.start();

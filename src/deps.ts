@@ -24,6 +24,8 @@ export interface Settings {
   lanUrls?: string[];
   /** The sandbox's own listener (set by listen()): the join address a room on loopback shows, for the presenter's screen. */
   ownUrl?: string;
+  /** On loopback, the address phones would open after a restart with --host 0.0.0.0 (set by listen(); the room names it). */
+  lanUrlIfOpen?: string;
   /** Where the local CA is kept (client certificates of the standard face are issued by it). */
   home: string;
   /** --https --mtls: /api-pix/v2 requires a client certificate of the local CA (sandbox.md 9). */

@@ -7,7 +7,6 @@
 import type { Deps } from '../deps';
 import { qrPngDataUrl } from '../pix/qr';
 import { joinUrlOf, NAME_MAX, stepCounts } from '../services/workshop';
-import { lanUrls } from '../server';
 import type { Attendee, WorkshopRoom } from '../domain/workshop';
 import { Action, Field } from './controls';
 
@@ -24,8 +23,7 @@ export function RoomPanel({ deps, view }: { deps: Deps; view?: 'room' }) {
   const lan = deps.settings.lanUrls?.[0]?.replace(/\/$/, '');
   // On loopback the projector still shows the address and QR (this machine's own), and how phones could reach it.
   const joinUrl = joinUrlOf(room, lan ?? deps.settings.ownUrl ?? '');
-  const own = deps.settings.ownUrl ? new URL(deps.settings.ownUrl) : undefined;
-  const wouldBe = own ? lanUrls('0.0.0.0', Number(own.port), own.protocol === 'https:' ? 'https' : 'http')[0] : undefined;
+  const wouldBe = deps.settings.lanUrlIfOpen;
   const n = room.attendees.length;
   return (
     <section class={`card room${n <= FEW ? ' few' : ''}`} id="room" data-section="room" data-view={view} aria-labelledby="room-h">
