@@ -2,10 +2,9 @@
 // presenter's 1366x768 and a phone's 390x844: one sandbox with an admin token and a workshop room, Ana added by the
 // presenter (her console link is her way in) with a charge and a payment link of her own. SCREENSHOTS=dir keeps a
 // picture of each page.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, browserForFile, noBrowser, startSite, type Site } from './support';
+import { axe, browserForFile, noBrowser, screenshot, startSite, type Site } from './support';
 import { call, createCharge } from './customer';
 
 const ADMIN = 'presenter-secret';
@@ -81,10 +80,7 @@ describe.skipIf(noBrowser('axe-all.test.ts'))('axe: no violation of any impact',
       await page.click('button[type=submit]');
       await page.waitForSelector('#attendee-name');
     }
-    if (process.env.SCREENSHOTS) {
-      mkdirSync(process.env.SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: `${process.env.SCREENSHOTS}/${name.replace(/[^a-z0-9]+/gi, '-')}-${width}.png`, fullPage: true });
-    }
+    await screenshot(page, `${name.replace(/[^a-z0-9]+/gi, '-')}-${width}`);
     expect(await axe(page, 'all')).toEqual([]);
     // The header claims no connection it is not making: "connecting…" only while a stream is opening.
     expect(await page.locator('#conn[data-state="connecting"]').count()).toBe(0);

@@ -1,8 +1,7 @@
 // The payment link page /c/{slug} in Chromium, as a payer uses it: readable at 390 and 1366 px with no serious axe
 // violation, paid by card from its form (no script needed), and by PIX through the charge's checkout page.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { axe, launchBrowser, noBrowser, openPage, scrollsSideways, startSite, type BrowserRig, type Site } from './support';
+import { axe, launchBrowser, noBrowser, openPage, screenshot, scrollsSideways, startSite, type BrowserRig, type Site } from './support';
 
 const KEY = { 'x-api-key': 'mp_test_sandbox_api_key_0001', 'content-type': 'application/json' };
 
@@ -31,10 +30,7 @@ describe.skipIf(noBrowser('link.test.ts'))('payment link page (GET /c/{slug} in 
     await expect(page.locator('#amount').textContent()).resolves.toBe('R$ 99,90');
     expect(await scrollsSideways(page), 'the page scrolls sideways').toBe(false);
     expect(await axe(page)).toEqual([]);
-    if (process.env.SCREENSHOTS) {
-      mkdirSync(process.env.SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: `${process.env.SCREENSHOTS}/link-${width}.png`, fullPage: true });
-    }
+    await screenshot(page, `link-${width}`);
     await context.close();
   });
 

@@ -1,9 +1,9 @@
 // What a workshop room saw go wrong (issue 40), each fixed and checked in Chromium at the size it was seen: a
 // presenter's laptop on a projector (1366x768, projector mode) and an attendee's phone (390x844). Every page is
-// axe-clean and never scrolls sideways. SHOTS=/some/dir saves a screenshot of each page checked there.
+// axe-clean and never scrolls sideways. SCREENSHOTS=/some/dir saves a screenshot of each page checked there.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, browserForFile, noBrowser, openLivePage, startSite, type Site } from './support';
+import { axe, browserForFile, noBrowser, openLivePage, screenshot as shot, startSite, type Site } from './support';
 import { callOk, createCharge } from './customer';
 import { DEFAULT } from '../helpers/harness';
 import { brlAmount } from '../../src/lib/brl';
@@ -22,11 +22,6 @@ describe.skipIf(noBrowser('room-fixes.test.ts'))('what a workshop room saw go wr
   const api = (method: string, path: string, body?: unknown) => callOk(site, method, path, body);
 
   const open = (size: { width: number; height: number }, path: string, opts: { projector?: boolean } = {}) => openLivePage(b, site.url + path, size, opts);
-
-  /** Saves a screenshot when SHOTS names a directory (to look at the page, not to compare pixels). */
-  async function shot(page: Page, name: string, fullPage = true) {
-    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/${name}.png`, fullPage });
-  }
 
   /** The page's width beyond the viewport's (0 when nothing widens it). */
   const overflow = (page: Page) => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth);

@@ -3,10 +3,10 @@
 // confirmed in words about the attendees (not ticked: said, nothing changed), the join address and QR big with the
 // code (on loopback with how phones reach it), and sixty attendees on one projector screen in the room view: the
 // grid inside the viewport, every name whole on one line, axe without a violation of any impact.
-// SHOTS=/some/dir saves a screenshot of each view checked.
+// SCREENSHOTS=/some/dir saves a screenshot of each view checked.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, browserForFile, noBrowser, openLivePage, startSite, type Site } from './support';
+import { axe, browserForFile, noBrowser, openLivePage, screenshot, startSite, type Site } from './support';
 import { call, callOk } from './customer';
 
 const PROJECTOR = { width: 1366, height: 768 };
@@ -21,9 +21,7 @@ describe.skipIf(noBrowser('room-view.test.ts'))('the room run from the console',
   const room = () => api('GET', '/_sandbox/workshop');
 
   const open = (path: string, opts: { projector?: boolean } = {}) => openLivePage(b, site.url + path, PROJECTOR, opts);
-  async function shot(page: Page, name: string) {
-    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/${name}.png` });
-  }
+  const shot = (page: Page, name: string) => screenshot(page, name, false);
 
   /** Sixty attendees added by the presenter, a third of them with a token and a charge, half of those paid. */
   async function sixty() {

@@ -1,7 +1,7 @@
 // Browser tests: Chromium driven by playwright-core (never a browser download: the system's Chromium, from
 // CHROMIUM_PATH or /usr/bin/chromium), a sandbox in process on a real port, and axe-core injected into the page.
 // Without a Chromium the browser test files skip and say why, unless CHROMIUM_REQUIRED=1 (CI), where they fail.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -116,6 +116,17 @@ export async function axe(page: Page, impacts: 'serious' | 'all' = 'serious'): P
     return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => JSON.stringify(n.target)) }));
   });
   return impacts === 'all' ? result : result.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+}
+
+/**
+ * Saves a screenshot of `page` as NAME.png in the directory SCREENSHOTS names (made if missing), to look at by hand;
+ * nothing without it. `fullPage`: the whole page, not only the viewport.
+ */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  const dir = process.env.SCREENSHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
 }
 
 /** True when the page scrolls sideways (content wider than the viewport). */

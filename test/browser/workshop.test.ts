@@ -5,10 +5,9 @@
 // 1366 px. The sandbox has an admin token, as a room on a network should. No sleeps: every wait is for a DOM condition.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, browserForFile, noBrowser, scrollsSideways, startSite, type Site } from './support';
+import { axe, browserForFile, noBrowser, screenshot, scrollsSideways, startSite, type Site } from './support';
 
 const ADMIN = 'presenter-secret';
-const SHOTS = process.env.SCREENSHOTS_DIR; // set to keep screenshots of each view (to look at them)
 
 describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
   const b = browserForFile();
@@ -16,10 +15,10 @@ describe.skipIf(noBrowser('workshop.test.ts'))('a workshop room', () => {
   afterEach(async () => {
     await site?.close();
   });
+  // SCREENSHOTS=/some/dir keeps the whole page and its top of each view (to look at them).
   const shot = async (page: Page, name: string) => {
-    if (!SHOTS) return;
-    await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-    await page.screenshot({ path: `${SHOTS}/${name}-top.png` });
+    await screenshot(page, name);
+    await screenshot(page, `${name}-top`, false);
   };
 
   async function context(width: number, init?: () => void) {
