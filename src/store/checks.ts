@@ -13,9 +13,12 @@ export function stateChecks(): Checks {
   return checks;
 }
 
-/** What is wrong with the shape of `value` as a sandbox state (what start-up checks a snapshot for), or null. */
-export function shapeProblem(value: unknown): string | null {
-  const { StateSchema, describeIssues } = stateChecks();
-  const checked = StateSchema.safeParse(value, { jitless: true });
-  return checked.success ? null : describeIssues(checked.error);
+/**
+ * What is wrong with the shape of `value` as a sandbox state (what start-up checks a snapshot for), or null. `checked`:
+ * the collections whose entries were checked as the data file was read (./as-read.ts).
+ */
+export function shapeProblem(value: unknown, checked?: (collection: object) => boolean): string | null {
+  const { parseState, describeIssues } = stateChecks();
+  const result = parseState(value, checked);
+  return result.success ? null : describeIssues(result.error);
 }

@@ -20,6 +20,7 @@ import { loadStateChecks, shapeProblem, stateChecks } from './checks';
 import { applyOp, type Path } from './unit';
 import { type EntryHook, fileLines, PieceError, readSnapshotFile } from './pieces';
 import { noteFirstRecord } from './first-records';
+import { AsRead } from './as-read';
 
 /** Journal lines carry a checksum since this format; a snapshot that says so refuses lines without one. */
 export const JOURNAL_FORMAT = 2;
@@ -63,6 +64,8 @@ export interface Loaded {
   journalBytes: number;
   snapshotBytes: number;
   warnings: string[];
+  /** What the read learnt of the collections (./as-read.ts): what each holds, for the store's first count. */
+  asRead: AsRead;
 }
 
 const fail = (file: string, what: string): never => {
@@ -70,10 +73,10 @@ const fail = (file: string, what: string): never => {
 };
 
 /**
- * Checks the value a snapshot holds (its shape only when `checkShape`: a fold checks the state it makes instead).
- * Throws an Error that names the file and the problem.
+ * Checks the value a snapshot holds (its shape only when `checkShape`: a fold checks the state it makes instead; not
+ * again the collections `checked` as read). Throws an Error that names the file and the problem.
  */
-export function checkSnapshot(file: string, parsed: unknown, checkShape = true): State {
+export function checkSnapshot(file: string, parsed: unknown, checkShape = true, checked?: (collection: object) => boolean): State {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) fail(file, `holds ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`}, not a sandbox state object`);
   const version = (parsed as { version?: unknown }).version;
   if (version !== 1 && version !== STATE_VERSION) fail(file, `has state version ${JSON.stringify(version) ?? 'missing'}; this sandbox reads versions 1 and ${STATE_VERSION}`);
@@ -81,13 +84,13 @@ export function checkSnapshot(file: string, parsed: unknown, checkShape = true):
   // Only collections a later version added are filled in; anything else missing or of the wrong type is reported.
   if (record.accounts !== null && typeof record.accounts === 'object' && !Array.isArray(record.accounts)) upgrade(record as unknown as State);
   else if (Array.isArray(record.jobs)) record.jobs = Object.fromEntries((record.jobs as { id: string }[]).map((j) => [j?.id, j]));
-  const problem = checkShape ? shapeProblem(record) : null;
+  const problem = checkShape ? shapeProblem(record, checked) : null;
   if (problem) fail(file, `does not have the shape of a sandbox state: ${problem}`);
   return record as unknown as State;
 }
 
 /** Reads FILE's snapshot in pieces (./pieces.ts) and checks it: the state, and the file's size in bytes. */
-function readSnapshot(file: string, checkShape: boolean, hook?: EntryHook): { state: State; bytes: number } {
+function readSnapshot(file: string, checkShape: boolean, asRead: AsRead, hook: EntryHook): { state: State; bytes: number } {
   let read: ReturnType<typeof readSnapshotFile>;
   try {
     read = readSnapshotFile(file, undefined, hook);
@@ -96,7 +99,7 @@ function readSnapshot(file: string, checkShape: boolean, hook?: EntryHook): { st
     throw new Error(`Cannot read the data file ${file}: ${(err as Error).message}`);
   }
   if (read === 'empty') return fail(file, 'is empty (0 bytes or only whitespace), not a sandbox state');
-  return { state: checkSnapshot(file, read.value, checkShape), bytes: read.bytes };
+  return { state: checkSnapshot(file, read.value, checkShape, asRead.checked), bytes: read.bytes };
 }
 
 /** What replay carries from one journal file to the next. */
@@ -110,19 +113,27 @@ interface Replay {
   warnings: string[];
   /** Makes a transaction record about to be stored share strings (stringSharer); none in a fold's kept state. */
   share?: (key: string, value: unknown) => void;
+  /** Told of each collection a line writes inside (so what the read counted of it is counted again). */
+  asRead?: AsRead;
 }
 
 /** Whether `prefix` is the start of (or all of) `path`. */
 const startsWith = (path: Path, prefix: Path) => prefix.length <= path.length && prefix.every((p, i) => String(p) === String(path[i]));
 
+/** What `state` holds at `path`, or undefined. */
+function inside(state: State, path: Path): unknown {
+  let node: unknown = state;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
 /** Whether the parent record of `path` exists in `state` (so applyOp will not skip it). */
 function parentExists(state: State, path: Path): boolean {
-  let node: unknown = state;
-  for (let i = 0; i < path.length - 1; i++) {
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, path[i]!)) return false;
-    node = (node as Record<string, unknown>)[path[i]!];
-  }
-  return node !== null && typeof node === 'object';
+  const parent = inside(state, path.slice(0, -1));
+  return parent !== null && typeof parent === 'object';
 }
 
 /**
@@ -171,6 +182,7 @@ function replay(path: string, r: Replay, until = Infinity): { bytes: number } {
         // A line that makes or removes a record settles the lines before it that wrote under it while it was missing.
         if (r.orphans.length > 0) r.orphans = r.orphans.filter((o) => !startsWith(o.path, opPath));
         if ((op as unknown[]).length > 1 && !parentExists(r.state, opPath)) r.orphans.push({ path: opPath, where: `${path} line ${lineNo}` });
+        if (r.asRead && opPath.length === 4 && opPath[0] === 'accounts') r.asRead.changed(inside(r.state, opPath.slice(0, 3)));
         if (r.share && opPath.length === 4 && (op as unknown[]).length > 1 && isTransactions(opPath.slice(0, 3))) r.share(String(opPath[3]), (op as unknown[])[1]);
         applyOp(r.state, op as unknown[]);
       }
@@ -217,8 +229,8 @@ export function loadDataFile(file: string): Loaded | null {
       throw new Error(`The data file ${file} is missing but its journal ${journalOf(file)} exists; it was left untouched. Restore the data file, or move the journal away to start afresh.`);
     return null;
   }
-  const { state, r, bytes, snapshotBytes } = youngGenerationFor(statSync(file).size, () => readFiles(file, Infinity));
-  return { state, seq: r.seq, journalBytes: bytes, snapshotBytes, warnings: r.warnings };
+  const { state, r, bytes, snapshotBytes, asRead } = youngGenerationFor(statSync(file).size, () => readFiles(file, Infinity));
+  return { state, seq: r.seq, journalBytes: bytes, snapshotBytes, warnings: r.warnings, asRead };
 }
 
 /** Snapshots from this size on are read with V8's young generation free to grow (youngGenerationFor). */
@@ -250,19 +262,21 @@ function youngGenerationFor<T>(bytes: number, fn: () => T): T {
  */
 function readFiles(file: string, until: number, checkShape = true) {
   const share = stringSharer();
+  const asRead = new AsRead();
   let last: object | null = null;
-  const snapshot = readSnapshot(file, checkShape, (path, key, value, collection) => {
+  const snapshot = readSnapshot(file, checkShape, asRead, (path, key, value, collection) => {
+    asRead.entry(path, key, value, collection);
     if (!isTransactions(path)) return;
     share(key, value);
     // A collection's entries are read one after another: the first one seen is its first.
     if (collection !== last) noteFirstRecord((last = collection), key, value);
   });
   const state = snapshot.state as State & { journalSeq?: number; journalFormat?: number };
-  const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [], share };
+  const r: Replay = { state, seq: state.journalSeq ?? 0, checked: state.journalFormat === JOURNAL_FORMAT, orphans: [], warnings: [], share, asRead };
   delete state.journalSeq;
   delete state.journalFormat;
   const bytes = replayJournals(file, r, until);
-  return { state: state as State, r, bytes, snapshotBytes: snapshot.bytes };
+  return { state: state as State, r, bytes, snapshotBytes: snapshot.bytes, asRead };
 }
 
 /** Replays FILE.journal.old, then FILE.journal, after `r.seq` and up to `until`; the bytes of FILE.journal's whole lines. */

@@ -24,23 +24,30 @@ const TEST: Record<Kind, (v: string) => string> = {
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const received = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
+/** Each bulk collection's check of one entry, by the collection's name (entryCheck). */
+const ENTRY_CHECKS = new Map<string, (entry: unknown) => boolean>();
+/** While parseState runs: the collections whose entries were checked as the data file was read. */
+let checkedAsRead: ((collection: object) => boolean) | undefined;
+
 /**
  * A collection that may hold 100,000 entries (charges, their idempotency entries, deliveries, ledger lines, events,
  * jobs): each entry is checked for the fields the code dereferences by a loop compiled for those fields (constant
  * property names, as zod's own JIT does), not a zod object per entry, which costs 40 µs an entry and a copy of each
  * (seconds, and hundreds of MB, at start-up for a big file). The value is passed through as it is.
  */
-const bulk = (kind: 'keyed' | 'list', checks: Check[]) => {
+const bulk = (name: string, kind: 'keyed' | 'list', checks: Check[]) => {
   // Returns the index of the first failing check of an entry, -1 when it passes, -2 when it is not an object.
   const test = new Function(
     'e',
     `if (e === null || typeof e !== 'object' || Array.isArray(e)) return -2; ${checks.map(([f, k], i) => `if (!(${TEST[k](`e[${JSON.stringify(f)}]`)})) return ${i};`).join(' ')} return -1;`,
   ) as (e: unknown) => number;
+  ENTRY_CHECKS.set(name, (e) => test(e) === -1);
   return z.custom<unknown>().superRefine((value, ctx) => {
     if (kind === 'keyed' ? !isObj(value) : !Array.isArray(value)) {
       ctx.addIssue({ code: 'custom', message: `expected ${kind === 'keyed' ? 'an object keyed by id' : 'an array'}, received ${received(value)}` });
       return;
     }
+    if (checkedAsRead?.(value as object)) return;
     const entries = value as Record<string, unknown>;
     for (const key of Object.keys(entries)) {
       const entry = entries[key];
@@ -59,7 +66,7 @@ const bulk = (kind: 'keyed' | 'list', checks: Check[]) => {
 
 const Balances = z.looseObject({ available: cents, held: cents, promotional: cents });
 const Wallet = entity({ reference: z.string().nullable(), balances: Balances, updatedAt: ms });
-const Transaction = bulk('keyed', [
+const Transaction = bulk('transactions', 'keyed', [
   ['id', 'string'],
   ['walletId', 'string'],
   ['type', 'string'],
@@ -67,7 +74,7 @@ const Transaction = bulk('keyed', [
   ['amount', 'int'],
   ['createdAt', 'number'],
 ]);
-const Delivery = bulk('keyed', [
+const Delivery = bulk('deliveries', 'keyed', [
   ['id', 'string'],
   ['eventRecordId', 'string'],
   ['endpointId', 'string'],
@@ -75,21 +82,21 @@ const Delivery = bulk('keyed', [
   ['attempts', 'array'],
 ]);
 const BalanceBlock = entity({ walletId: id, transactionId: id, amount: cents, status: z.enum(BALANCE_BLOCK_STATUSES), blockType: z.enum(BLOCK_TYPES) });
-const Idempotency = bulk('keyed', [
+const Idempotency = bulk('idempotency', 'keyed', [
   ['key', 'string'],
   ['fingerprint', 'string'],
   ['status', 'int'],
   ['body', 'string'],
   ['createdAt', 'number'],
 ]);
-const Ledger = bulk('list', [
+const Ledger = bulk('ledger', 'list', [
   ['id', 'string'],
   ['walletId', 'string'],
   ['bucket', 'string'],
   ['amount', 'int'],
   ['transactionId', 'string'],
 ]);
-const Events = bulk('list', [
+const Events = bulk('events', 'list', [
   ['id', 'string'],
   ['event', 'string'],
   ['body', 'string'],
@@ -127,7 +134,7 @@ const Account = entity({
   touchedAt: ms.optional(),
 });
 
-const Jobs = bulk('keyed', [
+const Jobs = bulk('jobs', 'keyed', [
   ['id', 'string'],
   ['dueAt', 'number'],
   ['kind', 'string'],
@@ -144,6 +151,25 @@ export const StateSchema = z.looseObject({
   accounts: keyed(Account),
   jobs: Jobs,
 });
+
+/**
+ * Checks `value` as a data file's state. `checked` names the collections (of those checked entry by entry) whose every
+ * entry passed entryCheck as the file was read (./as-read.ts): they are not listed again.
+ */
+export function parseState(value: unknown, checked?: (collection: object) => boolean) {
+  checkedAsRead = checked;
+  try {
+    return StateSchema.safeParse(value, { jitless: true });
+  } finally {
+    checkedAsRead = undefined;
+  }
+}
+
+/**
+ * The check of one entry of the collection `name` (an account's `transactions`, `deliveries`, `idempotency`, `ledger`
+ * or `events`, or `jobs`) that the state's check makes of each: true when it passes. Undefined for other collections.
+ */
+export const entryCheck = (name: string): ((entry: unknown) => boolean) | undefined => ENTRY_CHECKS.get(name);
 
 /** "accounts.<id>.transactions.<id>.amount: expected number, received string", for the first few problems. */
 export function describeIssues(error: z.ZodError, max = 3): string {

@@ -15,6 +15,7 @@ import { SandboxError } from '../domain/errors';
 import { Unit, type Tally, type UnitHooks, type UnitKind, changeSet, currentUnit, tallyOf, runInUnit, undo, unitBegun, unitEnded, unitsOpen, view } from './unit';
 import { JOURNAL_FORMAT, holdReplaced, journalLine, journalOf, loadDataFile, oldJournalOf, serializeInSlices, snapshotWriter } from './disk';
 import { loadStateChecks, shapeProblem } from './checks';
+import type { AsRead } from './as-read';
 import { acquireLock, type FileLock } from './lock';
 import { foldThread } from './fold-thread';
 import { type Job, type State, emptyState, upgrade } from './state';
@@ -177,6 +178,8 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
   /** The last journal line written (and fsync'd). */
   let lastSeq = 0;
   let snapshotBytes = 0;
+  /** What the read of the data file counted of each collection (./as-read.ts), for the first tally below. */
+  let asRead: AsRead | undefined;
   // lowdb's TextFile (and node:fs/promises with it) is loaded with a data file only.
   const snapshot: TextFile | null = dataFile ? new (await import('lowdb/node')).TextFile(dataFile) : null;
   /** Identity (device:inode) of the snapshot and the lock as this process wrote them; the journal is its open fd. */
@@ -193,6 +196,7 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
       const found = loadDataFile(dataFile);
       if (found) {
         holder.state = found.state;
+        asRead = found.asRead;
         lastSeq = found.seq;
         size = found.journalBytes;
         snapshotBytes = found.snapshotBytes;
@@ -219,7 +223,8 @@ export async function openStore(givenFile?: string, options: StoreOptions = {}):
   let clockBinding: ClockBinding | null = null;
   let epoch = 0;
   /** The records held and their weight, counted once here and then by every unit's writes (./unit.ts tallyChange). */
-  const tally: Tally = tallyOf(holder.state);
+  const tally: Tally = tallyOf(holder.state, asRead?.tally);
+  asRead = undefined; // it holds the collections it counted
   /**
    * Units begun and not yet ended, with a data file (a snapshot slice waits while one of them has uncommitted writes).
    * An array (a few dozen at most), not a Set: a Set's deleted entries kept each ended unit, its undo log and change

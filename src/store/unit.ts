@@ -84,30 +84,41 @@ export interface Tally {
   bytes: number;
 }
 
+/** Adds `sign` times one entry of the keyed collection `coll` to `into`. */
+export function tallyEntry(into: Tally, coll: string, entry: unknown, sign: number): void {
+  if (coll === 'transactions') into.records += sign;
+  into.bytes += sign * entryWeight(coll, entry);
+}
+
+/** What a collection was found to hold without listing it (./as-read.ts), or undefined. */
+type Known = (collection: object) => Tally | undefined;
+
 /** Adds `sign` times what one keyed collection holds (entries of `coll`) to `into`. */
-function addCollection(into: Tally, coll: string, collection: unknown, sign: number): void {
+function addCollection(into: Tally, coll: string, collection: unknown, sign: number, known?: Known): void {
   if (collection === null || typeof collection !== 'object') return;
-  const entries = collection as Record<string, unknown>;
-  let n = 0;
-  let bytes = 0;
-  for (const key in entries) {
-    n++;
-    bytes += entryWeight(coll, entries[key]);
+  const counted = known?.(collection);
+  if (counted) {
+    into.records += sign * counted.records;
+    into.bytes += sign * counted.bytes;
+    return;
   }
-  if (coll === 'transactions') into.records += sign * n;
-  into.bytes += sign * bytes;
+  const entries = collection as Record<string, unknown>;
+  for (const key in entries) tallyEntry(into, coll, entries[key], sign);
 }
 
 /** Adds `sign` times what one (raw) account holds to `into`. */
-function addAccount(into: Tally, account: unknown, sign: number): void {
+function addAccount(into: Tally, account: unknown, sign: number, known?: Known): void {
   if (account === null || typeof account !== 'object') return;
-  for (const coll of KEYED_COLLECTIONS) addCollection(into, coll, (account as Record<string, unknown>)[coll], sign);
+  for (const coll of KEYED_COLLECTIONS) addCollection(into, coll, (account as Record<string, unknown>)[coll], sign, known);
 }
 
-/** What a state holds: counted once, at a start or a reset, and then kept by every unit's writes. */
-export function tallyOf(state: { accounts: Record<string, unknown> }): Tally {
+/**
+ * What a state holds: counted once, at a start or a reset, and then kept by every unit's writes. `known` gives what a
+ * collection holds when the read of a data file counted it.
+ */
+export function tallyOf(state: { accounts: Record<string, unknown> }, known?: Known): Tally {
   const tally: Tally = { records: 0, bytes: 0 };
-  for (const id of Object.keys(state.accounts)) addAccount(tally, state.accounts[id], 1);
+  for (const id of Object.keys(state.accounts)) addAccount(tally, state.accounts[id], 1, known);
   return tally;
 }
 
