@@ -130,12 +130,6 @@ function inside(state: State, path: Path): unknown {
   return node;
 }
 
-/** Whether the parent record of `path` exists in `state` (so applyOp will not skip it). */
-function parentExists(state: State, path: Path): boolean {
-  const parent = inside(state, path.slice(0, -1));
-  return parent !== null && typeof parent === 'object';
-}
-
 /**
  * Applies the journal lines after `r.seq` from `path` to `r.state`. A last line cut short (a crash mid-append) is ignored
  * with a warning; any other bad line (not JSON, a wrong checksum, an op that does not fit the snapshot's schema, an
@@ -181,8 +175,11 @@ function replay(path: string, r: Replay, until = Infinity): { bytes: number } {
         const opPath = (op as unknown[])[0] as Path;
         // A line that makes or removes a record settles the lines before it that wrote under it while it was missing.
         if (r.orphans.length > 0) r.orphans = r.orphans.filter((o) => !startsWith(o.path, opPath));
-        if ((op as unknown[]).length > 1 && !parentExists(r.state, opPath)) r.orphans.push({ path: opPath, where: `${path} line ${lineNo}` });
-        if (r.asRead && opPath.length === 4 && opPath[0] === 'accounts') r.asRead.changed(inside(r.state, opPath.slice(0, 3)));
+        // Where the op writes: an upsert under a missing parent is skipped by applyOp; an entry of an account's collection
+        // written or deleted makes what the read counted of that collection stale.
+        const parent = inside(r.state, opPath.slice(0, -1));
+        if ((op as unknown[]).length > 1 && (parent === null || typeof parent !== 'object')) r.orphans.push({ path: opPath, where: `${path} line ${lineNo}` });
+        if (r.asRead && opPath.length === 4 && opPath[0] === 'accounts') r.asRead.changed(parent);
         if (r.share && opPath.length === 4 && (op as unknown[]).length > 1 && isTransactions(opPath.slice(0, 3))) r.share(String(opPath[3]), (op as unknown[])[1]);
         applyOp(r.state, op as unknown[]);
       }

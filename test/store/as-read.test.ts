@@ -1,6 +1,7 @@
 // The read of a data file counts and checks each collection as its entries go by (store/as-read.ts), so the start does
 // not list a collection of millions again. What it learns must be what listing would find: a key met twice, a journal
-// line that writes inside a collection, and a bad entry are the cases where it must step aside.
+// line that writes inside a collection, and a bad entry are the cases where it must step aside. The replay's look at
+// where a journal line writes serves both that and its rule for lines under a missing record, tested here too.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { startHarness } from '../helpers/harness';
@@ -116,4 +117,20 @@ test('a restart reports the records it holds as counted while reading (health, o
   } finally {
     await h.sb.close();
   }
+});
+
+describe('journal lines that write under a record that is missing', () => {
+  const entry = () => ({ ...grown().accounts[account]!.transactions['pad-0000']!, id: 't1' });
+  const ghost = () => ({ ...grown().accounts[account]!, id: 'ghost' });
+  const cases: { name: string; ops: () => unknown[][]; problem: RegExp | null }[] = [
+    { name: 'an entry of an account no line makes', ops: () => [[['accounts', 'ghost', 'transactions', 't1'], entry()]], problem: /writes accounts\.ghost\.transactions\.t1, whose account ghost does not exist and is made by no later line/ },
+    { name: 'the same, and a later line makes the account', ops: () => [[['accounts', 'ghost', 'transactions', 't1'], entry()], [['accounts', 'ghost'], ghost()]], problem: null },
+    { name: 'the same, and a later line removes the account', ops: () => [[['accounts', 'ghost', 'transactions', 't1'], entry()], [['accounts', 'ghost']]], problem: null },
+    { name: 'an entry of an account that exists', ops: () => [[['accounts', account, 'transactions', 't1'], entry()]], problem: null },
+  ];
+  test.each(cases)('$name', async ({ name, ops, problem }) => {
+    const file = dataFile(`orphan-${name.replace(/\W+/g, '-')}`, await snapshotText(grown()), ops());
+    if (problem) expect(() => loadDataFile(file)).toThrow(problem);
+    else expect(loadDataFile(file)!.state.accounts[account]!.transactions['t1'] !== undefined).toBe(name === 'an entry of an account that exists');
+  });
 });
